@@ -1,0 +1,33 @@
+# The quick start: `make play` and `make test`, on a fresh machine.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint bench install clean
+
+$(PY):
+	python3 -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+play: $(STAMP)
+	$(VENV)/bin/nertz play
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy --strict src/nertz/engine
+
+test: lint
+	$(PY) -m pytest -n 2 tests docs README.md
+
+bench: $(STAMP)
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+import sys
+
+from nertz.cli import main
+
+sys.exit(main())

@@ -1,0 +1,76 @@
+"""The Nertz rules engine: pure, deterministic, and the one source of truth.
+
+No clock, no I/O, no global random state: time comes in as milliseconds with every
+input, randomness as a seed. Nothing here imports from the rest of the package.
+See ``docs/engine.md``.
+"""
+
+from .blocked import waste_reachable
+from .cards import MAX_SEATS, Card, Suit, full_deck
+from .foundations import Foundation
+from .hand import Hand, LogEntry, Phase
+from .layout import Deal, SeatLayout, deal
+from .match import HandRecord, Match
+from .moves import ANY, NERTZ, PILES, WASTE, Kind, Move
+from .outcome import (
+    CardsMoved,
+    Called,
+    EndReason,
+    Event,
+    HandEnded,
+    Outcome,
+    Refusal,
+    Rotated,
+    SaidStuck,
+    Started,
+    StockTurned,
+)
+from .replay import replay
+from .rules import OPTION_HELP, PRESETS, Rules, RulesError, preset
+from .scoring import SeatScore, hand_scores, score
+from .view import spectator_view, view
+
+__all__ = [
+    "ANY",
+    "MAX_SEATS",
+    "NERTZ",
+    "OPTION_HELP",
+    "PILES",
+    "PRESETS",
+    "WASTE",
+    "Called",
+    "Card",
+    "CardsMoved",
+    "Deal",
+    "EndReason",
+    "Event",
+    "Foundation",
+    "Hand",
+    "HandEnded",
+    "HandRecord",
+    "Kind",
+    "LogEntry",
+    "Match",
+    "Move",
+    "Outcome",
+    "Phase",
+    "Refusal",
+    "Rotated",
+    "Rules",
+    "RulesError",
+    "SaidStuck",
+    "SeatLayout",
+    "SeatScore",
+    "Started",
+    "StockTurned",
+    "Suit",
+    "deal",
+    "full_deck",
+    "hand_scores",
+    "preset",
+    "replay",
+    "score",
+    "spectator_view",
+    "view",
+    "waste_reachable",
+]

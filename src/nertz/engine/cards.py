@@ -1,0 +1,136 @@
+"""Cards: small immutable values with a text form that round-trips (R1, R3).
+
+A card is a rank (1 = ace ... 13 = king), a suit, and the seat that owns it: every
+seat plays its own deck with its own back (R1), so the owner travels with the card.
+Cards are interned: ``Card.of(rank, suit, owner)`` always returns the same object, so
+the engine can compare cards by identity on its hot path.
+
+Text forms: ASCII ``AS``, ``10H`` (``TH`` is accepted for ten), ``QD``; and symbols
+``10♥``, ``Q♦``. ``str(card)`` is the ASCII form without the owner;
+``repr(card)`` is code that builds the same card, owner included.
+
+Rank 0 is reserved for jokers (R41, a later variant); no deck holds one yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+__all__ = ["Card", "Suit", "RANK_NAMES", "MAX_SEATS", "full_deck"]
+
+MAX_SEATS = 8
+"""R2: at most eight seats."""
+
+
+class Suit(IntEnum):
+    """The four suits (R3); hearts and diamonds are red."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        return "CDHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♥♠"[self]
+
+    @property
+    def red(self) -> bool:
+        return self is Suit.DIAMONDS or self is Suit.HEARTS
+
+
+RANK_NAMES = ("?", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_RANK_OF = {name: i for i, name in enumerate(RANK_NAMES) if i} | {"T": 10, "1": 1}
+_SUIT_OF = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
+# Symbol variants people type: the white suits and emoji forms.
+_SUIT_OF |= {"♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♤": Suit.SPADES, "♧": Suit.CLUBS}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of one seat's deck (R1).
+
+    ``key`` packs suit and rank (``suit * 16 + rank``) and ``red`` caches the colour,
+    so fit checks are integer comparisons.
+    """
+
+    rank: int
+    suit: Suit
+    owner: int = 0
+    red: bool = field(init=False, repr=False, compare=False)
+    """Hearts and diamonds are red (R3)."""
+    key: int = field(init=False, repr=False, compare=False)
+    """Suit and rank packed in one int, the same for every owner's copy."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "red", self.suit.red)
+        object.__setattr__(self, "key", self.suit * 16 + self.rank)
+
+    @staticmethod
+    def of(rank: int, suit: Suit, owner: int = 0) -> Card:
+        """The interned card of that rank, suit and owner."""
+        return _CARDS[owner][suit][rank]
+
+    @staticmethod
+    def parse(text: str, owner: int = 0) -> Card:
+        """Read ``AS``, ``10H``, ``TH``, ``Q♦`` ...; raise ``ValueError`` quoting bad text.
+
+        ``QH@2`` names the owner in the text and overrides ``owner``.
+        """
+        token = text.strip().upper()
+        if "@" in token:
+            token, _, seat = token.partition("@")
+            if not seat.isdigit():
+                raise ValueError(f"not a card: {text!r} (the owner after '@' is a seat number)")
+            owner = int(seat)
+        if len(token) < 2:
+            raise ValueError(f"not a card: {text!r} (expected rank then suit, e.g. 'QH' or '10♥')")
+        rank = _RANK_OF.get(token[:-1])
+        suit = _SUIT_OF.get(token[-1])
+        if rank is None or suit is None:
+            raise ValueError(
+                f"not a card: {text!r} (ranks A 2-10 J Q K, T for ten; suits C D H S or ♣ ♦ ♥ ♠)"
+            )
+        if not 0 <= owner < MAX_SEATS:
+            raise ValueError(f"card owner must be a seat from 0 to {MAX_SEATS - 1}, not {owner}")
+        return _CARDS[owner][suit][rank]
+
+    @property
+    def tagged(self) -> str:
+        """The text form with the owner, e.g. ``QH@2``; ``Card.parse`` reads it back."""
+        return f"{self}@{self.owner}"
+
+    @property
+    def symbol(self) -> str:
+        """The symbol form, e.g. ``10♥``."""
+        return RANK_NAMES[self.rank] + self.suit.symbol
+
+    @property
+    def name(self) -> str:
+        """A spoken name for screen readers and messages, e.g. ``queen of hearts``."""
+        words = ("", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+        return f"{words[self.rank]} of {self.suit.name.lower()}"
+
+    def __str__(self) -> str:
+        return RANK_NAMES[self.rank] + self.suit.letter
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r}, owner={self.owner})"
+
+
+_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(
+        tuple(Card(r, s, o) for r in range(14)) for s in Suit
+    )
+    for o in range(MAX_SEATS)
+)
+
+
+def full_deck(owner: int) -> list[Card]:
+    """The 52 cards of one seat's deck, clubs to spades, ace to king (R1)."""
+    return [_CARDS[owner][s][r] for s in Suit for r in range(1, 14)]

@@ -1,0 +1,561 @@
+"""One hand of Nertz: the state, the legal moves, and ``play`` (R8-R28).
+
+``Hand`` is the one mutable object of the engine. Every input is a method call with a
+time in milliseconds; nothing reads a clock. Inputs:
+
+* ``start(at_ms)``: Go (R8);
+* ``play(seat, move, at_ms)``: a seat's move, checked and applied, or refused;
+* ``tick(at_ms)``: time passing: closes the landing window after a call (R28), rotates
+  a table that is blocked or idle (R25), ends a hand still blocked (R26).
+
+Plays are applied in the order given (the server's arrival order). Every accepted
+input is appended to ``log`` as ``(at_ms, seat, text)`` (seat -1 for the table), so a
+hand rebuilt from its deal and log is identical (``replay``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .blocked import is_blocked
+from .cards import Card
+from .foundations import Foundation
+from .layout import Deal, SeatLayout
+from .moves import (
+    _FOUNDATION,
+    _PILE,
+    _UNDER,
+    ANY,
+    CALL,
+    NERTZ,
+    PILES,
+    STUCK,
+    TURN,
+    WASTE,
+    Kind,
+    Move,
+)
+from .outcome import (
+    Called,
+    CardsMoved,
+    EndReason,
+    Event,
+    HandEnded,
+    Outcome,
+    Refusal,
+    Rotated,
+    SaidStuck,
+    Started,
+    StockTurned,
+    refuse,
+)
+from .rules import Rules
+from .scoring import SeatScore, hand_scores
+
+__all__ = ["Hand", "Phase", "LogEntry"]
+
+LogEntry = tuple[int, int, str]
+"""``(at_ms, seat, text)``: one accepted input; seat -1 and text ``GO``/``TICK`` for the table."""
+
+_OK = Outcome(True)
+_RANGE = tuple(range(PILES))
+
+
+class Phase(str, Enum):
+    WAITING = "waiting"
+    """Dealt; waiting for Go (R8)."""
+    PLAYING = "playing"
+    LANDING = "landing"
+    """Somebody called; cards in the air may still land (R28)."""
+    OVER = "over"
+
+
+class Hand:
+    """The full state of one hand, hidden cards included. Never sent to a client:
+    ``view(hand, seat)`` is the only way state leaves the engine."""
+
+    def __init__(self, deal: Deal, rules: Rules | None = None) -> None:
+        self.deal = deal
+        self.rules = rules or Rules()
+        self.seats: list[SeatLayout] = deal.build_layouts()
+        self.foundations: list[Foundation] = []
+        self.wants: dict[int, list[Foundation]] = {}
+        """``Card.key`` -> the foundations that take that card next (R13)."""
+        self.middle = [0] * len(self.seats)
+        """R29: how many of each seat's cards are in the middle."""
+        for cards in deal.build_middle():
+            self._add_foundation(cards, 0)
+            for card in cards:
+                self.middle[card.owner] += 1
+        self.phase = Phase.WAITING
+        self.now = 0
+        """The time of the latest input; inputs must not go back in time."""
+        self.last_card_ms = 0
+        """When a card last moved (R25's idle timer)."""
+        self.caller: int | None = None
+        self.call_ms = 0
+        self.rotations = 0
+        """Rotations in the current blocked spell (R26)."""
+        self.rotations_total = 0
+        self.end_reason: EndReason | None = None
+        self.log: list[LogEntry] = []
+        self._seat_version = [0] * len(self.seats)
+        self._middle_version = 0
+        self._blocked: list[tuple[int, int, bool]] = [(-1, -1, False)] * len(self.seats)
+
+    # ------------------------------------------------------------------ inputs
+
+    def start(self, at_ms: int) -> Outcome:
+        """Go (R8): from now on every seat plays at once."""
+        if self.phase is not Phase.WAITING:
+            return refuse(Refusal.HAND_OVER, "the hand has already started")
+        self._clock(at_ms)
+        self.phase = Phase.PLAYING
+        self.last_card_ms = at_ms
+        self.log.append((at_ms, -1, "GO"))
+        return Outcome(True, (Started(at_ms),))
+
+    def play(self, seat: int, move: Move, at_ms: int) -> Outcome:
+        """Check and apply one seat's move at ``at_ms``; a refusal changes nothing."""
+        self._clock(at_ms)
+        phase = self.phase
+        if phase is not Phase.PLAYING:
+            if phase is Phase.WAITING:
+                return refuse(Refusal.NOT_STARTED, "wait for Go (R8)")
+            if phase is Phase.OVER or at_ms > self.call_ms + self.rules.landing_ms:
+                return refuse(Refusal.HAND_OVER, "the hand is over (R28)")
+        if not 0 <= seat < len(self.seats):
+            return refuse(Refusal.NO_SUCH_SEAT, f"there is no seat {seat}")
+        kind = move.kind
+        if kind is Kind.FOUNDATION:
+            outcome = self._to_foundation(seat, move, at_ms)
+        elif kind is Kind.PILE:
+            outcome = self._to_pile(seat, move)
+        elif kind is Kind.UNDER:
+            outcome = self._under(seat, move)
+        elif kind is Kind.TURN:
+            outcome = self._turn(seat)
+        elif kind is Kind.CALL:
+            outcome = self._call(seat, at_ms)
+        else:
+            outcome = self._stuck(seat, at_ms)
+        if outcome.ok:
+            self.log.append((at_ms, seat, str(move)))
+            if kind <= Kind.UNDER:
+                self.last_card_ms = at_ms
+                if kind is Kind.FOUNDATION or move.src >= NERTZ:
+                    self.rotations = 0  # progress (R24) ends a blocked spell (R26)
+        return outcome
+
+    def tick(self, at_ms: int) -> Outcome:
+        """Let time pass: end the hand after the landing window (R28); rotate a table
+        that is all blocked, all stuck, or idle for ``idle_rotate_s`` (R25); end a hand
+        still blocked after ``max_rotations`` (R26). Returns the events, if any."""
+        self._clock(at_ms)
+        events: list[Event] = []
+        if self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
+            events.append(self._end(EndReason.CALLED))
+        elif self.phase is Phase.PLAYING:
+            idle_s = self.rules.idle_rotate_s
+            idle = idle_s > 0 and at_ms - self.last_card_ms >= idle_s * 1000
+            if idle or self.all_blocked():
+                events += self._rotate(at_ms, idle)
+        if not events:
+            return _OK
+        self.log.append((at_ms, -1, "TICK"))
+        return Outcome(True, tuple(events))
+
+    # ------------------------------------------------------------------ questions
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Every move ``play`` would accept from ``seat`` now, ties aside (R12-R27)."""
+        if self.phase is not Phase.PLAYING and self.phase is not Phase.LANDING:
+            return []
+        layout = self.seats[seat]
+        work = layout.work
+        moves: list[Move] = []
+        add = moves.append
+        wants = self.wants
+        ends = [p[-1] if p else None for p in work]
+        has_space = None in ends
+        for src, pile in ((NERTZ, layout.nertz), (WASTE, layout.waste)):
+            if not pile:
+                continue
+            card = pile[-1]
+            by_src = _FOUNDATION[src]
+            if card.rank == 1:
+                add(by_src[0])
+            else:
+                for f in wants.get(card.key, ()):
+                    add(by_src[f.number + 1])
+            to_pile = _PILE[src]
+            rank, red = card.rank + 1, card.red
+            for j in _RANGE:
+                end = ends[j]
+                if end is None or (end.rank == rank and end.red != red):
+                    add(to_pile[j][0])
+            if has_space:
+                under = _UNDER[src]
+                for j in _RANGE:
+                    if work[j]:
+                        head = work[j][0]
+                        if head.rank + 1 == card.rank and head.red != red:
+                            add(under[j])
+        for i in _RANGE:
+            source = work[i]
+            if not source:
+                continue
+            card = source[-1]
+            if card.rank == 1:
+                add(_FOUNDATION[i][0])
+            else:
+                for f in wants.get(card.key, ()):
+                    add(_FOUNDATION[i][f.number + 1])
+            size = len(source)
+            head = source[0]
+            to_pile = _PILE[i]
+            for j in _RANGE:
+                if j == i:
+                    continue
+                end = ends[j]
+                if end is None:
+                    for n in range(size):
+                        add(to_pile[j][n])
+                else:
+                    k = head.rank - end.rank + 1
+                    if 0 <= k < size and source[k].red != end.red:
+                        add(to_pile[j][size - k - 1])
+            if has_space:
+                for j in _RANGE:
+                    if j != i and work[j]:
+                        other = work[j][0]
+                        if other.rank + 1 == card.rank and other.red != card.red:
+                            add(_UNDER[i][j])
+        if layout.stock or layout.waste:
+            add(TURN)
+        if self.phase is Phase.PLAYING:
+            if not layout.nertz:
+                add(CALL)
+            if not layout.stuck:
+                add(STUCK)
+        return moves
+
+    def is_blocked(self, seat: int) -> bool:
+        """R24: no sequence of this seat's own moves can make progress."""
+        version = self._seat_version[seat]
+        middle = self._middle_version
+        cached = self._blocked[seat]
+        if cached[0] == version and cached[1] == middle:
+            return cached[2]
+        result = is_blocked(self.seats[seat], self.wants, self.rules.draw)
+        self._blocked[seat] = (version, middle, result)
+        return result
+
+    def all_blocked(self) -> bool:
+        """R25: every seat is blocked or has said it is stuck."""
+        return all(s.stuck or self.is_blocked(i) for i, s in enumerate(self.seats))
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def scores(self) -> tuple[SeatScore, ...]:
+        """R29-R31: each seat's score for the hand as it stands."""
+        return hand_scores(
+            self.middle,
+            [len(s.nertz) for s in self.seats],
+            self.caller if self.end_reason is not EndReason.BLOCKED else None,
+            self.rules,
+        )
+
+    def copy(self) -> Hand:
+        """An independent copy (for search, perft and bots' look-ahead)."""
+        twin = Hand.__new__(Hand)
+        twin.__dict__.update(self.__dict__)
+        twin.seats = [s.copy() for s in self.seats]
+        twin.foundations = [f.copy() for f in self.foundations]
+        twin.wants = {}
+        for f in twin.foundations:
+            if f.top_rank < 13:
+                twin.wants.setdefault(f.needs, []).append(f)
+        twin.middle = self.middle[:]
+        twin.log = self.log[:]
+        twin._seat_version = self._seat_version[:]
+        twin._blocked = self._blocked[:]
+        return twin
+
+    def snapshot(self) -> dict[str, object]:
+        """The whole state as plain data, hidden cards included (for equality and debugging;
+        never for a client)."""
+        return {
+            "phase": self.phase.value,
+            "now": self.now,
+            "seats": [s.to_text() + f"; fan {s.fan}; stuck {s.stuck}" for s in self.seats],
+            "middle": [" ".join(c.tagged for c in f.cards) for f in self.foundations],
+            "caller": self.caller,
+            "rotations": (self.rotations, self.rotations_total),
+            "end": self.end_reason.value if self.end_reason else None,
+            "last_card_ms": self.last_card_ms,
+        }
+
+    # ------------------------------------------------------------------ moves
+
+    def _take(self, layout: SeatLayout, src: int) -> Card | None:
+        """The card a move names at its source, without removing it (R14)."""
+        if src == NERTZ:
+            pile = layout.nertz
+        elif src == WASTE:
+            pile = layout.waste
+        elif 0 <= src < PILES:
+            pile = layout.work[src]
+        else:
+            return None
+        return pile[-1] if pile else None
+
+    def _remove(self, layout: SeatLayout, src: int) -> Card | None:
+        """Remove the source card; return the Nertz card it reveals, if any (R4)."""
+        if src == NERTZ:
+            layout.nertz.pop()
+            return layout.nertz[-1] if layout.nertz else None
+        if src == WASTE:
+            layout.waste.pop()
+            layout.fan -= 1
+            if layout.fan <= 0:
+                layout.fan = 1 if layout.waste else 0
+        else:
+            layout.work[src].pop()
+        return None
+
+    def _to_foundation(self, seat: int, move: Move, at_ms: int) -> Outcome:
+        layout = self.seats[seat]
+        card = self._take(layout, move.src)
+        if card is None:
+            return _empty_source(move)
+        number = move.dst
+        tie = False
+        if number != ANY and not 0 <= number < len(self.foundations):
+            return refuse(Refusal.NO_SUCH_FOUNDATION, f"there is no foundation F{number + 1}")
+        if card.rank == 1:
+            if number != ANY:
+                return refuse(
+                    Refusal.DOES_NOT_FIT, f"{card} starts a new foundation (R12); play it to F"
+                )
+            target = None
+        elif number == ANY:
+            fits = self.wants.get(card.key)
+            if fits:
+                target = fits[0]
+            else:
+                target = self._tie_target(card, at_ms, self.foundations)
+                if target is None:
+                    return self._miss(card, self.foundations)
+                tie = True
+        else:
+            target = self.foundations[number]
+            if target.suit != card.suit or target.top_rank != card.rank - 1:
+                if self._tie_target(card, at_ms, (target,)) is None:
+                    return self._miss(card, (target,))
+                tie = True
+        revealed = self._remove(layout, move.src)
+        if target is None:
+            target = self._add_foundation([card], at_ms)
+        elif tie:
+            target.cards.append(card)
+        else:
+            self._grow(target, card, at_ms)
+        self.middle[seat] += 1
+        self._seat_version[seat] += 1
+        self._middle_version += 1
+        layout.stuck = False
+        return Outcome(
+            True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),)
+        )
+
+    def _tie_target(
+        self, card: Card, at_ms: int, candidates: list[Foundation] | tuple[Foundation, ...]
+    ) -> Foundation | None:
+        """R16: a foundation that got this rank within ``tie_window_ms``: a true tie."""
+        window = self.rules.tie_window_ms
+        if window <= 0:
+            return None
+        for f in candidates:
+            if f.suit == card.suit and f.top_rank == card.rank and at_ms - f.top_ms <= window:
+                return f
+        return None
+
+    def _miss(
+        self, card: Card, candidates: list[Foundation] | tuple[Foundation, ...]
+    ) -> Outcome:
+        """Refuse a card the middle does not take: ``beaten`` if its place was taken."""
+        for f in candidates:
+            if f.suit == card.suit and f.top_rank >= card.rank:
+                return refuse(
+                    Refusal.BEATEN,
+                    f"beaten to it: F{f.number + 1} already has the {card.name} (R16)",
+                )
+        where = "any foundation" if len(candidates) != 1 else f"F{candidates[0].number + 1}"
+        return refuse(Refusal.DOES_NOT_FIT, f"the {card.name} does not fit on {where} (R13)")
+
+    def _add_foundation(self, cards: list[Card], at_ms: int) -> Foundation:
+        f = Foundation(len(self.foundations), cards[0].suit, cards, at_ms)
+        self.foundations.append(f)
+        if f.top_rank < 13:
+            self.wants.setdefault(f.needs, []).append(f)
+        return f
+
+    def _grow(self, f: Foundation, card: Card, at_ms: int) -> None:
+        waiting = self.wants[f.needs]
+        waiting.remove(f)
+        if not waiting:
+            del self.wants[f.needs]
+        f.cards.append(card)
+        f.top_rank = card.rank
+        f.top_ms = at_ms
+        if card.rank < 13:
+            self.wants.setdefault(f.needs, []).append(f)
+
+    def _to_pile(self, seat: int, move: Move) -> Outcome:
+        layout = self.seats[seat]
+        src, dst, count = move.src, move.dst, move.count
+        if not 0 <= dst < PILES:
+            return refuse(Refusal.NOT_AVAILABLE, f"there is no work pile {dst + 1}")
+        if src == dst:
+            return refuse(Refusal.SAME_PILE, "a run must move to another work pile")
+        if src < PILES:
+            source = layout.work[src]
+            if count > len(source):
+                return refuse(
+                    Refusal.NOT_AVAILABLE,
+                    f"work pile {src + 1} has {len(source)} card(s), not {count}",
+                )
+            cards = source[-count:]
+        else:
+            card = self._take(layout, src)
+            if card is None or count != 1:
+                return _empty_source(move)
+            cards = [card]
+        dest = layout.work[dst]
+        if dest:
+            end, first = dest[-1], cards[0]
+            if first.rank + 1 != end.rank or first.red == end.red:
+                return refuse(
+                    Refusal.DOES_NOT_FIT,
+                    f"the {first.name} cannot go on the {end.name} "
+                    "(R17: one rank lower, other colour)",
+                )
+        revealed = None
+        if src < PILES:
+            del layout.work[src][-count:]
+        else:
+            revealed = self._remove(layout, src)
+        dest += cards
+        self._seat_version[seat] += 1
+        layout.stuck = False
+        return Outcome(True, (CardsMoved(seat, move, tuple(cards), -1, False, revealed),))
+
+    def _under(self, seat: int, move: Move) -> Outcome:
+        layout = self.seats[seat]
+        src, dst = move.src, move.dst
+        if not 0 <= dst < PILES or not layout.work[dst]:
+            return refuse(Refusal.NOT_AVAILABLE, f"work pile {dst + 1} has no card to slide under")
+        if src == dst:
+            return refuse(Refusal.SAME_PILE, "a card cannot slide under its own pile")
+        if all(layout.work):
+            return refuse(Refusal.NO_EMPTY_SPACE, "sliding under needs an empty work space (R19)")
+        card = self._take(layout, src)
+        if card is None:
+            return _empty_source(move)
+        head = layout.work[dst][0]
+        if card.rank != head.rank + 1 or card.red == head.red:
+            return refuse(
+                Refusal.DOES_NOT_FIT,
+                f"the {card.name} cannot go under the {head.name} "
+                "(R19: one rank higher, other colour)",
+            )
+        revealed = self._remove(layout, src)
+        layout.work[dst].insert(0, card)
+        self._seat_version[seat] += 1
+        layout.stuck = False
+        return Outcome(True, (CardsMoved(seat, move, (card,), -1, False, revealed),))
+
+    def _turn(self, seat: int) -> Outcome:
+        layout = self.seats[seat]
+        stock, waste = layout.stock, layout.waste
+        if stock:
+            n = min(self.rules.draw, len(stock))  # R22: the last one or two turn alone
+            turned = stock[-n:]
+            turned.reverse()  # R21: the third card ends on top
+            del stock[-n:]
+            waste += turned
+            layout.fan = n
+        elif waste:
+            waste.reverse()  # R23: the waste turned over, order unchanged
+            layout.stock, layout.waste = waste, stock
+            layout.fan = 0
+            turned = []
+        else:
+            return refuse(Refusal.NOTHING_TO_TURN, "stock and waste are both empty")
+        self._seat_version[seat] += 1
+        return Outcome(True, (StockTurned(seat, tuple(turned)),))
+
+    def _call(self, seat: int, at_ms: int) -> Outcome:
+        if self.phase is not Phase.PLAYING:
+            return refuse(Refusal.ALREADY_CALLED, f"seat {self.caller} has already called")
+        left = len(self.seats[seat].nertz)
+        if left:
+            return refuse(
+                Refusal.NERTZ_NOT_EMPTY, f"{left} card(s) still in your Nertz pile (R27)"
+            )
+        self.phase = Phase.LANDING
+        self.caller = seat
+        self.call_ms = at_ms
+        return Outcome(True, (Called(seat),))
+
+    def _stuck(self, seat: int, at_ms: int) -> Outcome:
+        if self.phase is not Phase.PLAYING:
+            return refuse(Refusal.ALREADY_CALLED, "somebody has called; the hand is ending")
+        layout = self.seats[seat]
+        if layout.stuck:
+            return refuse(Refusal.ALREADY_STUCK, "you have already said stuck")
+        layout.stuck = True
+        events: list[Event] = [SaidStuck(seat)]
+        if self.all_blocked():
+            events += self._rotate(at_ms, False)
+        return Outcome(True, tuple(events))
+
+    # ------------------------------------------------------------------ table
+
+    def _rotate(self, at_ms: int, idle: bool) -> list[Event]:
+        """R25: every seat turns its stock onto its waste, turns the waste over and puts
+        the new stock's top card at the bottom; R26: or the hand ends."""
+        if self.rotations >= self.rules.max_rotations:
+            return [self._end(EndReason.BLOCKED)]
+        self.rotations += 1
+        self.rotations_total += 1
+        for i, layout in enumerate(self.seats):
+            # Stock and waste bottom-to-top; after turning everything over the new stock
+            # is the old stock under the reversed waste; then its top goes to the bottom.
+            stock = layout.stock + layout.waste[::-1]
+            if stock:
+                stock.insert(0, stock.pop())
+            layout.stock, layout.waste, layout.fan = stock, [], 0
+            layout.stuck = False
+            self._seat_version[i] += 1
+        self.last_card_ms = at_ms
+        return [Rotated(self.rotations_total, idle)]
+
+    def _end(self, reason: EndReason) -> HandEnded:
+        self.phase = Phase.OVER
+        self.end_reason = reason
+        return HandEnded(reason, self.caller if reason is EndReason.CALLED else None)
+
+    def _clock(self, at_ms: int) -> None:
+        if at_ms < self.now:
+            raise ValueError(f"time went backwards: {at_ms} ms after {self.now} ms")
+        self.now = at_ms
+
+
+def _empty_source(move: Move) -> Outcome:
+    names = {NERTZ: "your Nertz pile", WASTE: "your waste"}
+    where = names.get(move.src, f"work pile {move.src + 1}")
+    return refuse(Refusal.NOT_AVAILABLE, f"{where} has no card to play")

@@ -1,0 +1,160 @@
+"""Moves: frozen values with a text notation that round-trips (R10-R27).
+
+Sources are ``N`` (the top of the Nertz pile), ``W`` (the top of the waste) and the
+work piles ``1``-``4``. Foundations are numbered ``F1``, ``F2`` ... in the order they
+were started. Work piles and foundations are 1-based in text and 0-based in a ``Move``.
+
+=========  ==========================================================  ======
+text       meaning                                                     rule
+=========  ==========================================================  ======
+``N>F``    Nertz top to any foundation that takes it (an ace starts     R12-14
+           a new one)
+``W>F3``   waste top to foundation 3                                   R13
+``2>F``    end card of work pile 2 to a foundation                      R14
+``N>2``    Nertz top onto work pile 2, or into it when it is empty      R17-20
+``3>1``    end card of work pile 3 onto work pile 1                    R17
+``3/2>1``  the last two cards of work pile 3 onto work pile 1          R17-18
+``W<2``    waste top slid under the head of work pile 2                R19
+``T``      turn the stock (or turn the waste over when it is empty)    R21-23
+``NERTZ``  call Nertz                                                  R27
+``STUCK``  say this seat is stuck                                      R25
+=========  ==========================================================  ======
+
+``Move.parse(str(m)) == m`` for every move; bad text raises ``ValueError`` quoting it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+__all__ = ["Kind", "Move", "NERTZ", "WASTE", "ANY", "PILES"]
+
+PILES = 4
+"""R5: four work piles per seat."""
+NERTZ = 4
+"""Source code of the Nertz pile's top card."""
+WASTE = 5
+"""Source code of the waste's top card."""
+ANY = -1
+"""Foundation target meaning "whichever takes it" (for an ace: a new foundation)."""
+
+MAX_FOUNDATIONS = 4 * 8
+"""At most one foundation per ace in play: four per seat, eight seats."""
+
+
+class Kind(IntEnum):
+    """What a move does."""
+
+    FOUNDATION = 0
+    PILE = 1
+    UNDER = 2
+    TURN = 3
+    CALL = 4
+    STUCK = 5
+
+
+_SRC_TEXT = ("1", "2", "3", "4", "N", "W")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action of one seat. Build with the helpers or ``Move.parse``.
+
+    ``src`` is a work pile 0-3, ``NERTZ`` or ``WASTE``; ``count`` is how many cards
+    leave a work pile (a run, R17); ``dst`` is a work pile 0-3 or a foundation number
+    (``ANY`` for whichever fits).
+    """
+
+    kind: Kind
+    src: int = 0
+    count: int = 1
+    dst: int = ANY
+
+    @staticmethod
+    def to_foundation(src: int, foundation: int = ANY) -> Move:
+        """A card to the middle (R12-R14)."""
+        return _FOUNDATION[src][foundation + 1]
+
+    @staticmethod
+    def to_pile(src: int, pile: int, count: int = 1) -> Move:
+        """A card, or a run of ``count`` from a work pile, onto or into a work pile."""
+        return _PILE[src][pile][count - 1]
+
+    @staticmethod
+    def under(src: int, pile: int) -> Move:
+        """The slide-under shortcut (R19)."""
+        return _UNDER[src][pile]
+
+    def __str__(self) -> str:
+        k = self.kind
+        if k is Kind.FOUNDATION:
+            return f"{_SRC_TEXT[self.src]}>F" + ("" if self.dst == ANY else str(self.dst + 1))
+        if k is Kind.PILE:
+            run = f"/{self.count}" if self.count > 1 else ""
+            return f"{_SRC_TEXT[self.src]}{run}>{self.dst + 1}"
+        if k is Kind.UNDER:
+            return f"{_SRC_TEXT[self.src]}<{self.dst + 1}"
+        return ("T", "NERTZ", "STUCK")[k - Kind.TURN]
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Read the notation above; raise ``ValueError`` quoting the bad text."""
+        token = "".join(text.split()).upper()
+        simple = {"T": TURN, "NERTZ": CALL, "STUCK": STUCK}
+        if token in simple:
+            return simple[token]
+        try:
+            if "<" in token:
+                src_text, dst_text = token.split("<")
+                return _UNDER[_parse_src(src_text)][_parse_pile(dst_text)]
+            src_text, dst_text = token.split(">")
+            if dst_text.startswith("F"):
+                number = int(dst_text[1:]) if dst_text[1:] else 0
+                if not (0 if dst_text == "F" else 1) <= number <= MAX_FOUNDATIONS:
+                    raise ValueError
+                return _FOUNDATION[_parse_src(src_text)][number]
+            count = 1
+            if "/" in src_text:
+                src_text, count_text = src_text.split("/")
+                count = int(count_text)
+                if not 1 <= count <= 13 or src_text in ("N", "W"):
+                    raise ValueError
+            return _PILE[_parse_src(src_text)][_parse_pile(dst_text)][count - 1]
+        except (ValueError, IndexError, KeyError):
+            raise ValueError(
+                f"not a move: {text!r} (e.g. 'N>F', 'W>F3', '3/2>1', 'W<2', 'T', 'NERTZ', "
+                "'STUCK'; see docs/engine.md)"
+            ) from None
+
+
+def _parse_src(text: str) -> int:
+    return _SRC_TEXT.index(text)
+
+
+def _parse_pile(text: str) -> int:
+    pile = int(text) - 1
+    if not 0 <= pile < PILES or not text.isdigit():
+        raise ValueError
+    return pile
+
+
+# Every move is interned: legal-move generation looks moves up instead of building them.
+_FOUNDATION = tuple(
+    tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS))
+    for src in range(6)
+)
+_PILE = tuple(
+    tuple(
+        tuple(Move(Kind.PILE, src, n, pile) for n in range(1, 14))
+        for pile in range(PILES)
+    )
+    for src in range(6)
+)
+_UNDER = tuple(tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6))
+TURN = Move(Kind.TURN)
+CALL = Move(Kind.CALL)
+STUCK = Move(Kind.STUCK)

@@ -1,0 +1,148 @@
+"""What a play returns: accepted with events, or refused with a code and a sentence.
+
+A refused play changes nothing. Events carry only what every seat may see: cards
+that moved face up, never a face-down card or the stock's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import Card
+from .moves import Move
+
+__all__ = [
+    "Refusal",
+    "Outcome",
+    "Event",
+    "CardsMoved",
+    "StockTurned",
+    "Started",
+    "Called",
+    "SaidStuck",
+    "Rotated",
+    "HandEnded",
+    "EndReason",
+]
+
+
+class Refusal(str, Enum):
+    """Why a play was refused (the code a client sees)."""
+
+    NOT_STARTED = "not_started"
+    """R8: a move before Go."""
+    HAND_OVER = "hand_over"
+    """R28: the hand has ended, or the move came after the landing window."""
+    NO_SUCH_SEAT = "no_such_seat"
+    NOT_AVAILABLE = "not_available"
+    """R14: the named source has no such card (empty pile, run longer than the pile)."""
+    DOES_NOT_FIT = "does_not_fit"
+    """R13, R17: the card does not go there."""
+    BEATEN = "beaten"
+    """R16: another card of that rank got to the foundation first."""
+    NO_SUCH_FOUNDATION = "no_such_foundation"
+    NO_EMPTY_SPACE = "no_empty_space"
+    """R19: the slide-under needs an empty work space."""
+    SAME_PILE = "same_pile"
+    NOTHING_TO_TURN = "nothing_to_turn"
+    """R21-R23: stock and waste are both empty."""
+    NERTZ_NOT_EMPTY = "nertz_not_empty"
+    """R27: a call with cards still in the Nertz pile."""
+    ALREADY_CALLED = "already_called"
+    """R28: somebody has called; only cards in the air may still land."""
+    ALREADY_STUCK = "already_stuck"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of everything that happened at the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Started(Event):
+    """R8: Go."""
+
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsMoved(Event):
+    """Cards left a seat's pile for a work pile or the middle.
+
+    ``foundation`` is the foundation number for a play to the middle (else -1);
+    ``tie`` marks a true tie (R16); ``revealed`` is the Nertz card turned face up (R4).
+    """
+
+    seat: int
+    move: Move
+    cards: tuple[Card, ...]
+    foundation: int = -1
+    tie: bool = False
+    revealed: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StockTurned(Event):
+    """R21-R23: cards turned onto the waste, or the waste turned over (``cards`` empty)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Called(Event):
+    """R27: a seat called Nertz."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SaidStuck(Event):
+    """R25: a seat said it is stuck."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rotated(Event):
+    """R25: every seat's stock rotated; ``idle`` when the idle timer caused it."""
+
+    number: int
+    idle: bool
+
+
+class EndReason(str, Enum):
+    CALLED = "called"
+    """R27-R28: a seat called and the landing window closed."""
+    BLOCKED = "blocked"
+    """R26: still blocked after ``max_rotations`` rotations."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    """The hand is over; ``caller`` is the seat that called, if any."""
+
+    reason: EndReason
+    caller: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The answer to a play: ``ok`` with events, or a refusal code and a sentence."""
+
+    ok: bool
+    events: tuple[Event, ...] = ()
+    code: Refusal | None = None
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        return "ok" if self.ok else f"{self.code.value if self.code else '?'}: {self.reason}"
+
+
+def refuse(code: Refusal, reason: str) -> Outcome:
+    """A refused play."""
+    return Outcome(False, (), code, reason)
