@@ -271,11 +271,11 @@ class Hand:
                     if 0 <= k < size and source[k].red != end.red:
                         add(to_pile[j][size - k - 1])
                 else:
-                    for n in range(size):
-                        add(to_pile[j][n])
-            for j in unders.get(source[-1].place, ()):
-                if j != i:
-                    add(_UNDER[i][j])
+                    runs += to_pile[j][:size]  # every run fits an empty space (R18)
+            if unders:
+                for j in unders.get(source[-1].place, ()):
+                    if j != i:
+                        add(_UNDER[i][j])
         cache = (self._work_version[seat], takes, empty, unders, runs)
         self._piles[seat] = cache
         return cache
@@ -327,11 +327,11 @@ class Hand:
         return twin
 
     def snapshot(self) -> dict[str, object]:
-        """The whole state as plain data, hidden cards included (for equality and debugging;
-        never for a client)."""
+        """The whole game state as plain data, hidden cards included (for equality and
+        debugging; never for a client). The clock is not part of it: a refused play or
+        an empty tick moves ``now`` on but changes nothing in the game."""
         return {
             "phase": self.phase.value,
-            "now": self.now,
             "seats": [s.to_text() + f"; fan {s.fan}; stuck {s.stuck}" for s in self.seats],
             "middle": [" ".join(c.tagged for c in f.cards) for f in self.foundations],
             "caller": self.caller,
