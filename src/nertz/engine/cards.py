@@ -124,7 +124,10 @@ class Card:
 
 
 _CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(Card(r, s, o) for r in range(14)) for s in Suit) for o in range(MAX_SEATS)
+    tuple(
+        tuple(Card(r, s, o) for r in range(14)) for s in Suit
+    )
+    for o in range(MAX_SEATS)
 )
 
 

@@ -367,7 +367,9 @@ class Hand:
         self._seat_version[seat] += 1
         self._middle_version += 1
         layout.stuck = False
-        return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
+        return Outcome(
+            True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),)
+        )
 
     def _tie_target(
         self, card: Card, at_ms: int, candidates: list[Foundation] | tuple[Foundation, ...]
@@ -381,7 +383,9 @@ class Hand:
                 return f
         return None
 
-    def _miss(self, card: Card, candidates: list[Foundation] | tuple[Foundation, ...]) -> Outcome:
+    def _miss(
+        self, card: Card, candidates: list[Foundation] | tuple[Foundation, ...]
+    ) -> Outcome:
         """Refuse a card the middle does not take: ``beaten`` if its place was taken."""
         for f in candidates:
             if f.suit == card.suit and f.top_rank >= card.rank:
@@ -499,7 +503,9 @@ class Hand:
             return refuse(Refusal.ALREADY_CALLED, f"seat {self.caller} has already called")
         left = len(self.seats[seat].nertz)
         if left:
-            return refuse(Refusal.NERTZ_NOT_EMPTY, f"{left} card(s) still in your Nertz pile (R27)")
+            return refuse(
+                Refusal.NERTZ_NOT_EMPTY, f"{left} card(s) still in your Nertz pile (R27)"
+            )
         self.phase = Phase.LANDING
         self.caller = seat
         self.call_ms = at_ms

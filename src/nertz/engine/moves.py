@@ -144,10 +144,14 @@ def _parse_pile(text: str) -> int:
 
 # Every move is interned: legal-move generation looks moves up instead of building them.
 _FOUNDATION = tuple(
-    tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS)) for src in range(6)
+    tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS))
+    for src in range(6)
 )
 _PILE = tuple(
-    tuple(tuple(Move(Kind.PILE, src, n, pile) for n in range(1, 14)) for pile in range(PILES))
+    tuple(
+        tuple(Move(Kind.PILE, src, n, pile) for n in range(1, 14))
+        for pile in range(PILES)
+    )
     for src in range(6)
 )
 _UNDER = tuple(tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6))

@@ -38,7 +38,9 @@ def spectator_view(hand: Hand) -> dict[str, Any]:
         "phase": hand.phase.value,
         "now_ms": hand.now,
         "rules": hand.rules.as_dict(),
-        "seats": [_seat(s, hand.middle[i]) for i, s in enumerate(hand.seats)],
+        "seats": [
+_seat(s, hand.middle[i]) for i, s in enumerate(hand.seats)
+        ],
         "foundations": [
             {
                 "number": f.number + 1,
