@@ -25,7 +25,7 @@ import math
 import random
 from dataclasses import dataclass
 
-__all__ = ["Level", "LEVELS", "DEFAULT_LEVEL"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,22 +36,22 @@ class Memory:
     """One seat's knowledge of the hand in progress. Lists run bottom to top."""
 
     __slots__ = (
+        "called",
+        "middle",
+        "nertz_count",
+        "nertz_counts",
+        "nertz_top",
+        "news",
+        "over",
+        "pool",
+        "progress",
         "seat",
         "seats",
-        "nertz_top",
-        "nertz_count",
-        "work",
-        "waste",
         "stock_count",
-        "wants",
-        "nertz_counts",
-        "middle",
         "stuck",
-        "called",
-        "over",
-        "progress",
-        "news",
-        "pool",
+        "wants",
+        "waste",
+        "work",
     )
 
     def __init__(self, seat_view: Mapping[str, Any]) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Style", "STYLES", "DEFAULT_STYLE", "CallSituation"]
+__all__ = ["DEFAULT_STYLE", "STYLES", "CallSituation", "Style"]
 
 
 @dataclass(frozen=True, slots=True)

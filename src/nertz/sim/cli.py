@@ -27,7 +27,7 @@ from nertz.engine.rules import PRESETS
 from .runner import MatchResult, Setup, run
 from .stats import Summary, summarize
 
-__all__ = ["add_parser", "main", "UsageError", "setup_from"]
+__all__ = ["UsageError", "add_parser", "main", "setup_from"]
 
 
 class UsageError(ValueError):

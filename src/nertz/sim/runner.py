@@ -19,7 +19,7 @@ from nertz.engine import Match, Rules, SeatScore
 
 from .table import HandResult, play_hand
 
-__all__ = ["Setup", "MatchResult", "play_match", "run", "seat_labels", "MAX_HANDS"]
+__all__ = ["MAX_HANDS", "MatchResult", "Setup", "play_match", "run", "seat_labels"]
 
 MAX_HANDS = 2000
 """A match still going after this many hands is a deadlock: ``play_match`` raises."""
@@ -71,7 +71,7 @@ def play_match(setup: Setup, index: int) -> MatchResult:
 
 def _seat_scores(result: HandResult, rules: Rules) -> list[SeatScore]:
     out = []
-    for score, middle, left in zip(result.scores, result.middle, result.nertz_left):
+    for score, middle, left in zip(result.scores, result.middle, result.nertz_left, strict=True):
         bonus = score - (middle - rules.penalty * left)
         out.append(SeatScore(middle, left, bonus, score))
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 from .runner import MatchResult, Setup, seat_labels
 
-__all__ = ["SeatStats", "TableStats", "Summary", "summarize", "wilson"]
+__all__ = ["SeatStats", "Summary", "TableStats", "summarize", "wilson"]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""

@@ -25,7 +25,6 @@ from nertz.engine import (
     EndReason,
     Event,
     Hand,
-    Kind,
     Refusal,
     Rotated,
     Rules,
@@ -33,7 +32,7 @@ from nertz.engine import (
     view,
 )
 
-__all__ = ["HandResult", "play_hand", "EXPECTED_REFUSALS", "MAX_HAND_MS"]
+__all__ = ["EXPECTED_REFUSALS", "MAX_HAND_MS", "HandResult", "play_hand"]
 
 EXPECTED_REFUSALS = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
 """Refusals a correct bot still meets: a lost race (R16) and a move that arrives after
