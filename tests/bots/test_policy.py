@@ -95,7 +95,7 @@ EXACT = replace(LEVELS["expert"], overlook=0.0)
 """An expert that never overlooks: scenario tests need certainty."""
 CARELESS = replace(LEVELS["beginner"], overlook=0.0)
 """A beginner's planning (none) without its inattention."""
-OPPONENT = "nertz: 9C KH QS 2H 3H 4H 5H 6H; work: 7D / 8D / 9D / 10D; stock: JD AD; waste: -"
+OPPONENT = "nertz: 9C KH QS 2H 3H 4H 5H 6H; work: 7D / 8D / 9D / 10D; stock: AD JD; waste: -"
 
 
 def _decide(level: Any, style: str, mine: str, middle: tuple[str, ...] = ()) -> str:
