@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 import statistics
 
 import pytest
@@ -32,7 +33,7 @@ def test_card_delays_have_the_documented_mean(name: str) -> None:
 
 def test_levels_are_ordered_slowest_and_least_careful_first() -> None:
     levels = list(LEVELS.values())
-    for lower, higher in zip(levels, levels[1:], strict=False):
+    for lower, higher in pairwise(levels):
         assert higher.card_ms < lower.card_ms
         assert higher.turn_ms < lower.turn_ms
         assert higher.overlook < lower.overlook

@@ -38,9 +38,7 @@ PUBLIC = {
 def test_bot_modules_import_only_public_values_from_the_engine() -> None:
     for path in BOTS_SRC.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                "nertz.engine"
-            ):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("nertz.engine"):
                 assert node.module == "nertz.engine", f"{path.name} imports {node.module}"
                 names = {a.name for a in node.names}
                 assert names <= PUBLIC, f"{path.name} imports {names - PUBLIC}"
