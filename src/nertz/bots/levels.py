@@ -28,6 +28,13 @@ from dataclasses import dataclass
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Level"]
 
 
+def _log(x: int, cache: dict[int, float] = {}) -> float:  # noqa: B006 - a deliberate memo
+    value = cache.get(x)
+    if value is None:
+        value = cache[x] = math.log(x)
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """One skill level; see the module docstring for what each field means."""
@@ -51,9 +58,9 @@ class Level:
     def delay(self, rng: random.Random, mean_ms: int) -> int:
         """A log-normal delay with mean ``mean_ms`` (ms), at least ``floor_ms``."""
         sigma = self.spread
-        # mu = ln(mean) - sigma^2/2 makes the distribution's mean equal ``mean_ms``.
-        mu = math.log(mean_ms) - sigma * sigma / 2
-        return max(self.floor_ms, int(rng.lognormvariate(mu, sigma)))
+        # exp(N(mu, sigma)) with mu = ln(mean) - sigma^2/2 has mean ``mean_ms``.
+        mu = _log(mean_ms) - sigma * sigma / 2
+        return max(self.floor_ms, int(math.exp(rng.gauss(mu, sigma))))
 
 
 LEVELS: dict[str, Level] = {

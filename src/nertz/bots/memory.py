@@ -52,6 +52,7 @@ class Memory:
         "wants",
         "waste",
         "work",
+        "version",
     )
 
     def __init__(self, seat_view: Mapping[str, Any]) -> None:
@@ -75,6 +76,8 @@ class Memory:
         self.news = 0
         """Bumped whenever the middle starts taking a card this seat holds or has seen
         in its stock."""
+        self.version = 0
+        """Bumped whenever this seat's work piles or the middle change (for caches)."""
         self.pool: set[int] = set()
         """Keys of the cards seen turned from the stock and still in stock or waste."""
         self.resync(seat_view)
@@ -110,6 +113,7 @@ class Memory:
         self.wants = wants
         self.called = seat_view["caller"] is not None
         self.over = seat_view["phase"] == "over"
+        self.version += 1
 
     def observe(self, events: Iterable[Event]) -> None:
         """Apply what the table announced (every seat's accepted plays, in order)."""
@@ -133,6 +137,7 @@ class Memory:
         mine = seat == self.seat
         src = move.src
         if move.kind is Kind.FOUNDATION:
+            self.version += 1
             card = e.cards[0]
             self.middle[seat] += 1
             if not e.tie:
@@ -153,6 +158,7 @@ class Memory:
         self.stuck[seat] = False
         if not mine:
             return
+        self.version += 1
         self.progress += src >= NERTZ or move.kind is Kind.FOUNDATION
         if src == NERTZ:
             self.nertz_top = e.revealed

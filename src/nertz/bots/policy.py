@@ -64,6 +64,8 @@ class Bot:
         """Stock turns since the last progress or news (counts fruitless passes)."""
         self._shuffles = 0
         self._mark = (0, 0)
+        self._plans: tuple[int, Move | None, Move | None] = (-1, None, None)
+        """Memory version -> (free-space move, expose move): both depend on nothing else."""
 
     # ------------------------------------------------------------------ driver calls
 
@@ -87,7 +89,10 @@ class Bot:
 
     def observe(self, events: Iterable[Event]) -> None:
         """Learn what the table announced."""
-        self._known().observe(events)
+        memory = self.memory
+        if memory is None:
+            raise RuntimeError("call begin(view) before anything else")
+        memory.observe(events)
 
     def refused(self, move: Move, code: Refusal) -> None:
         """The bot's move was refused. A lost race (``beaten``, R16) needs nothing:
@@ -96,7 +101,9 @@ class Bot:
 
     def decide(self, now_ms: int) -> Decision:
         """The next action, chosen from memory alone."""
-        m = self._known()
+        m = self.memory
+        if m is None:
+            raise RuntimeError("call begin(view) before anything else")
         lv = self.level
         rng = self.rng
         if m.over or m.called:
@@ -137,18 +144,20 @@ class Bot:
             return self._act(_TO_MIDDLE[WASTE], lv.card_ms)
 
         plan = lv.plan
+        if plan and self._plans[0] != m.version:
+            self._plans = (m.version, self._free_space(), self._expose())
         # The Nertz card onto the work piles (R17-R20).
         if nt is not None:
             move = self._place(NERTZ, nt, False)
             if move is not None:
                 return self._act(move, lv.card_ms)
             if plan >= 1 and self._shuffles < _MAX_SHUFFLES and all(work):
-                move = self._free_space()
+                move = self._plans[1]
                 if move is not None:
                     self._shuffles += 1
                     return self._act(move, lv.card_ms)
         if plan >= 3 and self._shuffles < _MAX_SHUFFLES:
-            move = self._expose()
+            move = self._plans[2]
             if move is not None:
                 self._shuffles += 1
                 return self._act(move, lv.card_ms)
@@ -223,6 +232,8 @@ class Bot:
         """A whole work pile that fits onto another's end card, moved to empty a space
         for the Nertz card (R17, R18)."""
         work = self._known().work
+        if not all(work):
+            return None
         for i in range(PILES):
             head = work[i][0]
             for j in range(PILES):

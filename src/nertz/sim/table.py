@@ -25,6 +25,8 @@ from nertz.engine import (
     EndReason,
     Event,
     Hand,
+    Kind,
+    Outcome,
     Refusal,
     Rotated,
     Rules,
@@ -42,6 +44,7 @@ MAX_HAND_MS = 3 * 3600 * 1000
 """A hand still going after three virtual hours is a deadlock: the loop raises."""
 
 _NEVER = 1 << 62
+_QUIET = Outcome(True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +137,10 @@ def play_hand(
                     bots[seat].resync(view(hand, seat))
         if hand.over:
             break
-        tick = hand.tick(t)
+        # Only a card that moved can leave every seat blocked (R24 counts turning the
+        # stock as part of a seat's own moves), and the table's timer covers the idle
+        # deadline and the landing window; so the table looks after card moves only.
+        tick = hand.tick(t) if move is not None and move.kind <= Kind.UNDER else _QUIET
         if tick.events:
             _announce(bots, tick.events)
             if hand.over:
