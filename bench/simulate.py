@@ -1,8 +1,8 @@
 """Simulator speed: four expert seats, standard rules, one core (issue 3).
 
 Plays whole matches in one process and prints, as its last line,
-``simulate hands/s=<float> matches/s=<float>`` (per second of this process's CPU time). ``--profile`` prints the top of a
-cProfile first. See docs/performance-sim.md.
+``simulate hands/s=<float> matches/s=<float>`` per second of this process's CPU time.
+``--profile`` prints the top of a cProfile first. See docs/performance-sim.md.
 """
 
 from __future__ import annotations

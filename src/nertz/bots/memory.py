@@ -49,10 +49,10 @@ class Memory:
         "seats",
         "stock_count",
         "stuck",
+        "version",
         "wants",
         "waste",
         "work",
-        "version",
     )
 
     def __init__(self, seat_view: Mapping[str, Any]) -> None:

@@ -76,8 +76,6 @@ class Bot:
         if seat_view["you"] != self.seat:
             raise ValueError(f"bot of seat {self.seat} got the view of seat {seat_view['you']}")
         self.memory = Memory(seat_view)
-        # The hot path: events go straight to the memory, one call less per event.
-        self.observe = self.memory.observe  # type: ignore[method-assign]
         rules = seat_view["rules"]
         self._draw = rules["draw"]
         self._bonus = rules["caller_bonus"]
