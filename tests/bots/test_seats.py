@@ -23,7 +23,7 @@ def test_specs_read(text: str, spec: SeatSpec) -> None:
 
 @pytest.mark.parametrize(
     ("text", "names"),
-    [("wizard", "beginner, casual"), ("expert:sleepy", "racer, balanced, scorer")],
+    [("wizard", "beginner, casual"), ("expert:sleepy", "racer, prompt, balanced, scorer")],
 )
 def test_bad_specs_name_the_allowed_values(text: str, names: str) -> None:
     with pytest.raises(ValueError, match=names):

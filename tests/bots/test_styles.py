@@ -39,3 +39,9 @@ def test_balanced_weighs_bonus_opponents_and_lead() -> None:
     assert balanced.should_call(replace(CALM, my_total=40))  # a lead worth keeping
     assert balanced.should_call(replace(CALM, my_total=104))  # calling wins (R32)
     assert not balanced.should_call(replace(CALM, my_total=104, best_other_total=110))
+
+
+def test_prompt_calls_at_once_but_plays_wide() -> None:
+    prompt = STYLES["prompt"]
+    assert prompt.should_call(CALM)
+    assert prompt.wide and not STYLES["racer"].wide

@@ -5,6 +5,8 @@
   space or the card is an ace or a two) and builds on work piles from the waste only
   to make a landing for the Nertz card, unless it is getting nowhere. It calls the
   moment its Nertz pile is empty.
+* ``prompt`` plays like the balanced bot but, like the racer, calls the moment its
+  pile is empty: the control for "call at once or play on?" (docs/strategy.md).
 * ``scorer`` plays wide: every card the middle takes goes there. With an empty Nertz
   pile it plays on (R27) until it has nothing left to play, and calls only then, or
   when an opponent is about to empty their own pile.
@@ -68,6 +70,7 @@ STYLES: dict[str, Style] = {
     style.name: style
     for style in (
         Style("racer", wide=False, call="now"),
+        Style("prompt", wide=True, call="now"),
         Style("balanced", wide=True, call="weigh"),
         Style("scorer", wide=True, call="late"),
     )
