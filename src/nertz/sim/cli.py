@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -157,7 +158,10 @@ def _run(setup: Setup, matches: int, jobs: int, console: Console, quiet: bool) -
 
 def show(console: Console, summary: Summary) -> None:
     """The per-seat table and the table figures."""
-    seats = Table(title="per seat (means per hand)")
+    # A light box and short figures keep a 4-seat table whole on an 80-column terminal.
+    seats = Table(
+        title="per seat (means per hand)", box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0, 0, 1)
+    )
     for column in (
         "seat",
         "win",
@@ -166,25 +170,28 @@ def show(console: Console, summary: Summary) -> None:
         "middle",
         "N left",
         "calls",
-        "races lost",
+        "lost",
         "ties",
     ):
-        seats.add_column(column, justify="left" if column == "seat" else "right")
+        seats.add_column(column, justify="left" if column == "seat" else "right", no_wrap=True)
+    seats.caption = "lost: foundation races lost (R16); ties: true ties (R16)"
     for s in summary.seats:
         seats.add_row(
             s.label,
-            f"{s.win_share:.1%}",
+            f"{s.win_share:.0%}",
             f"{s.win_low:.0%}-{s.win_high:.0%}",
-            f"{s.mean_score:.2f}",
-            f"{s.mean_middle:.2f}",
-            f"{s.mean_nertz_left:.2f}",
+            f"{s.mean_score:.1f}",
+            f"{s.mean_middle:.1f}",
+            f"{s.mean_nertz_left:.1f}",
             str(s.calls),
             str(s.races_lost),
             str(s.ties),
         )
     console.print(seats)
     t = summary.table
-    table = Table(title="per table")
+    table = Table(
+        title="per table", box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0, 0, 1)
+    )
     for column in (
         "matches",
         "hands",
