@@ -31,6 +31,9 @@ from .stats import Summary, summarize
 __all__ = ["UsageError", "add_parser", "main", "setup_from"]
 
 
+_LIGHT: dict[str, Any] = {"box": box.SIMPLE_HEAD, "show_edge": False, "padding": (0, 0, 0, 1)}
+
+
 class UsageError(ValueError):
     """A bad command-line argument; the message is the one line the user sees."""
 
@@ -159,9 +162,7 @@ def _run(setup: Setup, matches: int, jobs: int, console: Console, quiet: bool) -
 def show(console: Console, summary: Summary) -> None:
     """The per-seat table and the table figures."""
     # A light box and short figures keep a 4-seat table whole on an 80-column terminal.
-    seats = Table(
-        title="per seat (means per hand)", box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0, 0, 1)
-    )
+    seats = Table(title="per seat (means per hand)", **_LIGHT)
     for column in (
         "seat",
         "win",
@@ -189,9 +190,7 @@ def show(console: Console, summary: Summary) -> None:
         )
     console.print(seats)
     t = summary.table
-    table = Table(
-        title="per table", box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0, 0, 1)
-    )
+    table = Table(title="per table", **_LIGHT)
     for column in (
         "matches",
         "hands",
