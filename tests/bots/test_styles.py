@@ -23,10 +23,10 @@ def test_racer_calls_at_once() -> None:
     assert STYLES["racer"].should_call(CALM)
 
 
-def test_scorer_plays_on_while_it_has_plays() -> None:
+def test_scorer_plays_on_until_a_pass_finds_nothing() -> None:
     scorer = STYLES["scorer"]
     assert not scorer.should_call(CALM)
-    assert scorer.should_call(replace(CALM, ready_plays=0))
+    assert not scorer.should_call(replace(CALM, ready_plays=0))  # turns for more
     assert scorer.should_call(replace(CALM, opponent_nertz=1))
     assert scorer.should_call(replace(CALM, out_of_plays=True))
 

@@ -8,8 +8,8 @@
 * ``prompt`` plays like the balanced bot but, like the racer, calls the moment its
   pile is empty: the control for "call at once or play on?" (docs/strategy.md).
 * ``scorer`` plays wide: every card the middle takes goes there. With an empty Nertz
-  pile it plays on (R27) until it has nothing left to play, and calls only then, or
-  when an opponent is about to empty their own pile.
+  pile it plays on (R27), turning its stock, until a whole pass finds nothing to play,
+  and calls only then, or when an opponent is down to one Nertz card.
 * ``balanced`` (the default) plays like the scorer but weighs the call: it calls when
   calling wins the match, when the caller bonus is worth protecting, when an opponent
   is close to calling, or when it leads; otherwise it first plays the cards it can send
@@ -56,7 +56,8 @@ class Style:
         if self.call == "now" or s.out_of_plays:
             return True
         if self.call == "late":
-            return s.opponent_nertz <= 1 or s.ready_plays == 0
+            return s.opponent_nertz <= 1  # else on until a pass finds nothing
+
         if s.target and s.my_total >= s.target and s.my_total > s.best_other_total:
             return True  # calling now wins the race (R32)
         if s.ready_plays == 0 or s.caller_bonus >= 10 or s.opponent_nertz <= 3:
