@@ -1,0 +1,181 @@
+"""One hand played by bots in virtual time: the discrete-event loop.
+
+Each seat has its own clock: the time its next action lands. The loop always takes
+the earliest due action (seats in order on equal times), sends it to the engine with
+that virtual time (``Hand.play(seat, move, at_ms)``), tells every bot what happened,
+and lets ``Hand.tick`` see the time pass, so foundation races (R16), landings after a
+call (R28), blocked and idle tables (R24-R26) happen as they would at a real table.
+
+The table also has its own timer: the end of the landing window after a call and the
+idle-rotation deadline (``idle_rotate_s``), so neither waits for a bot to act.
+
+Bots get views and events only (``Bot.begin``, ``observe``, ``refused``); the loop is
+the only code that holds the ``Hand``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nertz.bots import Bot, Decision
+from nertz.engine import (
+    Called,
+    CardsMoved,
+    EndReason,
+    Event,
+    Hand,
+    Kind,
+    Outcome,
+    Refusal,
+    Rotated,
+    Rules,
+    deal,
+    view,
+)
+
+__all__ = ["EXPECTED_REFUSALS", "MAX_HAND_MS", "HandResult", "play_hand"]
+
+EXPECTED_REFUSALS = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
+"""Refusals a correct bot still meets: a lost race (R16) and a move that arrives after
+somebody called (R28). Any other refusal is a bot bug."""
+
+MAX_HAND_MS = 3 * 3600 * 1000
+"""A hand still going after three virtual hours is a deadlock: the loop raises."""
+
+_NEVER = 1 << 62
+_QUIET = Outcome(True)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What one hand produced, per seat and for the table."""
+
+    scores: tuple[int, ...]
+    middle: tuple[int, ...]
+    nertz_left: tuple[int, ...]
+    caller: int | None
+    """The seat that called (R27), None when the hand ended blocked (R26)."""
+    races_lost: tuple[int, ...]
+    """Plays refused ``beaten`` per seat (R16)."""
+    ties: tuple[int, ...]
+    """True ties per seat: cards that landed on a rank already there (R16)."""
+    length_ms: int
+    """Virtual time from Go to the end of the hand."""
+    rotations: int
+    blocked: bool
+    """Ended with no call, still blocked after the rotations allowed (R26)."""
+    bad: tuple[str, ...] = ()
+    """Unexpected refusals, as ``seat move code``; empty for correct bots."""
+
+
+def play_hand(
+    bots: Sequence[Bot], rules: Rules, seed: int, totals: Sequence[int] = ()
+) -> HandResult:
+    """Deal a hand from ``seed`` and let ``bots`` play it to its end."""
+    n = len(bots)
+    hand = Hand(deal(n, rules, seed), rules)
+    for seat, bot in enumerate(bots):
+        bot.begin(view(hand, seat), totals)
+    start = hand.start(0)
+    for bot in bots:
+        bot.observe(start.events)
+    landing_ms = rules.landing_ms
+    idle_ms = rules.idle_rotate_s * 1000
+    races = [0] * n
+    ties = [0] * n
+    bad: list[str] = []
+    due = [0] * n
+    pending = [bot.decide(0) for bot in bots]
+    for seat, decision in enumerate(pending):
+        due[seat] = max(1, decision.delay_ms)
+    call_due = _NEVER
+    seats = range(n)
+    while True:
+        # The next seat due (the lowest seat on equal times) ...
+        seat = 0
+        t = due[0]
+        for s in seats:
+            if due[s] < t:
+                seat, t = s, due[s]
+        # ... unless the table's own timer comes first.
+        table_t = call_due if call_due < _NEVER else hand.last_card_ms + idle_ms
+        if (call_due < _NEVER or idle_ms) and table_t <= t:
+            events = hand.tick(table_t).events
+            if hand.over:
+                break
+            if events:
+                _announce(bots, events)
+                _restart(bots, pending, due, table_t)
+                continue
+            # Nothing happened at the table's deadline: go on with the seat's action.
+        if t > MAX_HAND_MS:
+            raise RuntimeError(f"hand {seed} did not end after {MAX_HAND_MS} ms (deadlock)")
+        move = pending[seat].move
+        rotated = False
+        if move is not None:
+            outcome = hand.play(seat, move, t)
+            if outcome.ok:
+                events = outcome.events
+                _announce(bots, events)
+                for event in events:
+                    if type(event) is CardsMoved:
+                        if event.tie:
+                            ties[seat] += 1
+                    elif type(event) is Called:
+                        call_due = t + landing_ms
+                    elif type(event) is Rotated:
+                        rotated = True
+            else:
+                code = outcome.code
+                assert code is not None
+                bots[seat].refused(move, code)
+                if code is Refusal.BEATEN:
+                    races[seat] += 1
+                elif code not in EXPECTED_REFUSALS:
+                    bad.append(f"{seat} {move} {code.value}")
+                    bots[seat].resync(view(hand, seat))
+        if hand.over:
+            break
+        # Only a card that moved can leave every seat blocked (R24 counts turning the
+        # stock as part of a seat's own moves), and the table's timer covers the idle
+        # deadline and the landing window; so the table looks after card moves only.
+        tick = hand.tick(t) if move is not None and move.kind <= Kind.UNDER else _QUIET
+        if tick.events:
+            _announce(bots, tick.events)
+            if hand.over:
+                break
+            rotated = True
+        if rotated:
+            _restart(bots, pending, due, t)
+        else:
+            decision = bots[seat].decide(t)
+            pending[seat] = decision
+            due[seat] = t + max(1, decision.delay_ms)
+    scores = hand.scores()
+    return HandResult(
+        scores=tuple(s.score for s in scores),
+        middle=tuple(s.middle for s in scores),
+        nertz_left=tuple(s.nertz_left for s in scores),
+        caller=hand.caller if hand.end_reason is EndReason.CALLED else None,
+        races_lost=tuple(races),
+        ties=tuple(ties),
+        length_ms=hand.now,
+        rotations=hand.rotations_total,
+        blocked=hand.end_reason is EndReason.BLOCKED,
+        bad=tuple(bad),
+    )
+
+
+def _announce(bots: Sequence[Bot], events: Sequence[Event]) -> None:
+    for bot in bots:
+        bot.observe(events)
+
+
+def _restart(bots: Sequence[Bot], pending: list[Decision], due: list[int], t: int) -> None:
+    """After a rotation (R25) play resumes: every seat drops the move it was about to
+    make (its stock and waste changed under it) and looks again."""
+    for seat, bot in enumerate(bots):
+        decision = bot.decide(t)
+        pending[seat] = decision
+        due[seat] = t + max(1, decision.delay_ms)

@@ -1,0 +1,42 @@
+"""Matches: deterministic for a seed, the same on any number of processes, and every
+match ends (R32) in every match mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from nertz.bots import parse_seat
+from nertz.engine import Rules
+from nertz.sim import Setup, play_match, run
+
+SEATS = tuple(parse_seat(s) for s in ("expert", "casual", "racer", "demon:scorer"))
+SMALL = Rules().with_options(target=30)
+
+
+def test_same_seed_same_results_other_seed_other_results() -> None:
+    setup = Setup(SEATS, SMALL, 7)
+    assert run(setup, 3) == run(setup, 3)
+    assert run(setup, 3) != run(Setup(SEATS, SMALL, 8), 3)
+
+
+def test_jobs_do_not_change_the_results() -> None:
+    setup = Setup(SEATS, SMALL, 11)
+    assert run(setup, 6, jobs=2) == run(setup, 6, jobs=1)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"match": "single"},
+        {"match": "rounds", "rounds_to_win": 2},
+        {"match": "gap", "gap_to_win": 30},
+        {"target": 30, "tie_break": "caller", "caller_bonus": 25},
+        {"target": 30, "draw": 1, "nertz_pile": 11, "idle_rotate_s": 0, "max_rotations": 0},
+    ],
+)
+def test_every_match_ends(options: dict[str, object]) -> None:
+    rules = Rules().with_options(**options)
+    for index in range(2):
+        result = play_match(Setup(SEATS[:3], rules, 3), index)
+        assert result.winners
+        assert all(not hand.bad for hand in result.hands)
