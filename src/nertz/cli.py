@@ -12,6 +12,7 @@ from rich.table import Table
 
 from nertz.bots import greedy_move
 from nertz.engine import Hand, Rules, RulesError, deal, preset
+from nertz.server import cli as server_cli
 from nertz.sim import cli as sim_cli
 
 
@@ -59,10 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--rules", default="standard", help="preset: standard, bonus, quick, easy")
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     sim_cli.add_parser(sub)
+    server_cli.add_parser(sub)
     args = parser.parse_args(argv)
     console = Console()
     if args.command == "simulate":
         return sim_cli.main(args, console)
+    if args.command == "serve":
+        return server_cli.main(args)
     try:
         rules = preset(args.rules)
     except RulesError as error:

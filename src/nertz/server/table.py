@@ -450,6 +450,18 @@ class Table:
         table._emit({"k": "resumed", "stage": table.stage.value})
         return table
 
+    def adopt(self, conns: dict[int, int | None]) -> None:
+        """Take over the connections of a table this one replaces (rebuilt after an
+        exception): everyone gets a fresh state."""
+        for conn, seat_no in conns.items():
+            self.conns[conn] = seat_no
+            if seat_no is not None:
+                seat = self.seats[seat_no]
+                seat.conn, seat.left_ms = conn, None
+                if seat.driver is not None and seat.bot is None:
+                    seat.driver = None
+            self._send_state(conn)
+
     def take_out(self) -> Out:
         """Records produced outside ``handle`` (by ``restore``)."""
         out, self._out = self._out, Out()
@@ -461,10 +473,10 @@ class Table:
         free = [s for s in self.seats if s.bot is None and s.token_hash is None and s.conn is None]
         if command.seat is not None:
             if not 0 <= command.seat < len(self.seats):
-                return None, ("no_such_seat", f"there is no seat {command.seat + 1} at this table")
+                return None, ("no_such_seat", f"there is no seat {command.seat} at this table")
             free = [s for s in free if s.number == command.seat]
             if not free:
-                return None, ("seat_taken", f"seat {command.seat + 1} is taken")
+                return None, ("seat_taken", f"seat {command.seat} is taken")
         if not free:
             return None, ("table_full", "every seat at this table is taken")
         if self.stage is Stage.OVER:

@@ -1,0 +1,203 @@
+"""The table actor: one asyncio task per table owns its ``Table`` (STYLE.md).
+
+Every input is a message on the actor's queue, handled one at a time and stamped
+with the table's monotonic clock on arrival: people's messages, connections opening
+and closing, and the table's own timer (``Wake``), which drives the countdown, the
+landing window, the settle and idle checks and the bots' actions. Bots therefore
+reach the hand through the same queue and the same ``Table`` path as people.
+
+Output goes to per-connection outboxes (the actor never waits for a socket) and to the
+store (the actor never waits for the disk). An exception inside the table is logged
+and the table is rebuilt from its journal, the records of every command that completed:
+it carries on from its last good state and the server never goes down with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from nertz.engine import Rules
+
+from .store import Store
+from .table import Command, Out, Record, Settings, Table, Wake, restore_from_records
+
+__all__ = ["Clock", "Outbox", "Request", "TableActor"]
+
+log = logging.getLogger("nertz.actor")
+
+
+class Outbox(Protocol):
+    """Where a connection's messages go: queued, never awaited by the actor."""
+
+    def send(self, body: bytes) -> None: ...
+
+    def close(self, reason: str) -> None: ...
+
+
+class Clock:
+    """A table's monotonic clock in ms. ``speed`` > 1 runs table time faster than real
+    time (test-only: bots, countdown and every rules timer speed up together)."""
+
+    def __init__(self, speed: float = 1.0, start_ms: int = 0) -> None:
+        self.speed = speed
+        self._t0 = time.monotonic()
+        self._start = start_ms
+
+    def now(self) -> int:
+        return self._start + int((time.monotonic() - self._t0) * 1000 * self.speed)
+
+    def seconds_until(self, at_ms: int) -> float:
+        return max(0.0, (at_ms - self.now()) / 1000 / self.speed)
+
+
+@dataclass(slots=True)
+class Request:
+    """A command whose reply someone awaits (an HTTP join)."""
+
+    command: Command
+    future: asyncio.Future[Any]
+
+
+class TableActor:
+    """The task that owns one table."""
+
+    def __init__(
+        self,
+        table_id: str,
+        table: Table,
+        store: Store | None,
+        clock: Clock,
+        journal: list[Record] | None = None,
+    ) -> None:
+        self.id = table_id
+        self.table = table
+        self.store = store
+        self.clock = clock
+        self.journal: list[Record] = journal if journal is not None else []
+        self.outboxes: dict[int, Outbox] = {}
+        self.queue: asyncio.Queue[Command | Request | None] = asyncio.Queue()
+        self.failures = 0
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: int | None = None
+        self._wake_queued = False
+        self.task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ outside API
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        self._schedule()
+
+    def submit(self, command: Command) -> None:
+        """Queue a command (from a connection or a timer)."""
+        self.queue.put_nowait(command)
+
+    async def request(self, command: Command) -> Any:
+        """Queue a command and wait for the table's reply."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait(Request(command, future))
+        return await future
+
+    async def stop(self) -> None:
+        self.queue.put_nowait(None)
+        if self.task is not None:
+            await self.task
+        if self._timer is not None:
+            self._timer.cancel()
+
+    # ------------------------------------------------------------------ the loop
+
+    async def _run(self) -> None:
+        queue = self.queue
+        while True:
+            item = await queue.get()
+            if item is None:
+                return
+            future = None
+            if type(item) is Request:
+                future, command = item.future, item.command
+            else:
+                command = item  # type: ignore[assignment]
+            if type(command) is Wake:
+                self._wake_queued = False
+            try:
+                out = self.table.handle(command, self.clock.now())
+            except Exception as error:
+                log.exception("table %s failed on %r; rebuilding it", self.table.code, command)
+                self.failures += 1
+                self._rebuild()
+                if future is not None and not future.done():
+                    future.set_exception(error)
+            else:
+                self._dispatch(out)
+                if future is not None and not future.done():
+                    future.set_result(out.reply)
+            self._schedule()
+
+    def _dispatch(self, out: Out) -> None:
+        outboxes = self.outboxes
+        for conn, body in out.sends:
+            box = outboxes.get(conn)
+            if box is not None:
+                box.send(body)
+        for conn, reason in out.closes:
+            box = outboxes.pop(conn, None)
+            if box is not None:
+                box.close(reason)
+        if out.records:
+            self.journal += out.records
+            if self.store is not None:
+                self.store.submit(self.id, out.records)
+
+    def _rebuild(self) -> None:
+        """The table from its journal: its last good state (every completed command)."""
+        old = self.table
+        try:
+            table = restore_from_records(old.code, old.rules, old.settings, self.journal)
+        except Exception:
+            log.exception("table %s could not be rebuilt; it stays as it was", old.code)
+            return
+        table.adopt(dict(old.conns))
+        self.table = table
+        self.clock = Clock(self.clock.speed, max(old.now, table.now) + 1)
+        self._dispatch(table.take_out())
+
+    def _schedule(self) -> None:
+        """One timer per table, at its next deadline."""
+        due = self.table.next_deadline()
+        if due == self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timer_at = due
+        if due is not None:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(self.clock.seconds_until(due), self._wake)
+
+    def _wake(self) -> None:
+        self._timer = None
+        self._timer_at = None
+        if not self._wake_queued:
+            self._wake_queued = True
+            self.queue.put_nowait(Wake())
+
+
+def restored_actor(
+    table_id: str,
+    code: str,
+    rules: Rules,
+    settings: Settings,
+    records: list[Record],
+    store: Store | None,
+    speed: float,
+) -> TableActor:
+    """An actor for a table rebuilt from stored records (server restart)."""
+    table = restore_from_records(code, rules, settings, records)
+    actor = TableActor(table_id, table, store, Clock(speed, table.now + 1), list(records))
+    actor._dispatch(table.take_out())
+    return actor

@@ -1,0 +1,398 @@
+"""The HTTP and WebSocket front end (Starlette): thin adapters around the lobby and
+the table actors.
+
+Routes (``docs/protocol.md``):
+
+* ``POST /api/tables`` create; ``GET /api/tables`` open public tables;
+  ``GET /api/tables/{code}`` one table; ``POST /api/tables/{code}/join`` take a seat;
+* ``GET /api/matches`` finished matches; ``GET /api/matches/{id}`` a match's hands,
+  scores and full event log;
+* ``WS /ws`` play or watch; ``WS /echo`` a bare echo on the same stack (the load
+  benchmark's baseline).
+
+Every connection is limited: a message over 4 KiB is refused unread; 20 messages a
+second with a burst of 40, then refusals, then the connection is closed if the abuse
+goes on; a connection that cannot keep up with its messages is closed. The WebSocket
+``Origin`` must match the server's host (or ``allowed_origins``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from nertz.engine import RulesError, preset
+
+from .lobby import Entry, Lobby, LobbyError, hash_secret
+from .protocol import ErrorMsg, Hello, ProtocolError, decode_client, encode
+from .store import Store
+from .table import Connect, Disconnect, Inbound, Settings
+
+__all__ = ["Config", "CreateTable", "RateLimit", "create_app"]
+
+log = logging.getLogger("nertz.app")
+
+RATE_PER_S = 20.0
+BURST = 40.0
+ABUSE_LIMIT = 60.0
+"""Refused messages (forgiven at ``RATE_PER_S / 4`` a second) before the connection closes."""
+OUTBOX_LIMIT = 2000
+"""Messages queued for a connection that does not read them: then it is closed."""
+HELLO_TIMEOUT_S = 30.0
+
+
+@dataclass(slots=True)
+class Config:
+    """Server settings (``nertz serve`` options)."""
+
+    db: str = "nertz.db"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    speed: float = 1.0
+    """Test-only: table clocks run this many times faster than real time."""
+    max_tables: int = 2000
+    allowed_origins: tuple[str, ...] = ()
+    play: bool = False
+    """``make play``: create a table with three bots and print how to join it."""
+    announce: list[str] = field(default_factory=list)
+
+
+class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables``. Seats are numbered from 0; ``bots`` maps a seat to a bot
+    spec (``expert``, ``demon:racer`` ...; docs/bots.md)."""
+
+    preset: str = "standard"
+    options: dict[str, str | int | bool] = {}
+    seats: int = 4
+    bots: dict[int, str] = {}
+    public: bool = True
+    bot_takeover_s: int = 30
+    reconnect_s: int = 120
+    countdown_ms: int = 3000
+    next_hand_s: int = 30
+
+
+class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    seat: int | None = None
+    key: str | None = None
+
+
+def _error(code: str, reason: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": code, "reason": reason}, status_code=status)
+
+
+def _limits(body: CreateTable) -> None:
+    checks = [
+        ("seats", body.seats, 1, 8),
+        ("bot_takeover_s", body.bot_takeover_s, 0, 3600),
+        ("reconnect_s", body.reconnect_s, 1, 86400),
+        ("countdown_ms", body.countdown_ms, 0, 10000),
+        ("next_hand_s", body.next_hand_s, 1, 600),
+    ]
+    for name, value, low, high in checks:
+        if not low <= value <= high:
+            raise LobbyError("bad_field", f"{name} must be {low} to {high}, not {value}")
+
+
+class RateLimit:
+    """A token bucket: ``rate`` a second with a ``burst``; refusals add to an abuse score
+    that is forgiven slowly; over ``ABUSE_LIMIT`` the connection should close."""
+
+    def __init__(self, rate: float = RATE_PER_S, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.abuse = 0.0
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        elapsed, self.at = now - self.at, now
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.abuse = max(0.0, self.abuse - elapsed * self.rate / 4)
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.abuse += 1
+        return False
+
+    @property
+    def abusive(self) -> bool:
+        return self.abuse > ABUSE_LIMIT
+
+
+class Connection:
+    """One WebSocket's outgoing side: a queue drained by its own task, so the table
+    actor never waits for a slow client."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.id = next(self._ids)
+        self.websocket = websocket
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.closing: str | None = None
+        self.task = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, body: bytes) -> None:
+        if self.closing is not None:
+            return
+        if self.queue.qsize() >= OUTBOX_LIMIT:
+            self.close("too slow: messages piled up")
+            return
+        self.queue.put_nowait(body)
+
+    def close(self, reason: str) -> None:
+        if self.closing is None:
+            self.closing = reason
+            self.queue.put_nowait(None)
+
+    async def _write(self) -> None:
+        ws = self.websocket
+        try:
+            while True:
+                body = await self.queue.get()
+                if body is None:
+                    break
+                await ws.send_text(body.decode())
+            if ws.client_state is WebSocketState.CONNECTED:
+                await ws.close(1000 if self.closing == "left" else 1008, (self.closing or "")[:100])
+        except Exception:  # the peer went away: the reader notices and cleans up
+            pass
+
+
+def _origin_ok(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser; tokens still guard every seat
+    if origin in allowed:
+        return True
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc == host
+
+
+def create_app(config: Config) -> Starlette:
+    """The ASGI app; the store opens and every unfinished match resumes at startup."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(config.db)
+        lobby = Lobby(store, max_tables=config.max_tables, speed=config.speed)
+        resumed = lobby.restore()
+        state["store"], state["lobby"] = store, lobby
+        if resumed:
+            log.info("resumed %d unfinished match(es)", resumed)
+        if config.play:
+            await _play_table(lobby, config)
+        try:
+            yield
+        finally:
+            await lobby.stop()
+            store.flush()
+            store.close()
+
+    def lobby() -> Lobby:
+        return state["lobby"]  # type: ignore[no-any-return]
+
+    async def create_table(request: Request) -> JSONResponse:
+        try:
+            body = msgspec.json.decode(await request.body(), type=CreateTable)
+        except msgspec.ValidationError as error:
+            return _error("bad_field", f"bad table: {error}")
+        except msgspec.DecodeError as error:
+            return _error("bad_json", f"not a JSON object: {error}")
+        try:
+            _limits(body)
+            rules = preset(body.preset).with_text({k: str(v) for k, v in body.options.items()})
+            settings = Settings(
+                seats=body.seats,
+                bots=dict(body.bots),
+                public=body.public,
+                countdown_ms=body.countdown_ms,
+                next_hand_s=body.next_hand_s,
+                bot_takeover_s=body.bot_takeover_s,
+                reconnect_s=body.reconnect_s,
+            )
+            entry, key = lobby().create(rules, settings)
+        except RulesError as error:
+            return _error("bad_rules", str(error))
+        except LobbyError as error:
+            return _error(error.code, error.reason, error.status)
+        out: dict[str, Any] = {"code": entry.code, "id": entry.id, "ws": "/ws"}
+        if key is not None:
+            out["key"] = key
+            out["link"] = f"/t/{entry.code}?key={key}"
+        else:
+            out["link"] = f"/t/{entry.code}"
+        return JSONResponse(out, status_code=201)
+
+    async def list_tables(request: Request) -> JSONResponse:
+        return JSONResponse({"tables": lobby().open_tables()})
+
+    async def show_table(request: Request) -> JSONResponse:
+        try:
+            entry = lobby().find(request.path_params["code"])
+            if not (entry.table.settings.public or entry.key_ok(request.query_params.get("key"))):
+                raise LobbyError("private_table", "this table is private: use its link", 403)
+        except LobbyError as error:
+            return _error(error.code, error.reason, error.status)
+        return JSONResponse(entry.table.info())
+
+    async def join_table(request: Request) -> JSONResponse:
+        try:
+            body = msgspec.json.decode(await request.body(), type=JoinTable)
+        except msgspec.ValidationError as error:
+            return _error("bad_field", f"bad join: {error}")
+        except msgspec.DecodeError as error:
+            return _error("bad_json", f"not a JSON object: {error}")
+        try:
+            entry, seat, token = await lobby().join(
+                request.path_params["code"], body.name, body.seat, body.key
+            )
+        except LobbyError as error:
+            return _error(error.code, error.reason, error.status)
+        return JSONResponse({"code": entry.code, "seat": seat, "token": token, "ws": "/ws"})
+
+    async def matches(request: Request) -> JSONResponse:
+        rows = await asyncio.to_thread(state["store"].history)
+        return JSONResponse({"matches": rows})
+
+    async def match(request: Request) -> JSONResponse:
+        found = await asyncio.to_thread(state["store"].match, request.path_params["match"])
+        if found is None:
+            return _error("unknown_match", "no finished match with that id", 404)
+        return JSONResponse(found)
+
+    async def index(request: Request) -> JSONResponse:
+        return JSONResponse(
+            {"nertz": "server", "protocol": "docs/protocol.md", "tables": "/api/tables"}
+        )
+
+    async def play_ws(websocket: WebSocket) -> None:
+        if not _origin_ok(websocket, config.allowed_origins):
+            await websocket.close(code=1008, reason="origin not allowed")
+            return
+        await websocket.accept()
+        conn = Connection(websocket)
+        entry: Entry | None = None
+        limit = RateLimit()
+        try:
+            while True:
+                timeout = HELLO_TIMEOUT_S if entry is None else None
+                message = await asyncio.wait_for(websocket.receive(), timeout)
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                if not limit.allow():
+                    if limit.abusive:
+                        conn.close("rate limit: too many messages")
+                        break
+                    conn.send(
+                        encode(ErrorMsg("rate_limited", "too many messages: at most 20 a second"))
+                    )
+                    continue
+                decoded = decode_client(data)
+                if type(decoded) is ProtocolError:
+                    conn.send(encode(ErrorMsg(decoded.code, decoded.reason)))
+                    continue
+                if type(decoded) is Hello and entry is None:
+                    try:
+                        found = lobby().find(decoded.table)
+                    except LobbyError as error:
+                        conn.send(encode(ErrorMsg(error.code, error.reason)))
+                        continue
+                    entry = found
+                    entry.actor.outboxes[conn.id] = conn
+                    entry.actor.submit(
+                        Connect(
+                            conn.id,
+                            hash_secret(decoded.token) if decoded.token else None,
+                            decoded.last_version,
+                            entry.key_ok(decoded.key) and decoded.key is not None,
+                            decoded.protocol,
+                        )
+                    )
+                elif entry is None:
+                    conn.send(
+                        encode(
+                            ErrorMsg(
+                                "not_joined",
+                                'say hello first: {"type": "hello", "table": CODE, "token": TOKEN}',
+                            )
+                        )
+                    )
+                else:
+                    entry.actor.submit(Inbound(conn.id, decoded))  # type: ignore[arg-type]
+                if conn.closing is not None:
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        except TimeoutError:
+            conn.close("no hello")
+        finally:
+            if entry is not None:
+                entry.actor.submit(Disconnect(conn.id))
+                entry.actor.outboxes.pop(conn.id, None)
+            conn.close(conn.closing or "gone")
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.task, 5)
+
+    async def echo_ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            while True:
+                await websocket.send_text(await websocket.receive_text())
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+
+    routes = [
+        Route("/", index),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables/{code}", show_table, methods=["GET"]),
+        Route("/api/tables/{code}/join", join_table, methods=["POST"]),
+        Route("/api/matches", matches, methods=["GET"]),
+        Route("/api/matches/{match}", match, methods=["GET"]),
+        WebSocketRoute("/ws", play_ws),
+        WebSocketRoute("/echo", echo_ws),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.nertz = state
+    return app
+
+
+async def _play_table(lobby: Lobby, config: Config) -> None:
+    """``make play``: one table, seats 1-3 bots, seat 0 joined for you."""
+    settings = Settings(seats=4, bots={1: "skilled", 2: "casual", 3: "skilled:racer"})
+    entry, _ = lobby.create(preset("standard"), settings)
+    _, seat, token = await lobby.join(entry.code, "you", 0)
+    ws = f"ws://{config.host}:{config.port}/ws"
+    hello = f'{{"type": "hello", "table": "{entry.code}", "token": "{token}"}}'
+    lines = [
+        f"Nertz table {entry.code}: you are seat {seat} against three bots.",
+        f"WebSocket: {ws}",
+        f"Seat token: {token}",
+        f"Connect:  {config.announce[0] if config.announce else 'python -m websockets'} {ws}",
+        f"then send: {hello}",
+        'then:      {"type": "ready"}   and play: {"type": "play", "seq": 1, "move": "T"}',
+        "(moves: N>F, W>F3, 3/2>1, W<2, T, NERTZ, STUCK; see docs/protocol.md)",
+    ]
+    config.announce[:] = lines
+    print("\n".join(lines), flush=True)

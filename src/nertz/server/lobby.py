@@ -1,0 +1,203 @@
+"""The lobby: creating, listing and joining tables; codes, links and seat tokens.
+
+Every table has a short code to read aloud (six letters and digits with no look-alikes
+such as 0/O or 1/I). A private table is joined by its link, which carries a key of 128
+random bits; only the key's hash is stored. Joining a seat returns a seat token of 192
+random bits (``secrets``); the server keeps only its SHA-256 hash, so a stolen database
+does not hand out seats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from nertz.bots import parse_seat
+from nertz.engine import Rules
+
+from .actor import Clock, TableActor, restored_actor
+from .store import Store, TableCreated
+from .table import Join, Settings, Table
+
+__all__ = ["CODE_ALPHABET", "Lobby", "LobbyError", "check_name", "hash_secret"]
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+NAME_MAX = 24
+_NAME = re.compile(r"^[\w][\w .'\-]*$")
+
+
+class LobbyError(ValueError):
+    """A lobby request that cannot be done: a code and a sentence."""
+
+    def __init__(self, code: str, reason: str, status: int = 400) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.status = status
+
+
+def hash_secret(secret: str) -> str:
+    """SHA-256 of a token or key: what the server stores instead of the secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def check_name(name: object) -> str:
+    """A display name: 1 to 24 letters, digits, spaces and ``.'-_``, no control chars."""
+    if not isinstance(name, str):
+        raise LobbyError("bad_name", "name must be a string")
+    text = unicodedata.normalize("NFC", name).strip()
+    if not 1 <= len(text) <= NAME_MAX:
+        raise LobbyError("bad_name", f"name must be 1 to {NAME_MAX} characters, not {len(text)}")
+    if not _NAME.match(text):
+        raise LobbyError(
+            "bad_name",
+            "name may hold letters, digits, spaces and . ' - _ only, starting with a letter "
+            "or digit",
+        )
+    return text
+
+
+@dataclass(slots=True)
+class Entry:
+    """One table in the lobby."""
+
+    id: str
+    code: str
+    key_hash: str | None
+    actor: TableActor
+
+    @property
+    def table(self) -> Table:
+        return self.actor.table
+
+    def key_ok(self, key: str | None) -> bool:
+        if self.key_hash is None:
+            return True
+        return key is not None and hmac.compare_digest(hash_secret(key), self.key_hash)
+
+
+class Lobby:
+    """Every table this server runs, by code."""
+
+    def __init__(self, store: Store | None, *, max_tables: int = 2000, speed: float = 1.0):
+        self.store = store
+        self.max_tables = max_tables
+        self.speed = speed
+        self.tables: dict[str, Entry] = {}
+        self._used_codes: set[str] = set(store.finished_codes()) if store else set()
+
+    def restore(self) -> int:
+        """Resume every unfinished match from the store (call inside the event loop)."""
+        if self.store is None:
+            return 0
+        count = 0
+        for stored in self.store.unfinished():
+            rules = Rules(**stored.rules)
+            settings = Settings.from_dict(stored.settings)
+            actor = restored_actor(
+                stored.id, stored.code, rules, settings, stored.records, self.store, self.speed
+            )
+            self.tables[stored.code] = Entry(stored.id, stored.code, stored.key_hash, actor)
+            actor.start()
+            count += 1
+        return count
+
+    def create(self, rules: Rules, settings: Settings) -> tuple[Entry, str | None]:
+        """A new table; returns it and the private key (None for a public table)."""
+        live = sum(1 for e in self.tables.values() if e.table.stage.value != "over")
+        if live >= self.max_tables:
+            raise LobbyError(
+                "too_many_tables",
+                f"this server runs at most {self.max_tables} tables; try again later",
+                503,
+            )
+        for seat, spec in settings.bots.items():
+            if not 0 <= seat < settings.seats:
+                raise LobbyError(
+                    "bad_bots", f"bot seat {seat} is not a seat (0 to {settings.seats - 1})"
+                )
+            try:
+                parse_seat(spec)
+            except ValueError as error:
+                raise LobbyError("bad_bots", str(error)) from None
+        code = self._new_code()
+        key = None if settings.public else secrets.token_urlsafe(16)
+        key_hash = hash_secret(key) if key else None
+        table_id = secrets.token_hex(8)
+        table = Table(code, rules, settings)
+        actor = TableActor(table_id, table, self.store, Clock(self.speed))
+        if self.store is not None:
+            self.store.submit(
+                table_id,
+                [
+                    TableCreated(
+                        code,
+                        key_hash,
+                        settings.public,
+                        rules.as_dict(),
+                        settings.as_dict(),
+                        time.time(),
+                    )
+                ],
+            )
+        entry = Entry(table_id, code, key_hash, actor)
+        self.tables[code] = entry
+        actor.start()
+        return entry, key
+
+    def find(self, code: str) -> Entry:
+        entry = self.tables.get(code.strip().upper())
+        if entry is None:
+            raise LobbyError("unknown_table", f"there is no table {code!r}", 404)
+        return entry
+
+    async def join(
+        self, code: str, name: object, seat: int | None = None, key: str | None = None
+    ) -> tuple[Entry, int, str]:
+        """Take a seat: returns the table, the seat number and the seat token."""
+        entry = self.find(code)
+        if not entry.key_ok(key):
+            raise LobbyError("private_table", "this table is private: use its link", 403)
+        clean = check_name(name)
+        token = secrets.token_urlsafe(24)
+        number, error = await entry.actor.request(Join(clean, hash_secret(token), seat))
+        if error is not None:
+            raise LobbyError(error[0], error[1], 409)
+        return entry, number, token
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Public tables with a free seat, or still waiting to start."""
+        out = []
+        for entry in self.tables.values():
+            table = entry.table
+            if not table.settings.public or table.stage.value == "over":
+                continue
+            free = [s.number for s in table.seats if not s.taken]
+            out.append(
+                {
+                    "code": entry.code,
+                    "stage": table.stage.value,
+                    "seats": len(table.seats),
+                    "free": free,
+                    "rules": table.rules.changed(),
+                }
+            )
+        return out
+
+    async def stop(self) -> None:
+        for entry in self.tables.values():
+            await entry.actor.stop()
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.tables and code not in self._used_codes:
+                self._used_codes.add(code)
+                return code

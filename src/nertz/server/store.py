@@ -1,0 +1,438 @@
+"""Persistence: SQLAlchemy 2 (Core) over SQLite in WAL mode, or any SQLAlchemy URL.
+
+What is stored (and what a restart needs): each table (code, a hash of its private key,
+rules, settings), its seats (names and token *hashes*, never tokens), its match
+(totals and winners once over), each hand (deal layouts and seed, scores once over),
+each hand's accepted inputs (``Hand.log``) and the table's public event log. A table
+is rebuilt by replaying every hand from its deal and inputs (``Table.restore``).
+
+Writes go through one writer thread that group-commits: it takes everything queued,
+writes it in one transaction and commits, over and over, so whatever arrived while a
+batch was written goes in the next one. The actor never waits for the disk; a play's
+records are queued before its ack is sent, and ``commit_lag`` reports how long the last
+batches waited, which stays well under ``GROUP_COMMIT_MS`` (docs/server.md has the
+guarantee and its limits).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
+
+from .table import (
+    DealRecord,
+    EventRecord,
+    InputRecord,
+    MatchRecord,
+    Record,
+    ScoreRecord,
+    SeatRecord,
+)
+
+__all__ = ["GROUP_COMMIT_MS", "Store", "StoredTable", "TableCreated", "db_url"]
+
+log = logging.getLogger("nertz.store")
+
+GROUP_COMMIT_MS = 50
+"""The writer commits at least this often while anything is queued."""
+
+metadata = MetaData()
+tables_t = Table(
+    "tables",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+    Column("key_hash", String(64)),
+    Column("public", Boolean, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+seats_t = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), index=True),
+    Column("bot", String(40)),
+)
+matches_t = Table(
+    "matches",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("started", Float, nullable=False),
+    Column("finished", Float),
+    Column("totals", Text),
+    Column("winners", Text),
+)
+hands_t = Table(
+    "hands",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("layouts", Text, nullable=False),
+    Column("seed", BigInteger),
+    Column("scores", Text),
+    Column("caller", Integer),
+    Column("end_reason", String(16)),
+)
+inputs_t = Table(
+    "inputs",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("at_ms", BigInteger, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("text", String(16), nullable=False),
+)
+events_t = Table(
+    "events",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("body", LargeBinary, nullable=False),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TableCreated:
+    """A new table: written before any of its other records."""
+
+    code: str
+    key_hash: str | None
+    public: bool
+    rules: dict[str, Any]
+    settings: dict[str, Any]
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """An unfinished table as stored: enough to ``restore_from_records``."""
+
+    id: str
+    code: str
+    key_hash: str | None
+    rules: dict[str, Any]
+    settings: dict[str, Any]
+    records: list[Record]
+
+
+def db_url(db: str) -> str:
+    """``--db``: a file name (SQLite) or an SQLAlchemy URL."""
+    return db if "://" in db else f"sqlite:///{db}"
+
+
+class Store:
+    """The database and its writer thread."""
+
+    def __init__(self, db: str) -> None:
+        url = db_url(db)
+        self.engine: Engine = create_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+        self._queue: queue.Queue[tuple[str, Sequence[Any], float] | threading.Event | None] = (
+            queue.Queue()
+        )
+        self.commit_lag_ms = 0.0
+        """The longest wait from queueing to commit over the last batches (ms)."""
+        self.batches = 0
+        self.errors = 0
+        self._thread = threading.Thread(target=self._run, name="nertz-store", daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------------ writing
+
+    def submit(self, table_id: str, records: Sequence[Record | TableCreated]) -> None:
+        """Queue one command's records; they are committed together, in order."""
+        if records:
+            self._queue.put((table_id, records, time.monotonic()))
+
+    def flush(self, timeout: float = 10.0) -> None:
+        """Wait until everything queued so far is committed."""
+        done = threading.Event()
+        self._queue.put(done)
+        if not done.wait(timeout):
+            raise TimeoutError("the store writer did not catch up")
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(10)
+        self.engine.dispose()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            batch = [item]
+            while True:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = None in batch
+            waiters = [b for b in batch if isinstance(b, threading.Event)]
+            work = [b for b in batch if isinstance(b, tuple)]
+            if work:
+                try:
+                    self._write(work)
+                except Exception:  # never lose the writer; the error is logged loudly
+                    self.errors += 1
+                    log.exception("store: a batch of %d commands failed to commit", len(work))
+                oldest = min(w[2] for w in work)
+                self.commit_lag_ms = (time.monotonic() - oldest) * 1000
+                self.batches += 1
+            for waiter in waiters:
+                waiter.set()
+            if stop:
+                return
+
+    def _write(self, work: list[tuple[str, Sequence[Any], float]]) -> None:
+        rows: dict[str, list[dict[str, Any]]] = {"inputs": [], "events": []}
+        with self.engine.begin() as conn:
+
+            def flush_rows() -> None:
+                if rows["inputs"]:
+                    conn.execute(inputs_t.insert(), rows["inputs"])
+                    rows["inputs"] = []
+                if rows["events"]:
+                    conn.execute(events_t.insert(), rows["events"])
+                    rows["events"] = []
+
+            for table_id, records, _ in work:
+                for r in records:
+                    kind = type(r)
+                    if kind is InputRecord:
+                        rows["inputs"].append(
+                            {
+                                "table_id": table_id,
+                                "hand": r.hand,
+                                "idx": r.index,
+                                "at_ms": r.at_ms,
+                                "seat": r.seat,
+                                "text": r.text,
+                            }
+                        )
+                    elif kind is EventRecord:
+                        rows["events"].append(
+                            {"table_id": table_id, "version": r.version, "body": r.body}
+                        )
+                    else:
+                        flush_rows()  # keep the order: a deal before its inputs
+                        self._write_one(conn, table_id, r)
+            flush_rows()
+
+    def _write_one(self, conn: Any, table_id: str, r: Any) -> None:
+        kind = type(r)
+        if kind is TableCreated:
+            conn.execute(
+                tables_t.insert().values(
+                    id=table_id,
+                    code=r.code,
+                    key_hash=r.key_hash,
+                    public=r.public,
+                    rules=json.dumps(r.rules),
+                    settings=json.dumps(r.settings),
+                    created=r.created,
+                )
+            )
+            conn.execute(matches_t.insert().values(table_id=table_id, started=r.created))
+        elif kind is SeatRecord:
+            conn.execute(
+                delete(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == r.seat)
+            )
+            conn.execute(
+                seats_t.insert().values(
+                    table_id=table_id,
+                    seat=r.seat,
+                    name=r.name,
+                    token_hash=r.token_hash,
+                    bot=r.bot,
+                )
+            )
+        elif kind is DealRecord:
+            conn.execute(
+                hands_t.insert().values(
+                    table_id=table_id,
+                    number=r.hand,
+                    layouts=json.dumps(list(r.layouts)),
+                    seed=r.seed,
+                )
+            )
+        elif kind is ScoreRecord:
+            conn.execute(
+                update(hands_t)
+                .where(hands_t.c.table_id == table_id, hands_t.c.number == r.hand)
+                .values(scores=json.dumps(list(r.scores)), caller=r.caller, end_reason=r.end)
+            )
+        elif kind is MatchRecord:
+            conn.execute(
+                update(matches_t)
+                .where(matches_t.c.table_id == table_id)
+                .values(
+                    finished=time.time(),
+                    totals=json.dumps(list(r.totals)),
+                    winners=json.dumps(list(r.winners)),
+                )
+            )
+        else:
+            raise TypeError(f"unknown record {r!r}")
+
+    # ------------------------------------------------------------------ reading
+
+    def unfinished(self) -> list[StoredTable]:
+        """Every table whose match is not over, with its records in order."""
+        out = []
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t)
+                .join(matches_t, matches_t.c.table_id == tables_t.c.id)
+                .where(matches_t.c.finished.is_(None))
+                .order_by(tables_t.c.created)
+            ).all()
+            for row in rows:
+                out.append(
+                    StoredTable(
+                        row.id,
+                        row.code,
+                        row.key_hash,
+                        json.loads(row.rules),
+                        json.loads(row.settings),
+                        self._records(conn, row.id),
+                    )
+                )
+        return out
+
+    def _records(self, conn: Any, table_id: str) -> list[Record]:
+        records: list[Record] = []
+        for s in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id)):
+            records.append(SeatRecord(s.seat, s.name, s.token_hash, s.bot))
+        hands = conn.execute(
+            select(hands_t).where(hands_t.c.table_id == table_id).order_by(hands_t.c.number)
+        ).all()
+        for h in hands:
+            records.append(DealRecord(h.number, tuple(json.loads(h.layouts)), h.seed))
+            for i in conn.execute(
+                select(inputs_t)
+                .where(inputs_t.c.table_id == table_id, inputs_t.c.hand == h.number)
+                .order_by(inputs_t.c.idx)
+            ):
+                records.append(InputRecord(i.hand, i.idx, i.at_ms, i.seat, i.text))
+        for e in conn.execute(
+            select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.version)
+        ):
+            records.append(EventRecord(e.version, bytes(e.body)))
+        return records
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Finished matches, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t.c.id, tables_t.c.code, tables_t.c.public, matches_t)
+                .join(matches_t, matches_t.c.table_id == tables_t.c.id)
+                .where(matches_t.c.finished.is_not(None), tables_t.c.public.is_(True))
+                .order_by(matches_t.c.finished.desc())
+                .limit(limit)
+            ).all()
+            return [
+                {
+                    "match": row.id,
+                    "code": row.code,
+                    "started": row.started,
+                    "finished": row.finished,
+                    "totals": json.loads(row.totals),
+                    "winners": json.loads(row.winners),
+                }
+                for row in rows
+            ]
+
+    def match(self, match_id: str) -> dict[str, Any] | None:
+        """A finished match: seats, each hand's scores, and the full public event log."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(tables_t, matches_t.c.finished, matches_t.c.totals, matches_t.c.winners)
+                .join(matches_t, matches_t.c.table_id == tables_t.c.id)
+                .where(tables_t.c.id == match_id)
+            ).first()
+            if row is None or row.finished is None:
+                return None
+            seats = [
+                {"seat": s.seat, "name": s.name, "bot": s.bot}
+                for s in conn.execute(
+                    select(seats_t).where(seats_t.c.table_id == match_id).order_by(seats_t.c.seat)
+                )
+            ]
+            hands = [
+                {
+                    "hand": h.number,
+                    "scores": json.loads(h.scores) if h.scores else None,
+                    "caller": h.caller,
+                    "end": h.end_reason,
+                }
+                for h in conn.execute(
+                    select(
+                        hands_t.c.number, hands_t.c.scores, hands_t.c.caller, hands_t.c.end_reason
+                    )
+                    .where(hands_t.c.table_id == match_id)
+                    .order_by(hands_t.c.number)
+                )
+            ]
+            events = [
+                json.loads(e.body)
+                for e in conn.execute(
+                    select(events_t.c.body)
+                    .where(events_t.c.table_id == match_id)
+                    .order_by(events_t.c.version)
+                )
+            ]
+            return {
+                "match": match_id,
+                "code": row.code,
+                "rules": json.loads(row.rules),
+                "seats": seats,
+                "hands": hands,
+                "totals": json.loads(row.totals),
+                "winners": json.loads(row.winners),
+                "events": events,
+            }
+
+    def finished_codes(self) -> set[str]:
+        with self.engine.connect() as conn:
+            return {r.code for r in conn.execute(select(tables_t.c.code))}
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL: readers never block the writer; NORMAL: a commit survives the process being
+    # killed (not a power cut), which is the crash this server promises to survive.
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
