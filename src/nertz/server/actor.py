@@ -157,7 +157,9 @@ class TableActor:
         """The table from its journal: its last good state (every completed command)."""
         old = self.table
         try:
-            table = restore_from_records(old.code, old.rules, old.settings, self.journal)
+            table = restore_from_records(
+                old.code, old.rules, old.settings, self.journal, old.dealer
+            )
         except Exception:
             log.exception("table %s could not be rebuilt; it stays as it was", old.code)
             return

@@ -98,6 +98,7 @@ hands_t = Table(
     Column("number", Integer, primary_key=True),
     Column("layouts", Text, nullable=False),
     Column("seed", BigInteger),
+    Column("middle", Text),
     Column("scores", Text),
     Column("caller", Integer),
     Column("end_reason", String(16)),
@@ -284,6 +285,7 @@ class Store:
                     number=r.hand,
                     layouts=json.dumps(list(r.layouts)),
                     seed=r.seed,
+                    middle=json.dumps(list(r.middle)),
                 )
             )
         elif kind is ScoreRecord:
@@ -338,7 +340,8 @@ class Store:
             select(hands_t).where(hands_t.c.table_id == table_id).order_by(hands_t.c.number)
         ).all()
         for h in hands:
-            records.append(DealRecord(h.number, tuple(json.loads(h.layouts)), h.seed))
+            middle = tuple(json.loads(h.middle)) if h.middle else ()
+            records.append(DealRecord(h.number, tuple(json.loads(h.layouts)), h.seed, middle))
             for i in conn.execute(
                 select(inputs_t)
                 .where(inputs_t.c.table_id == table_id, inputs_t.c.hand == h.number)

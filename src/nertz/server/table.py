@@ -23,7 +23,7 @@ server restart and a table that raised an exception both carry on.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -203,6 +203,7 @@ class DealRecord:
     hand: int
     layouts: tuple[str, ...]
     seed: int | None
+    middle: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +316,13 @@ class Table:
     """One table's match. Not thread-safe: one actor calls it (STYLE.md)."""
 
     def __init__(
-        self, code: str, rules: Rules, settings: Settings, *, rng_seed: int | None = None
+        self,
+        code: str,
+        rules: Rules,
+        settings: Settings,
+        *,
+        rng_seed: int | None = None,
+        dealer: Callable[[int, Rules, int], Deal] | None = None,
     ) -> None:
         if not 1 <= settings.seats <= 8:
             raise ValueError(f"a table has 1 to 8 seats, not {settings.seats}")
@@ -348,6 +355,8 @@ class Table:
         """The logs of the hands before the current one."""
         self._seed = rng_seed if rng_seed is not None else secrets.randbits(63)
         self._bot_seeds = 0
+        self.dealer = dealer or deal
+        """``deal`` (R33); tests pass explicit deals (``Deal.from_layouts``)."""
         for seat in self.seats:
             if seat.bot is not None:
                 seat.driver = self._driver(seat.number, seat.bot)
@@ -404,10 +413,11 @@ class Table:
         seats: Sequence[SeatRecord],
         hands: Sequence[tuple[DealRecord, Sequence[tuple[int, int, str]]]],
         events: Sequence[bytes],
+        dealer: Callable[[int, Rules, int], Deal] | None = None,
     ) -> Table:
         """Rebuild a table from its durable records: seats, every hand from its deal and
         its inputs (``replay``), the event log. Raises ``ValueError`` on a corrupt log."""
-        table = cls(code, rules, settings)
+        table = cls(code, rules, settings, dealer=dealer)
         for record in seats:
             seat = table.seats[record.seat]
             seat.name, seat.token_hash, seat.bot = record.name, record.token_hash, record.bot
@@ -568,7 +578,9 @@ class Table:
                 self._error(conn, "not_seated", "spectators have no seat to get ready")
             elif self.stage in (Stage.SEATING, Stage.BETWEEN):
                 seat = self.seats[seat_no]
-                if not seat.ready:
+                if seat.ready:
+                    self._error(conn, "already_ready", "this seat is already ready")
+                else:
                     seat.ready = True
                     self._emit({"k": "ready", "seat": seat_no})
             else:
@@ -776,11 +788,11 @@ class Table:
     def _deal(self, now: int) -> None:
         """R33: each seat gets its own 52 cards back, shuffled; countdown to Go (R8)."""
         seed = secrets.randbits(63)
-        dealt = deal(len(self.seats), self.rules, seed)
+        dealt = self.dealer(len(self.seats), self.rules, seed)
         if self.hand is not None:
             self._old_logs.append(self.hand.log[:])
         self.hand_no += 1
-        record = DealRecord(self.hand_no, dealt.layouts, seed)
+        record = DealRecord(self.hand_no, dealt.layouts, dealt.seed, dealt.middle)
         self.deals.append(record)
         self._out.records.append(record)
         self.hand = Hand(dealt, self.rules)
@@ -889,11 +901,15 @@ def _rebuild_deal(record: DealRecord, rules: Rules) -> Deal:
         dealt = deal(len(record.layouts), rules, record.seed)
         if dealt.layouts == tuple(record.layouts):
             return dealt
-    return Deal.from_layouts(record.layouts)
+    return Deal.from_layouts(record.layouts, record.middle)
 
 
 def restore_from_records(
-    code: str, rules: Rules, settings: Settings, records: Sequence[Record]
+    code: str,
+    rules: Rules,
+    settings: Settings,
+    records: Sequence[Record],
+    dealer: Callable[[int, Rules, int], Deal] | None = None,
 ) -> Table:
     """``Table.restore`` from a table's records in the order they were produced (the
     store's rows, or an actor's journal): the latest record of each seat, each hand's
@@ -916,4 +932,4 @@ def restore_from_records(
                 raise ValueError(f"event {record.version} out of order")
             events.append(record.body)
     ordered = [hands[n] for n in sorted(hands)]
-    return Table.restore(code, rules, settings, list(seats.values()), ordered, events)
+    return Table.restore(code, rules, settings, list(seats.values()), ordered, events, dealer)
