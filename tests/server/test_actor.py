@@ -1,0 +1,70 @@
+"""The table actor: a table that raises is rebuilt from its journal and goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from nertz.engine import Rules
+from nertz.server.actor import Clock, TableActor
+from nertz.server.protocol import Play, Ready
+from nertz.server.table import Connect, Inbound, Join, Stage, Table
+
+from .harness import token_hash
+from .test_table import fast
+
+
+class Box:
+    """An outbox that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.got: list[dict[str, Any]] = []
+        self.closed: str | None = None
+
+    def send(self, body: bytes) -> None:
+        self.got.append(json.loads(body))
+
+    def close(self, reason: str) -> None:
+        self.closed = reason
+
+
+async def _scenario() -> None:
+    table = Table("TEST", Rules(), fast(countdown_ms=100))
+    actor = TableActor("t1", table, None, Clock(speed=20.0))
+    actor.start()
+    box = Box()
+    actor.outboxes[1] = box
+    assert await actor.request(Join("ann", token_hash("t0"))) == (0, None)
+    actor.submit(Connect(1, token_hash("t0")))
+    actor.submit(Inbound(1, Ready()))
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if actor.table.stage is Stage.PLAYING:
+            break
+    assert actor.table.stage is Stage.PLAYING
+    await asyncio.sleep(0.1)  # the bots play a little
+    broken = actor.table
+    snapshot = broken.hand.snapshot() if broken.hand else None
+
+    def boom(*args: Any) -> bool:
+        raise RuntimeError("a bug in the table")
+
+    broken._play = boom  # type: ignore[method-assign]
+    actor.submit(Inbound(1, Play(1, "T")))
+    await asyncio.sleep(0.02)
+    assert actor.failures == 1
+    assert actor.table is not broken  # rebuilt from its journal ...
+    assert box.got[-1]["type"] == "state" or any(m["type"] == "state" for m in box.got[-5:])
+    assert actor.table.hand is not None
+    assert actor.table.hand.log[: len(broken.hand.log)] == broken.hand.log  # type: ignore[union-attr]
+    assert snapshot is not None
+    actor.submit(Inbound(1, Play(2, "T")))  # ... and goes on
+    await asyncio.sleep(0.05)
+    answers = [m for m in box.got if m["type"] in ("ack", "refused") and m["seq"] == 2]
+    assert answers and answers[0]["type"] == "ack"
+    await actor.stop()
+
+
+def test_a_table_that_raises_is_rebuilt_and_carries_on() -> None:
+    asyncio.run(_scenario())
