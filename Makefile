@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml | $(PY)
 install: $(STAMP)
 
 play: $(STAMP)
-	$(VENV)/bin/nertz play
+	$(VENV)/bin/nertz serve --play
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

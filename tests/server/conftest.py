@@ -42,6 +42,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
             port=port,
             log_level="warning",
             ws_max_size=65536,
+            ws_per_message_deflate=False,
             lifespan="on",
         )
     )

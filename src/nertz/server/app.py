@@ -279,8 +279,20 @@ def create_app(config: Config) -> Starlette:
         return JSONResponse(found)
 
     async def index(request: Request) -> JSONResponse:
+        store: Store = state["store"]
         return JSONResponse(
-            {"nertz": "server", "protocol": "docs/protocol.md", "tables": "/api/tables"}
+            {
+                "nertz": "server",
+                "protocol": "docs/protocol.md",
+                "tables": len(lobby().tables),
+                "store": {
+                    "batches": store.batches,
+                    "errors": store.errors,
+                    "commit_lag_ms": round(store.commit_lag_ms, 1),
+                    "max_commit_lag_ms": round(store.max_lag_ms, 1),
+                },
+                "table_failures": sum(e.actor.failures for e in lobby().tables.values()),
+            }
         )
 
     async def play_ws(websocket: WebSocket) -> None:

@@ -53,6 +53,7 @@ def main(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         ws_max_size=16 * MAX_MESSAGE_BYTES,  # bigger frames are cut off; smaller get an answer
         ws_ping_interval=20,
+        ws_per_message_deflate=False,  # messages are small; compressing them costs CPU
         ws_ping_timeout=20,
     )
     return 0

@@ -16,9 +16,9 @@ guarantee and its limits).
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
-import queue
 import threading
 import time
 from collections.abc import Sequence
@@ -60,6 +60,8 @@ log = logging.getLogger("nertz.store")
 
 GROUP_COMMIT_MS = 50
 """The writer commits at least this often while anything is queued."""
+_TICK = 0.015
+"""The writer's poll: a batch waits at most this long plus one write before commit."""
 
 metadata = MetaData()
 tables_t = Table(
@@ -160,11 +162,13 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
-        self._queue: queue.Queue[tuple[str, Sequence[Any], float] | threading.Event | None] = (
-            queue.Queue()
-        )
+        self._queue: collections.deque[
+            tuple[str, Sequence[Any], float] | threading.Event | None
+        ] = collections.deque()
         self.commit_lag_ms = 0.0
-        """The longest wait from queueing to commit over the last batches (ms)."""
+        """The wait from queueing to commit of the oldest command of the last batch (ms)."""
+        self.max_lag_ms = 0.0
+        """The longest such wait so far (ms)."""
         self.batches = 0
         self.errors = 0
         self._thread = threading.Thread(target=self._run, name="nertz-store", daemon=True)
@@ -175,29 +179,32 @@ class Store:
     def submit(self, table_id: str, records: Sequence[Record | TableCreated]) -> None:
         """Queue one command's records; they are committed together, in order."""
         if records:
-            self._queue.put((table_id, records, time.monotonic()))
+            self._queue.append((table_id, records, time.monotonic()))
 
     def flush(self, timeout: float = 10.0) -> None:
         """Wait until everything queued so far is committed."""
         done = threading.Event()
-        self._queue.put(done)
+        self._queue.append(done)
         if not done.wait(timeout):
             raise TimeoutError("the store writer did not catch up")
 
     def close(self) -> None:
-        self._queue.put(None)
+        self._queue.append(None)
         self._thread.join(10)
         self.engine.dispose()
 
     def _run(self) -> None:
+        # A deque polled every ``_TICK`` rather than a blocking queue: the event loop
+        # appends without waking this thread for every play, and each transaction holds
+        # everything that came in since the last one (the group commit).
+        pending = self._queue
         while True:
-            item = self._queue.get()
-            batch = [item]
-            while True:
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
+            if not pending:
+                time.sleep(_TICK)
+                continue
+            batch = []
+            while pending:
+                batch.append(pending.popleft())
             stop = None in batch
             waiters = [b for b in batch if isinstance(b, threading.Event)]
             work = [b for b in batch if isinstance(b, tuple)]
@@ -209,11 +216,13 @@ class Store:
                     log.exception("store: a batch of %d commands failed to commit", len(work))
                 oldest = min(w[2] for w in work)
                 self.commit_lag_ms = (time.monotonic() - oldest) * 1000
+                self.max_lag_ms = max(self.max_lag_ms, self.commit_lag_ms)
                 self.batches += 1
             for waiter in waiters:
                 waiter.set()
             if stop:
                 return
+            time.sleep(_TICK)
 
     def _write(self, work: list[tuple[str, Sequence[Any], float]]) -> None:
         rows: dict[str, list[dict[str, Any]]] = {"inputs": [], "events": []}

@@ -1,0 +1,239 @@
+"""Load benchmark: N tables of four WebSocket clients at human pace, plus an echo baseline.
+
+    python bench/load.py --tables 300 --seconds 30
+
+Starts ``nertz serve`` in its own process on a fresh database, creates N four-seat
+tables (no bots), joins and connects four clients to each, and has every client act
+about once a second (0.5-1.5 s apart): half the time it turns its stock (``T``), else
+it tries one of its cards on the middle (``N>F``, ``W>F``, ``1>F`` ...; refused when it
+does not fit, which is an answer too). The time from sending a play to its ``ack`` or
+``refused`` is the play-ack latency. In the same run, N more clients ping the bare
+``/echo`` WebSocket on the same server once a second: the baseline of the stack itself
+(uvicorn, websockets, this client). Errors are ``error`` messages, plays never
+answered, and connections lost. The last line printed is::
+
+    load tables=N clients=C plays=P errors=E ack_p50_ms=.. ack_p99_ms=.. \
+         echo_p50_ms=.. echo_p99_ms=..   (one line)
+
+The first ``--warmup`` seconds are not measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+TRIES = ["N>F", "W>F", "1>F", "2>F", "3>F", "4>F"]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.acks: list[float] = []
+        self.echo: list[float] = []
+        self.plays = 0
+        self.errors = 0
+        self.error_samples: list[str] = []
+        self.measuring = False
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(what)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def player(url: str, code: str, token: str, stats: Stats, stop: asyncio.Event) -> None:
+    rng = random.Random()
+    pending: dict[int, float] = {}
+    try:
+        async with connect(url, max_queue=None, ping_interval=None, compression=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
+            await ws.send(json.dumps({"type": "ready"}))
+            reader = asyncio.create_task(_read(ws, pending, stats))
+            seq = 0
+            await asyncio.sleep(rng.uniform(0, 1.0))
+            while not stop.is_set():
+                seq += 1
+                move = "T" if rng.random() < 0.5 else rng.choice(TRIES)
+                pending[seq] = time.perf_counter()
+                await ws.send(json.dumps({"type": "play", "seq": seq, "move": move}))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), rng.uniform(0.5, 1.5))
+            await asyncio.sleep(0.5)  # the last answers
+            reader.cancel()
+            if stats.measuring:
+                stats.errors += sum(1 for t in pending.values() if time.perf_counter() - t > 2)
+    except Exception as error:  # a lost connection is an error
+        stats.error(f"player: {error!r}")
+
+
+async def _read(ws: ClientConnection, pending: dict[int, float], stats: Stats) -> None:
+    async for raw in ws:
+        now = time.perf_counter()
+        message = json.loads(raw)
+        kind = message["type"]
+        if kind in ("ack", "refused"):
+            sent = pending.pop(message["seq"], None)
+            if sent is not None and stats.measuring:
+                stats.acks.append((now - sent) * 1000)
+                stats.plays += 1
+            if kind == "ack":
+                for e in message["events"]:
+                    if e["e"]["k"] == "hand_end":
+                        await ws.send('{"type": "ready"}')
+        elif kind == "event" and message["e"]["k"] == "hand_end":
+            await ws.send('{"type": "ready"}')
+        elif kind == "error" and message["code"] != "not_now":
+            stats.error(f"error message: {message}")
+
+
+async def echoer(url: str, stats: Stats, stop: asyncio.Event) -> None:
+    rng = random.Random()
+    body = json.dumps({"type": "play", "seq": 1, "move": "N>F"})
+    try:
+        async with connect(url, ping_interval=None, compression=None) as ws:
+            await asyncio.sleep(rng.uniform(0, 1.0))
+            while not stop.is_set():
+                sent = time.perf_counter()
+                await ws.send(body)
+                await ws.recv()
+                if stats.measuring:
+                    stats.echo.append((time.perf_counter() - sent) * 1000)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), rng.uniform(0.5, 1.5))
+    except Exception as error:
+        stats.error(f"echo: {error!r}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def setup(http: str, tables: int) -> list[tuple[str, list[str]]]:
+    limits = httpx.Limits(max_connections=20)
+    out: list[tuple[str, list[str]]] = []
+    async with httpx.AsyncClient(base_url=http, limits=limits, timeout=30) as client:
+        sem = asyncio.Semaphore(20)
+
+        async def one() -> tuple[str, list[str]]:
+            async with sem:
+                created = await client.post(
+                    "/api/tables",
+                    json={
+                        "seats": 4,
+                        "countdown_ms": 0,
+                        "next_hand_s": 2,
+                        "bot_takeover_s": 0,
+                        "options": {"target": "10000"},
+                    },
+                )
+                code = created.json()["code"]
+                tokens = []
+                for i in range(4):
+                    joined = await client.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
+                    tokens.append(joined.json()["token"])
+                return code, tokens
+
+        out = list(await asyncio.gather(*(one() for _ in range(tables))))
+    return out
+
+
+async def run(args: argparse.Namespace, port: int) -> Stats:
+    http = f"http://127.0.0.1:{port}"
+    url = f"ws://127.0.0.1:{port}/ws"
+    seats = await setup(http, args.tables)
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = []
+    for code, tokens in seats:
+        for token in tokens:
+            tasks.append(asyncio.create_task(player(url, code, token, stats, stop)))
+            await asyncio.sleep(0.0005)
+    for _ in range(args.tables):
+        tasks.append(asyncio.create_task(echoer(f"ws://127.0.0.1:{port}/echo", stats, stop)))
+    await asyncio.sleep(args.warmup)
+    stats.measuring = True
+    await asyncio.sleep(args.seconds)
+    stats.measuring = False
+    stop.set()
+    await asyncio.gather(*tasks)
+    return stats
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--profile", help="record the server with py-spy to this file")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "load.db"
+        command = [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", str(db)]
+        command += ["--max-tables", str(args.tables + 10)]
+        server = subprocess.Popen(
+            command,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/", timeout=0.5)
+                    break
+                except httpx.TransportError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.1)
+            spy = None
+            if args.profile:  # where the server's time goes: py-spy (pip install py-spy)
+                seconds = str(int(args.seconds + args.warmup))
+                spy_args = ["record", "-o", args.profile, "-f", "raw", "-d", seconds]
+                spy = subprocess.Popen(
+                    ["py-spy", *spy_args, "-p", str(server.pid)],
+                    stdout=subprocess.DEVNULL,
+                )
+            started = time.process_time()
+            stats = asyncio.run(run(args, port))
+            client_cpu = time.process_time() - started
+            if spy is not None:
+                spy.wait(60)
+        finally:
+            server.terminate()
+            server.wait(20)
+    clients = args.tables * 4
+    for sample in stats.error_samples:
+        print("error:", sample)
+    print(f"client process CPU: {client_cpu:.1f} s over {args.seconds + args.warmup:.0f} s")
+    print(
+        f"load tables={args.tables} clients={clients} plays={stats.plays} errors={stats.errors} "
+        f"ack_p50_ms={percentile(stats.acks, 50):.1f} ack_p99_ms={percentile(stats.acks, 99):.1f} "
+        f"echo_p50_ms={percentile(stats.echo, 50):.1f} echo_p99_ms={percentile(stats.echo, 99):.1f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
