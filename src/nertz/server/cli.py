@@ -31,6 +31,7 @@ def add_parser(sub: Any) -> None:
     )
     serve.add_argument("--speed", type=float, default=1.0, help=argparse.SUPPRESS)  # tests only
     serve.add_argument("--log-level", default="warning", help=argparse.SUPPRESS)
+    serve.add_argument("--ws", default="websockets-sansio", help=argparse.SUPPRESS)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -51,6 +52,7 @@ def main(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        ws=args.ws,
         ws_max_size=16 * MAX_MESSAGE_BYTES,  # bigger frames are cut off; smaller get an answer
         ws_ping_interval=20,
         ws_per_message_deflate=False,  # messages are small; compressing them costs CPU
