@@ -543,8 +543,11 @@ class Hand:
             turned = []
         else:
             return refuse(Refusal.NOTHING_TO_TURN, "stock and waste are both empty")
-        # No new blocked check: turning only moves along the stock's cycle, which
-        # comes back round to where it was, so what the seat can reach is unchanged.
+        # Turning can only take cards out of reach (a waste top that is not where a turn
+        # of three would leave it is lost once covered), never bring new ones: a seat
+        # found blocked stays blocked, so only a "not blocked" answer is checked again.
+        if not self._blocked[seat][2]:
+            self._seat_version[seat] += 1
         return Outcome(True, (StockTurned(seat, tuple(turned)),))
 
     def _call(self, seat: int, at_ms: int) -> Outcome:
