@@ -46,7 +46,7 @@ def test_no_unexpected_refusal_over_many_hands() -> None:
     """Bots are refused only for lost races (R16) or late plays after a call (R28),
     across whole matches, where every hand after the first reuses the same bots."""
     seats = tuple(parse_seat(s) for s in ("demon", "expert", "skilled:scorer", "casual:racer"))
-    results = run(Setup(seats, Rules().with_options(target=60), 5), 6)
+    results = run(Setup(seats, Rules().with_options(target=60), 5), 10)
     hands = [hand for match in results for hand in match.hands]
     assert len(hands) > 25
     assert [hand.bad for hand in hands if hand.bad] == []
