@@ -22,18 +22,17 @@ def greedy_move(moves: Sequence[Move]) -> Move | None:
     for move in moves:
         kind = move.kind
         if kind is Kind.FOUNDATION:
-            rank = 0 if move.src == NERTZ else 1
-        elif kind is Kind.PILE or kind is Kind.UNDER:
             if move.src == NERTZ:
-                rank = 2
-            elif move.src == WASTE:
-                rank = 3
-            else:
-                continue
+                return move  # nothing beats the Nertz card to the middle
+            rank = 1
+        elif kind is Kind.CALL:
+            return move
         elif kind is Kind.TURN:
             rank = 4
-        elif kind is Kind.CALL:
-            rank = -1
+        elif move.src == NERTZ and kind is not Kind.STUCK:
+            rank = 2
+        elif move.src == WASTE and kind is not Kind.STUCK:
+            rank = 3
         else:
             continue
         if rank < best_rank:

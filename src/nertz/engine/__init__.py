@@ -13,8 +13,8 @@ from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
 from .moves import ANY, NERTZ, PILES, WASTE, Kind, Move
 from .outcome import (
-    CardsMoved,
     Called,
+    CardsMoved,
     EndReason,
     Event,
     HandEnded,

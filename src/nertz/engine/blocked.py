@@ -19,7 +19,7 @@ from .cards import Card, Suit
 from .foundations import Foundation
 from .layout import SeatLayout
 
-__all__ = ["waste_reachable", "is_blocked"]
+__all__ = ["is_blocked", "waste_reachable"]
 
 _BLACK = (Suit.CLUBS, Suit.SPADES)
 _RED = (Suit.DIAMONDS, Suit.HEARTS)
@@ -52,6 +52,20 @@ def is_blocked(layout: SeatLayout, wants: Mapping[int, list[Foundation]], draw: 
     ``wants`` maps a ``Card.key`` to the foundations that take that card next.
     """
     nertz_top = layout.nertz[-1] if layout.nertz else None
+    # The common case first: a card in plain sight goes to the middle or a work pile.
+    ends = {p[-1].accepts for p in layout.work if p}
+    for pile in (layout.nertz, layout.waste):
+        if pile:
+            card = pile[-1]
+            if card.rank == 1 or card.key in wants or card.place in ends:
+                return False
+    anything_to_place = bool(layout.nertz or layout.waste or layout.stock)
+    for pile in layout.work:
+        if pile:
+            if pile[-1].rank == 1 or pile[-1].key in wants:
+                return False
+        elif anything_to_place:
+            return False
     movers = waste_reachable(layout.stock, layout.waste, draw)
     if nertz_top is not None:
         movers.append(nertz_top)
@@ -68,12 +82,12 @@ def is_blocked(layout: SeatLayout, wants: Mapping[int, list[Foundation]], draw: 
     todo = [start]
     while todo:
         piles = todo.pop()
-        for pile in piles:
-            if not pile:
+        for stack in piles:
+            if not stack:
                 if movers:
                     return False  # an empty space takes the Nertz card or a waste card
                 continue
-            end = pile[-1]
+            end = stack[-1]
             if end.key in targets or end.rank == 1 or wants.get(end.key):
                 return False
         for i, source in enumerate(piles):

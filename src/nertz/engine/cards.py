@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-__all__ = ["Card", "Suit", "RANK_NAMES", "MAX_SEATS", "full_deck"]
+__all__ = ["MAX_SEATS", "RANK_NAMES", "Card", "Suit", "full_deck"]
 
 MAX_SEATS = 8
 """R2: at most eight seats."""
@@ -66,10 +66,21 @@ class Card:
     """Hearts and diamonds are red (R3)."""
     key: int = field(init=False, repr=False, compare=False)
     """Suit and rank packed in one int, the same for every owner's copy."""
+    place: int = field(init=False, repr=False, compare=False)
+    """Rank and colour packed (``rank * 2 + red``): what a work pile asks of a card."""
+    accepts: int = field(init=False, repr=False, compare=False)
+    """The ``place`` of the cards that may lie on this one (R17)."""
+    under: int = field(init=False, repr=False, compare=False)
+    """The ``place`` of the cards that may slide under this one (R19)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "red", self.suit.red)
-        object.__setattr__(self, "key", self.suit * 16 + self.rank)
+        red = self.suit.red
+        rank = self.rank
+        object.__setattr__(self, "red", red)
+        object.__setattr__(self, "key", self.suit * 16 + rank)
+        object.__setattr__(self, "place", rank * 2 + red)
+        object.__setattr__(self, "accepts", (rank - 1) * 2 + (not red))
+        object.__setattr__(self, "under", (rank + 1) * 2 + (not red))
 
     @staticmethod
     def of(rank: int, suit: Suit, owner: int = 0) -> Card:
@@ -124,10 +135,7 @@ class Card:
 
 
 _CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(
-        tuple(Card(r, s, o) for r in range(14)) for s in Suit
-    )
-    for o in range(MAX_SEATS)
+    tuple(tuple(Card(r, s, o) for r in range(14)) for s in Suit) for o in range(MAX_SEATS)
 )
 
 

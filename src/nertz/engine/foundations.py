@@ -15,7 +15,7 @@ class Foundation:
     landed: a card of that same rank arriving within the tie window is a true tie (R16).
     """
 
-    __slots__ = ("number", "suit", "cards", "top_rank", "top_ms")
+    __slots__ = ("cards", "number", "suit", "top_ms", "top_rank")
 
     def __init__(self, number: int, suit: Suit, cards: list[Card], top_ms: int) -> None:
         self.number = number

@@ -15,7 +15,7 @@ hand rebuilt from its deal and log is identical (``replay``).
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from .blocked import is_blocked
 from .cards import Card
@@ -52,16 +52,22 @@ from .outcome import (
 from .rules import Rules
 from .scoring import SeatScore, hand_scores
 
-__all__ = ["Hand", "Phase", "LogEntry"]
+__all__ = ["Hand", "LogEntry", "Phase"]
 
 LogEntry = tuple[int, int, str]
 """``(at_ms, seat, text)``: one accepted input; seat -1 and text ``GO``/``TICK`` for the table."""
 
+SETTLE_MS = 1000
+"""R25 (online): ``tick`` looks for an all-blocked table only once no card has moved for
+this long, as people at a table notice it is stuck; saying stuck checks at once."""
+
 _OK = Outcome(True)
+_PileCache = tuple[int, dict[int, list[int]], list[int], dict[int, list[int]], list[Move]]
+_NO_PILES: _PileCache = (-1, {}, [], {}, [])
 _RANGE = tuple(range(PILES))
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     WAITING = "waiting"
     """Dealt; waiting for Go (R8)."""
     PLAYING = "playing"
@@ -102,6 +108,8 @@ class Hand:
         self._seat_version = [0] * len(self.seats)
         self._middle_version = 0
         self._blocked: list[tuple[int, int, bool]] = [(-1, -1, False)] * len(self.seats)
+        self._work_version = [0] * len(self.seats)
+        self._piles: list[_PileCache] = [_NO_PILES] * len(self.seats)
 
     # ------------------------------------------------------------------ inputs
 
@@ -117,7 +125,9 @@ class Hand:
 
     def play(self, seat: int, move: Move, at_ms: int) -> Outcome:
         """Check and apply one seat's move at ``at_ms``; a refusal changes nothing."""
-        self._clock(at_ms)
+        if at_ms < self.now:
+            self._clock(at_ms)
+        self.now = at_ms
         phase = self.phase
         if phase is not Phase.PLAYING:
             if phase is Phase.WAITING:
@@ -140,7 +150,7 @@ class Hand:
         else:
             outcome = self._stuck(seat, at_ms)
         if outcome.ok:
-            self.log.append((at_ms, seat, str(move)))
+            self.log.append((at_ms, seat, move.text))
             if kind <= Kind.UNDER:
                 self.last_card_ms = at_ms
                 if kind is Kind.FOUNDATION or move.src >= NERTZ:
@@ -149,16 +159,18 @@ class Hand:
 
     def tick(self, at_ms: int) -> Outcome:
         """Let time pass: end the hand after the landing window (R28); rotate a table
-        that is all blocked, all stuck, or idle for ``idle_rotate_s`` (R25); end a hand
+        that is all blocked (no card moved for ``SETTLE_MS``) or idle for ``idle_rotate_s``
+        (R25); end a hand
         still blocked after ``max_rotations`` (R26). Returns the events, if any."""
         self._clock(at_ms)
         events: list[Event] = []
         if self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
             events.append(self._end(EndReason.CALLED))
         elif self.phase is Phase.PLAYING:
+            quiet = at_ms - self.last_card_ms
             idle_s = self.rules.idle_rotate_s
-            idle = idle_s > 0 and at_ms - self.last_card_ms >= idle_s * 1000
-            if idle or self.all_blocked():
+            idle = idle_s > 0 and quiet >= idle_s * 1000
+            if idle or (quiet >= SETTLE_MS and self.all_blocked()):
                 events += self._rotate(at_ms, idle)
         if not events:
             return _OK
@@ -169,76 +181,104 @@ class Hand:
 
     def legal_moves(self, seat: int) -> list[Move]:
         """Every move ``play`` would accept from ``seat`` now, ties aside (R12-R27)."""
-        if self.phase is not Phase.PLAYING and self.phase is not Phase.LANDING:
+        phase = self.phase
+        if phase is not Phase.PLAYING and phase is not Phase.LANDING:
             return []
         layout = self.seats[seat]
         work = layout.work
+        cached = self._piles[seat]
+        if cached[0] != self._work_version[seat]:
+            cached = self._pile_moves(seat)
+        _, takes, empty, unders, runs = cached
         moves: list[Move] = []
         add = moves.append
         wants = self.wants
-        ends = [p[-1] if p else None for p in work]
-        has_space = None in ends
         for src, pile in ((NERTZ, layout.nertz), (WASTE, layout.waste)):
             if not pile:
                 continue
             card = pile[-1]
-            by_src = _FOUNDATION[src]
             if card.rank == 1:
-                add(by_src[0])
-            else:
-                for f in wants.get(card.key, ()):
+                add(_FOUNDATION[src][0])
+            elif card.key in wants:
+                by_src = _FOUNDATION[src]
+                for f in wants[card.key]:
                     add(by_src[f.number + 1])
             to_pile = _PILE[src]
-            rank, red = card.rank + 1, card.red
-            for j in _RANGE:
-                end = ends[j]
-                if end is None or (end.rank == rank and end.red != red):
+            place = card.place
+            if place in takes:
+                for j in takes[place]:
                     add(to_pile[j][0])
-            if has_space:
-                under = _UNDER[src]
-                for j in _RANGE:
-                    if work[j]:
-                        head = work[j][0]
-                        if head.rank + 1 == card.rank and head.red != red:
-                            add(under[j])
+            for j in empty:
+                add(to_pile[j][0])
+            if place in unders:
+                for j in unders[place]:
+                    add(_UNDER[src][j])
         for i in _RANGE:
             source = work[i]
-            if not source:
-                continue
-            card = source[-1]
-            if card.rank == 1:
-                add(_FOUNDATION[i][0])
-            else:
-                for f in wants.get(card.key, ()):
-                    add(_FOUNDATION[i][f.number + 1])
-            size = len(source)
-            head = source[0]
-            to_pile = _PILE[i]
-            for j in _RANGE:
-                if j == i:
-                    continue
-                end = ends[j]
-                if end is None:
-                    for n in range(size):
-                        add(to_pile[j][n])
-                else:
-                    k = head.rank - end.rank + 1
-                    if 0 <= k < size and source[k].red != end.red:
-                        add(to_pile[j][size - k - 1])
-            if has_space:
-                for j in _RANGE:
-                    if j != i and work[j]:
-                        other = work[j][0]
-                        if other.rank + 1 == card.rank and other.red != card.red:
-                            add(_UNDER[i][j])
+            if source:
+                card = source[-1]
+                if card.rank == 1:
+                    add(_FOUNDATION[i][0])
+                elif card.key in wants:
+                    by_src = _FOUNDATION[i]
+                    for f in wants[card.key]:
+                        add(by_src[f.number + 1])
+        moves += runs
         if layout.stock or layout.waste:
             add(TURN)
-        if self.phase is Phase.PLAYING:
+        if phase is Phase.PLAYING:
             if not layout.nertz:
                 add(CALL)
             if not layout.stuck:
                 add(STUCK)
         return moves
+
+    def _pile_moves(self, seat: int) -> _PileCache:
+        """What the work piles allow, kept until they change: which pile takes which
+        card (by ``Card.place``), the empty spaces, the heads a card may slide under
+        (R19), and the runs between piles (R17, R18)."""
+        work = self.seats[seat].work
+        takes: dict[int, list[int]] = {}
+        empty: list[int] = []
+        unders: dict[int, list[int]] = {}
+        for j in _RANGE:
+            pile = work[j]
+            if pile:
+                takes.setdefault(pile[-1].accepts, []).append(j)
+            else:
+                empty.append(j)
+        if empty:
+            for j in _RANGE:
+                pile = work[j]
+                if pile:
+                    unders.setdefault(pile[0].under, []).append(j)
+        runs: list[Move] = []
+        add = runs.append
+        for i in _RANGE:
+            source = work[i]
+            if not source:
+                continue
+            size = len(source)
+            head_rank = source[0].rank
+            to_pile = _PILE[i]
+            for j in _RANGE:
+                if j == i:
+                    continue
+                dest = work[j]
+                if dest:
+                    end = dest[-1]
+                    k = head_rank - end.rank + 1
+                    if 0 <= k < size and source[k].red != end.red:
+                        add(to_pile[j][size - k - 1])
+                else:
+                    runs += to_pile[j][:size]  # every run fits an empty space (R18)
+            if unders:
+                for j in unders.get(source[-1].place, ()):
+                    if j != i:
+                        add(_UNDER[i][j])
+        cache = (self._work_version[seat], takes, empty, unders, runs)
+        self._piles[seat] = cache
+        return cache
 
     def is_blocked(self, seat: int) -> bool:
         """R24: no sequence of this seat's own moves can make progress."""
@@ -282,14 +322,16 @@ class Hand:
         twin.log = self.log[:]
         twin._seat_version = self._seat_version[:]
         twin._blocked = self._blocked[:]
+        twin._work_version = self._work_version[:]
+        twin._piles = [_NO_PILES] * len(self.seats)
         return twin
 
     def snapshot(self) -> dict[str, object]:
-        """The whole state as plain data, hidden cards included (for equality and debugging;
-        never for a client)."""
+        """The whole game state as plain data, hidden cards included (for equality and
+        debugging; never for a client). The clock is not part of it: a refused play or
+        an empty tick moves ``now`` on but changes nothing in the game."""
         return {
             "phase": self.phase.value,
-            "now": self.now,
             "seats": [s.to_text() + f"; fan {s.fan}; stuck {s.stuck}" for s in self.seats],
             "middle": [" ".join(c.tagged for c in f.cards) for f in self.foundations],
             "caller": self.caller,
@@ -365,11 +407,11 @@ class Hand:
             self._grow(target, card, at_ms)
         self.middle[seat] += 1
         self._seat_version[seat] += 1
+        if move.src < PILES:
+            self._work_version[seat] += 1
         self._middle_version += 1
         layout.stuck = False
-        return Outcome(
-            True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),)
-        )
+        return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
 
     def _tie_target(
         self, card: Card, at_ms: int, candidates: list[Foundation] | tuple[Foundation, ...]
@@ -383,9 +425,7 @@ class Hand:
                 return f
         return None
 
-    def _miss(
-        self, card: Card, candidates: list[Foundation] | tuple[Foundation, ...]
-    ) -> Outcome:
+    def _miss(self, card: Card, candidates: list[Foundation] | tuple[Foundation, ...]) -> Outcome:
         """Refuse a card the middle does not take: ``beaten`` if its place was taken."""
         for f in candidates:
             if f.suit == card.suit and f.top_rank >= card.rank:
@@ -450,6 +490,7 @@ class Hand:
             revealed = self._remove(layout, src)
         dest += cards
         self._seat_version[seat] += 1
+        self._work_version[seat] += 1
         layout.stuck = False
         return Outcome(True, (CardsMoved(seat, move, tuple(cards), -1, False, revealed),))
 
@@ -475,6 +516,7 @@ class Hand:
         revealed = self._remove(layout, src)
         layout.work[dst].insert(0, card)
         self._seat_version[seat] += 1
+        self._work_version[seat] += 1
         layout.stuck = False
         return Outcome(True, (CardsMoved(seat, move, (card,), -1, False, revealed),))
 
@@ -503,9 +545,7 @@ class Hand:
             return refuse(Refusal.ALREADY_CALLED, f"seat {self.caller} has already called")
         left = len(self.seats[seat].nertz)
         if left:
-            return refuse(
-                Refusal.NERTZ_NOT_EMPTY, f"{left} card(s) still in your Nertz pile (R27)"
-            )
+            return refuse(Refusal.NERTZ_NOT_EMPTY, f"{left} card(s) still in your Nertz pile (R27)")
         self.phase = Phase.LANDING
         self.caller = seat
         self.call_ms = at_ms

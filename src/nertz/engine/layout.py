@@ -14,26 +14,27 @@ reports::
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import MAX_SEATS, Card, full_deck
 from .moves import PILES
 from .rules import Rules
 
-__all__ = ["SeatLayout", "Deal", "deal", "run_fits"]
+__all__ = ["Deal", "SeatLayout", "deal", "run_fits"]
 
 
 def run_fits(lower: Card, upper: Card) -> bool:
-    """True when ``lower`` may lie on ``upper`` in a work pile: one rank lower, other colour (R17)."""
+    """True when ``lower`` may lie on ``upper``: one rank lower, other colour (R17)."""
     return lower.rank + 1 == upper.rank and lower.red != upper.red
 
 
 class SeatLayout:
     """One seat's cards outside the middle: Nertz pile, four work piles, stock, waste."""
 
-    __slots__ = ("owner", "nertz", "work", "stock", "waste", "fan", "stuck")
+    __slots__ = ("fan", "nertz", "owner", "stock", "stuck", "waste", "work")
 
     def __init__(
         self,
@@ -87,7 +88,7 @@ class SeatLayout:
 
     @staticmethod
     def parse(text: str, owner: int) -> SeatLayout:
-        """Read a layout; every card belongs to ``owner``. Raises ``ValueError`` naming the fault."""
+        """Read a layout whose cards all belong to ``owner``; ``ValueError`` names any fault."""
         parts: dict[str, str] = {}
         for chunk in text.split(";"):
             if not chunk.strip():
@@ -136,6 +137,8 @@ class Deal:
     middle: tuple[str, ...] = ()
     """Foundations already started, each as text bottom to top, e.g. ``AH@0 2H@1``."""
     seed: int | None = None
+    _start: tuple[SeatLayout, ...] = field(default=(), repr=False, compare=False)
+    """The layouts already built, when the deal made them (saves parsing its own text)."""
 
     @property
     def seats(self) -> int:
@@ -164,6 +167,8 @@ class Deal:
 
     def build_layouts(self) -> list[SeatLayout]:
         """Fresh mutable layouts for a new ``Hand``."""
+        if self._start:
+            return [layout.copy() for layout in self._start]
         return [SeatLayout.parse(text, owner) for owner, text in enumerate(self.layouts)]
 
     def build_middle(self) -> list[list[Card]]:
@@ -173,7 +178,7 @@ class Deal:
             pile = [Card.parse(t) for t in text.split()]
             if not pile or pile[0].rank != 1:
                 raise ValueError(f"foundation {text!r} must start with an ace (R12)")
-            for below, above in zip(pile, pile[1:]):
+            for below, above in itertools.pairwise(pile):
                 same = above.rank == below.rank and above.owner != below.owner
                 if above.suit != below.suit or not (above.rank == below.rank + 1 or same):
                     raise ValueError(f"foundation {text!r}: {above} cannot follow {below} (R13)")
@@ -190,6 +195,7 @@ def deal(seats: int, rules: Rules, seed: int) -> Deal:
     if not 1 <= seats <= MAX_SEATS:
         raise ValueError(f"a hand has 1 to {MAX_SEATS} seats, not {seats}")
     texts = []
+    layouts = []
     for owner in range(seats):
         deck = full_deck(owner)
         random.Random(f"nertz:{seed}:{owner}").shuffle(deck)
@@ -202,4 +208,5 @@ def deal(seats: int, rules: Rules, seed: int) -> Deal:
             [],
         )
         texts.append(layout.to_text())
-    return Deal(tuple(texts), (), seed)
+        layouts.append(layout)
+    return Deal(tuple(texts), (), seed, tuple(layouts))

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from .rules import Rules
 from .scoring import SeatScore
 
-__all__ = ["Match", "HandRecord"]
+__all__ = ["HandRecord", "Match"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,10 +25,10 @@ text       meaning                                                     rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
-__all__ = ["Kind", "Move", "NERTZ", "WASTE", "ANY", "PILES"]
+__all__ = ["ANY", "NERTZ", "PILES", "WASTE", "Kind", "Move"]
 
 PILES = 4
 """R5: four work piles per seat."""
@@ -70,6 +70,11 @@ class Move:
     src: int = 0
     count: int = 1
     dst: int = ANY
+    text: str = field(init=False, repr=False, compare=False)
+    """The notation of the move (as ``str``), computed once."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self._notation())
 
     @staticmethod
     def to_foundation(src: int, foundation: int = ANY) -> Move:
@@ -87,6 +92,9 @@ class Move:
         return _UNDER[src][pile]
 
     def __str__(self) -> str:
+        return self.text
+
+    def _notation(self) -> str:
         k = self.kind
         if k is Kind.FOUNDATION:
             return f"{_SRC_TEXT[self.src]}>F" + ("" if self.dst == ANY else str(self.dst + 1))
@@ -144,14 +152,10 @@ def _parse_pile(text: str) -> int:
 
 # Every move is interned: legal-move generation looks moves up instead of building them.
 _FOUNDATION = tuple(
-    tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS))
-    for src in range(6)
+    tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS)) for src in range(6)
 )
 _PILE = tuple(
-    tuple(
-        tuple(Move(Kind.PILE, src, n, pile) for n in range(1, 14))
-        for pile in range(PILES)
-    )
+    tuple(tuple(Move(Kind.PILE, src, n, pile) for n in range(1, 14)) for pile in range(PILES))
     for src in range(6)
 )
 _UNDER = tuple(tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6))

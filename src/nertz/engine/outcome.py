@@ -7,27 +7,27 @@ that moved face up, never a face-down card or the stock's order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .cards import Card
 from .moves import Move
 
 __all__ = [
-    "Refusal",
-    "Outcome",
-    "Event",
-    "CardsMoved",
-    "StockTurned",
-    "Started",
     "Called",
-    "SaidStuck",
-    "Rotated",
-    "HandEnded",
+    "CardsMoved",
     "EndReason",
+    "Event",
+    "HandEnded",
+    "Outcome",
+    "Refusal",
+    "Rotated",
+    "SaidStuck",
+    "Started",
+    "StockTurned",
 ]
 
 
-class Refusal(str, Enum):
+class Refusal(StrEnum):
     """Why a play was refused (the code a client sees)."""
 
     NOT_STARTED = "not_started"
@@ -112,7 +112,7 @@ class Rotated(Event):
     idle: bool
 
 
-class EndReason(str, Enum):
+class EndReason(StrEnum):
     CALLED = "called"
     """R27-R28: a seat called and the landing window closed."""
     BLOCKED = "blocked"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-__all__ = ["Rules", "RulesError", "PRESETS", "preset", "OPTION_HELP"]
+__all__ = ["OPTION_HELP", "PRESETS", "Rules", "RulesError", "preset"]
 
 
 class RulesError(ValueError):
@@ -77,9 +77,7 @@ class Rules:
         kinds = {f.name: f.type for f in fields(Rules)}
         for name, raw in changes.items():
             if name not in kinds:
-                raise RulesError(
-                    f"unknown option {name!r}; options are: {', '.join(OPTION_HELP)}"
-                )
+                raise RulesError(f"unknown option {name!r}; options are: {', '.join(OPTION_HELP)}")
             text = str(raw).strip().lower()
             if kinds[name] == "bool":
                 if text not in ("on", "off", "true", "false", "yes", "no", "1", "0"):
@@ -90,8 +88,7 @@ class Rules:
                     typed[name] = int(text)
                 except ValueError:
                     raise RulesError(
-                        f"option {name!r} must be a whole number ({OPTION_HELP[name]}), "
-                        f"not {raw!r}"
+                        f"option {name!r} must be a whole number ({OPTION_HELP[name]}), not {raw!r}"
                     ) from None
             else:
                 typed[name] = text
@@ -156,9 +153,11 @@ def _check(rules: Rules) -> None:
                 rule = "R41" if name == "jokers" else "R40"
                 raise RulesError(f"option {name!r} ({rule}) is not available yet; use off")
             continue
-        ok = isinstance(value, str) if isinstance(allowed, tuple) and isinstance(
-            allowed[0], str
-        ) else (isinstance(value, int) and not isinstance(value, bool))
+        ok = (
+            isinstance(value, str)
+            if isinstance(allowed, tuple) and isinstance(allowed[0], str)
+            else (isinstance(value, int) and not isinstance(value, bool))
+        )
         if not ok or value not in allowed:
             raise RulesError(f"option {name!r} must be {OPTION_HELP[name]}, not {value!r}")
 
@@ -177,6 +176,4 @@ def preset(name: str) -> Rules:
     try:
         return Rules(**PRESETS[name])
     except KeyError:
-        raise RulesError(
-            f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}"
-        ) from None
+        raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}") from None

@@ -14,7 +14,7 @@ from typing import Any
 from .hand import Hand
 from .layout import SeatLayout
 
-__all__ = ["view", "spectator_view"]
+__all__ = ["spectator_view", "view"]
 
 
 def _seat(layout: SeatLayout, middle: int) -> dict[str, Any]:
@@ -38,9 +38,7 @@ def spectator_view(hand: Hand) -> dict[str, Any]:
         "phase": hand.phase.value,
         "now_ms": hand.now,
         "rules": hand.rules.as_dict(),
-        "seats": [
-_seat(s, hand.middle[i]) for i, s in enumerate(hand.seats)
-        ],
+        "seats": [_seat(s, hand.middle[i]) for i, s in enumerate(hand.seats)],
         "foundations": [
             {
                 "number": f.number + 1,

@@ -1,0 +1,123 @@
+"""Engine speed: legal-move generation and play, whole hands, and is_blocked.
+
+Prints, as its last line:
+    engine moves/s=<int> hands/s=<float> blocked_us=<float>
+
+* moves/s: legal moves for a seat plus applying one chosen move, over random 4-seat hands;
+* hands/s: 4-seat hands played to the end (call or blocked end) by the greedy policy
+  (foundation first, then the Nertz pile, then the waste, else turn the stock), one core;
+* blocked_us: mean microseconds of ``is_blocked`` over positions from those hands
+  (cache bypassed: every call searches).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from nertz.bots import greedy_move
+from nertz.engine import Hand, Kind, Rules, deal
+from nertz.engine.blocked import is_blocked
+
+
+def moves_per_second(seconds: float) -> float:
+    """Random play: each step picks a seat, lists its moves, plays a random one."""
+    rules = Rules()
+    rnd = random.Random(1).random
+    count = 0
+    seed = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        hand = Hand(deal(4, rules, seed), rules)
+        seed += 1
+        hand.start(0)
+        for now in range(1, 2001):
+            seat = now & 3
+            moves = hand.legal_moves(seat)
+            move = moves[int(rnd() * len(moves))]
+            # Random play rarely calls; skip the call and stuck so hands stay long.
+            if move.kind < Kind.CALL:
+                hand.play(seat, move, now)
+                count += 1
+    return count / (time.process_time() - start)
+
+
+def greedy_hand(seed: int, positions: list[tuple[Hand, int]] | None = None) -> Hand:
+    """Four greedy seats acting in turn, 250 ms apart in virtual time."""
+    rules = Rules()
+    hand = Hand(deal(4, rules, seed), rules)
+    hand.start(0)
+    now = 0
+    while not hand.over:
+        for seat in range(4):
+            now += 250
+            move = greedy_move(hand.legal_moves(seat))
+            if move is not None:
+                hand.play(seat, move, now)
+                if positions is not None and len(positions) < 5000 and now % 7 == 0:
+                    positions.append((hand.copy(), seat))
+            hand.tick(now)
+            if hand.over:
+                break
+    return hand
+
+
+def hands_per_second(seconds: float) -> tuple[float, int]:
+    start = time.process_time()
+    hands = 0
+    moves = 0
+    while time.process_time() - start < seconds:
+        hand = greedy_hand(hands)
+        moves += len(hand.log)
+        hands += 1
+    return hands / (time.process_time() - start), moves // max(hands, 1)
+
+
+def blocked_microseconds() -> tuple[float, float]:
+    positions: list[tuple[Hand, int]] = []
+    seed = 10_000
+    while len(positions) < 2000:
+        greedy_hand(seed, positions)
+        seed += 1
+    calls = 0
+    blocked = 0
+    start = time.process_time()
+    for _ in range(5):
+        for hand, seat in positions:
+            blocked += is_blocked(hand.seats[seat], hand.wants, hand.rules.draw)
+            calls += 1
+    elapsed = time.process_time() - start
+    return elapsed / calls * 1e6, blocked / calls
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measure")
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top entries")
+    args = parser.parse_args()
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for seed in range(100):
+            greedy_hand(seed)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+    mps = moves_per_second(args.seconds)
+    hps, per_hand = hands_per_second(args.seconds)
+    bus, share = blocked_microseconds()
+    print(f"random play: {mps:,.0f} moves/s (legal moves + play)")
+    print(f"greedy hands: {hps:.1f} hands/s, {per_hand} accepted inputs per hand")
+    print(f"is_blocked: {bus:.2f} us per call, {share:.1%} of sampled positions blocked")
+    print(f"engine moves/s={mps:.0f} hands/s={hps:.1f} blocked_us={bus:.2f}")
+
+
+if __name__ == "__main__":
+    main()

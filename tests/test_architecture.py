@@ -1,0 +1,29 @@
+"""Data flows one way: the engine imports nothing from the rest of the package, and
+nothing that reads a clock, the network or the disk."""
+
+import ast
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[1] / "src" / "nertz" / "engine"
+ALLOWED = {"__future__", "collections", "dataclasses", "enum", "itertools", "random", "typing"}
+
+
+def imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names.add("." * node.level + (node.module or ""))
+    return names
+
+
+def test_the_engine_imports_only_itself_and_pure_standard_modules() -> None:
+    files = sorted(ENGINE.glob("*.py"))
+    assert len(files) >= 10
+    for path in files:
+        for name in imports(path):
+            if name.startswith("."):
+                assert not name.startswith(".."), f"{path.name} imports {name}"
+                continue
+            assert name.split(".")[0] in ALLOWED, f"{path.name} imports {name}"
