@@ -67,7 +67,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
     p.add_argument("--plot", type=Path, default=None, help="draw scores and totals to a PNG")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.error = _one_line  # type: ignore[method-assign]
+    p.error = _one_line
 
 
 def _one_line(message: str) -> NoReturn:
