@@ -62,6 +62,7 @@ SETTLE_MS = 1000
 this long, as people at a table notice it is stuck; saying stuck checks at once."""
 
 _OK = Outcome(True)
+_TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
 _PileCache = tuple[int, dict[int, list[int]], list[int], dict[int, list[int]], list[Move]]
 _NO_PILES: _PileCache = (-1, {}, [], {}, [])
 _RANGE = tuple(range(PILES))
@@ -137,24 +138,27 @@ class Hand:
         if not 0 <= seat < len(self.seats):
             return refuse(Refusal.NO_SUCH_SEAT, f"there is no seat {seat}")
         kind = move.kind
-        if kind is Kind.FOUNDATION:
-            outcome = self._to_foundation(seat, move, at_ms)
-        elif kind is Kind.PILE:
-            outcome = self._to_pile(seat, move)
-        elif kind is Kind.UNDER:
-            outcome = self._under(seat, move)
-        elif kind is Kind.TURN:
+        if kind is _TURN:
             outcome = self._turn(seat)
-        elif kind is Kind.CALL:
-            outcome = self._call(seat, at_ms)
+            if outcome.ok:
+                self.log.append((at_ms, seat, move.text))
+            return outcome
+        if kind is _FOUNDATION_KIND:
+            outcome = self._to_foundation(seat, move, at_ms)
+        elif kind is _PILE_KIND:
+            outcome = self._to_pile(seat, move)
+        elif kind is _UNDER_KIND:
+            outcome = self._under(seat, move)
         else:
-            outcome = self._stuck(seat, at_ms)
-        if outcome.ok:
+            outcome = self._call(seat, at_ms) if kind is Kind.CALL else self._stuck(seat, at_ms)
+            if outcome.ok:
+                self.log.append((at_ms, seat, move.text))
+            return outcome
+        if outcome.ok:  # a card moved
             self.log.append((at_ms, seat, move.text))
-            if kind <= Kind.UNDER:
-                self.last_card_ms = at_ms
-                if kind is Kind.FOUNDATION or move.src >= NERTZ:
-                    self.rotations = 0  # progress (R24) ends a blocked spell (R26)
+            self.last_card_ms = at_ms
+            if kind is _FOUNDATION_KIND or move.src >= NERTZ:
+                self.rotations = 0  # progress (R24) ends a blocked spell (R26)
         return outcome
 
     def tick(self, at_ms: int) -> Outcome:
@@ -164,14 +168,16 @@ class Hand:
         still blocked after ``max_rotations`` (R26). Returns the events, if any."""
         self._clock(at_ms)
         events: list[Event] = []
-        if self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
-            events.append(self._end(EndReason.CALLED))
-        elif self.phase is Phase.PLAYING:
+        if self.phase is Phase.PLAYING:
             quiet = at_ms - self.last_card_ms
+            if quiet < SETTLE_MS:
+                return _OK  # the usual case: cards are moving
             idle_s = self.rules.idle_rotate_s
             idle = idle_s > 0 and quiet >= idle_s * 1000
-            if idle or (quiet >= SETTLE_MS and self.all_blocked()):
+            if idle or self.all_blocked():
                 events += self._rotate(at_ms, idle)
+        elif self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
+            events.append(self._end(EndReason.CALLED))
         if not events:
             return _OK
         self.log.append((at_ms, -1, "TICK"))
@@ -537,7 +543,8 @@ class Hand:
             turned = []
         else:
             return refuse(Refusal.NOTHING_TO_TURN, "stock and waste are both empty")
-        self._seat_version[seat] += 1
+        # No new blocked check: turning only moves along the stock's cycle, which
+        # comes back round to where it was, so what the seat can reach is unchanged.
         return Outcome(True, (StockTurned(seat, tuple(turned)),))
 
     def _call(self, seat: int, at_ms: int) -> Outcome:
