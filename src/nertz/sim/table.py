@@ -9,8 +9,9 @@ call (R28), blocked and idle tables (R24-R26) happen as they would at a real tab
 The table also has its own timer, so nothing waits for a bot to act: the end of the
 landing window after a call (R28); ``SETTLE_MS`` after the last card moved, when the
 engine looks for an all-blocked table (R25); and the idle deadline (``idle_rotate_s``).
-Ticking only at these deadlines is exact: between them nothing a tick looks at changes
-(turning the stock cannot block a table, R24, and saying stuck is checked at once).
+Between these deadlines only a stock turn can change what a tick looks at (turning past
+a waste card that only its current place made reachable can leave a seat blocked, R24;
+saying stuck is checked at once), so after a turn on a settled table the loop ticks too.
 
 Bots get views and events only (``Bot.begin``, ``observe``, ``refused``); the loop is
 the only code that holds the ``Hand``.
@@ -29,6 +30,7 @@ from nertz.engine import (
     EndReason,
     Event,
     Hand,
+    Kind,
     Refusal,
     Rotated,
     Rules,
@@ -144,6 +146,14 @@ def play_hand(
                     elif type(event) is Called:
                         call_due = t + landing_ms
                     elif type(event) is Rotated:
+                        rotated = True
+                if move.kind is Kind.TURN and t - hand.last_card_ms >= SETTLE_MS:
+                    # Turning past a waste card that only its current place made
+                    # reachable can leave the seat blocked (R24): a settled table is
+                    # looked at again.
+                    later = hand.tick(t).events
+                    if later:
+                        _announce(bots, later)
                         rotated = True
             else:
                 code = outcome.code
