@@ -12,6 +12,7 @@ from rich.table import Table
 
 from nertz.bots import greedy_move
 from nertz.engine import Hand, Rules, RulesError, deal, preset
+from nertz.sim import cli as sim_cli
 
 
 def _demo_hand(seats: int, rules: Rules, seed: int) -> Hand:
@@ -57,8 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seats", type=int, default=4, help="2 to 8 (default 4)")
     play.add_argument("--rules", default="standard", help="preset: standard, bonus, quick, easy")
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    sim_cli.add_parser(sub)
     args = parser.parse_args(argv)
     console = Console()
+    if args.command == "simulate":
+        return sim_cli.main(args, console)
     try:
         rules = preset(args.rules)
     except RulesError as error:

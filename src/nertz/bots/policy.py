@@ -1,0 +1,291 @@
+"""The bot: chooses a seat's next action from its view and what it has seen.
+
+A driver (the simulator, later the server's table actor) talks to a ``Bot`` in four
+calls, all with public information only (docs/bots.md):
+
+* ``begin(view, totals)`` when a hand is dealt: the seat's view and the match totals;
+* ``observe(events)`` with every accepted play's events, everyone's, in table order;
+* ``refused(move, code)`` when the bot's own move was refused;
+* ``decide(now_ms)`` whenever the bot's timer is due: returns a ``Decision``, a move
+  (or None to wait) and the delay in ms after which the move lands (or the bot wants
+  to look again).
+
+The bot never receives a ``Hand``: everything it knows comes from views and events,
+which is exactly what a person at the seat can see (R4, R6, R21).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nertz.engine import NERTZ, PILES, WASTE, Card, Event, Move, Refusal
+
+from .levels import LEVELS, Level
+from .memory import Memory
+from .styles import STYLES, CallSituation, Style
+
+__all__ = ["Bot", "Decision"]
+
+_TURN = Move.parse("T")
+_CALL = Move.parse("NERTZ")
+_STUCK = Move.parse("STUCK")
+_TO_MIDDLE = tuple(Move.to_foundation(src) for src in range(6))
+_MAX_SHUFFLES = 2
+"""Work-pile rearrangements allowed between two steps of progress (no idle loops)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A bot's answer: play ``move`` ``delay_ms`` from now, or (``move`` None) look
+    again ``delay_ms`` from now. The delay is the bot's thinking and reaching time."""
+
+    move: Move | None
+    delay_ms: int
+
+
+class Bot:
+    """One seat's bot: a ``Level`` (speed, attention, planning) and a ``Style``."""
+
+    def __init__(self, seat: int, level: Level | str, style: Style | str, seed: int) -> None:
+        self.seat = seat
+        self.level = LEVELS[level] if isinstance(level, str) else level
+        self.style = STYLES[style] if isinstance(style, str) else style
+        self.rng = random.Random(seed)
+        self.memory: Memory | None = None
+        self.totals: tuple[int, ...] = ()
+        self._draw = 3
+        self._bonus = 0
+        self._penalty = 2
+        self._target = 0
+        self._turns = 0
+        """Stock turns since the last progress or news (counts fruitless passes)."""
+        self._shuffles = 0
+        self._mark = (0, 0)
+        self._free: tuple[int, Move | None] = (-1, None)
+        self._bare: tuple[int, Move | None] = (-1, None)
+        """``(memory version, move)``: the last free-space and expose answers, which
+        depend on nothing but the work piles and the middle."""
+
+    # ------------------------------------------------------------------ driver calls
+
+    def begin(self, seat_view: Mapping[str, Any], totals: Sequence[int] = ()) -> None:
+        """A new hand is dealt (R33): forget the last one, read the view."""
+        if seat_view["you"] != self.seat:
+            raise ValueError(f"bot of seat {self.seat} got the view of seat {seat_view['you']}")
+        self.memory = Memory(seat_view)
+        rules = seat_view["rules"]
+        self._draw = rules["draw"]
+        self._bonus = rules["caller_bonus"]
+        self._penalty = rules["penalty"]
+        self._target = rules["target"] if rules["match"] == "race" else 0
+        self.totals = tuple(totals) or (0,) * self.memory.seats
+        self._turns = self._shuffles = 0
+        self._mark = (0, 0)
+        self._free = self._bare = (-1, None)  # versions restart with the new memory
+
+    def resync(self, seat_view: Mapping[str, Any]) -> None:
+        """Re-read the seat's view mid-hand (after an unexpected refusal, say)."""
+        self._known().resync(seat_view)
+
+    def observe(self, events: Iterable[Event]) -> None:
+        """Learn what the table announced."""
+        memory = self.memory
+        if memory is None:
+            raise RuntimeError("call begin(view) before anything else")
+        memory.observe(events)
+
+    def refused(self, move: Move, code: Refusal) -> None:
+        """The bot's move was refused. A lost race (``beaten``, R16) needs nothing:
+        the winner's card is already known from its event. Anything else means the
+        bot's picture is wrong; the driver should ``resync``."""
+
+    def decide(self, now_ms: int) -> Decision:
+        """The next action, chosen from memory alone."""
+        m = self.memory
+        if m is None:
+            raise RuntimeError("call begin(view) before anything else")
+        lv = self.level
+        rng = self.rng
+        if m.over or m.called:
+            return Decision(None, 4 * lv.card_ms)  # R28: the hand is ending; hands off
+        mark = (m.progress, m.news)
+        if mark != self._mark:
+            if mark[0] != self._mark[0]:
+                self._shuffles = 0
+            self._mark = mark
+            self._turns = 0
+        miss = lv.overlook
+        wants = m.wants
+        work = m.work
+        nt = m.nertz_top
+        wt = m.waste[-1] if m.waste else None
+        draw = self._draw
+        cycle = (m.passable() + draw - 1) // draw + 1
+        fruitless = self._turns >= lv.patience * cycle
+        wide = self.style.wide or fruitless
+
+        if m.nertz_count == 0 and self.style.should_call(self._situation(m, fruitless)):
+            return self._act(_CALL, lv.turn_ms)  # R27
+
+        # Cards to the middle (R12-R14): the Nertz card first.
+        if nt is not None and (nt.rank == 1 or nt.key in wants) and rng.random() >= miss:
+            return self._act(_TO_MIDDLE[NERTZ], lv.card_ms)
+        for i in range(PILES):
+            pile = work[i]
+            if pile:
+                end = pile[-1]
+                if (
+                    (end.rank == 1 or end.key in wants)
+                    and (wide or len(pile) == 1 or end.rank <= 2)
+                    and rng.random() >= miss
+                ):
+                    return self._act(_TO_MIDDLE[i], lv.card_ms)
+        if wt is not None and (wt.rank == 1 or wt.key in wants) and rng.random() >= miss:
+            return self._act(_TO_MIDDLE[WASTE], lv.card_ms)
+
+        plan = lv.plan
+        version = m.version
+        # The Nertz card onto the work piles (R17-R20).
+        if nt is not None:
+            move = self._place(NERTZ, nt, False)
+            if move is not None:
+                return self._act(move, lv.card_ms)
+            if plan >= 1 and self._shuffles < _MAX_SHUFFLES and all(work):
+                if self._free[0] != version:
+                    self._free = (version, self._free_space())
+                move = self._free[1]
+                if move is not None:
+                    self._shuffles += 1
+                    return self._act(move, lv.card_ms)
+        if plan >= 3 and self._shuffles < _MAX_SHUFFLES:
+            if self._bare[0] != version:
+                self._bare = (version, self._expose())
+            move = self._bare[1]
+            if move is not None:
+                self._shuffles += 1
+                return self._act(move, lv.card_ms)
+
+        # The waste card onto the work piles: a racer only to make a landing for the
+        # Nertz card; planners keep an empty space for the Nertz card (R18).
+        if wt is not None:
+            landing = nt is not None and wt.rank == nt.rank + 1 and wt.red != nt.red
+            if wide or landing:
+                keep = plan >= 1 and nt is not None and not landing
+                move = self._place(WASTE, wt, keep)
+                if move is not None:
+                    return self._act(move, lv.card_ms)
+
+        if not fruitless and (m.stock_count or m.waste):
+            self._turns += 1
+            return self._act(_TURN, lv.turn_ms)  # R21-R23
+        if m.nertz_count == 0:
+            return self._act(_CALL, lv.turn_ms)
+        if not m.stuck[self.seat]:
+            return self._act(_STUCK, lv.card_ms)  # R25
+        return Decision(None, 2 * lv.card_ms)  # stuck: wait for the middle or a rotation
+
+    # ------------------------------------------------------------------ helpers
+
+    def _known(self) -> Memory:
+        if self.memory is None:
+            raise RuntimeError("call begin(view) before anything else")
+        return self.memory
+
+    def _act(self, move: Move, mean_ms: int) -> Decision:
+        return Decision(move, self.level.delay(self.rng, mean_ms))
+
+    def _place(self, src: int, card: Card, keep_space: bool) -> Move | None:
+        """Where ``card`` goes on the work piles: onto an end card (R17), slid under a
+        head (R19), or into an empty space (R18) unless ``keep_space``."""
+        m = self._known()
+        work, plan, miss, rng = m.work, self.level.plan, self.level.overlook, self.rng
+        rank, red = card.rank + 1, card.red
+        best = -1
+        space = -1
+        for j in range(PILES):
+            pile = work[j]
+            if not pile:
+                space = j
+                continue
+            end = pile[-1]
+            if end.rank != rank or end.red == red:
+                continue
+            if plan >= 2 and src != NERTZ and end.key - 1 in m.wants:
+                continue  # do not bury a card the middle takes next but one (R13)
+            if rng.random() < miss:
+                continue
+            if best < 0 or (plan >= 2 and len(pile) < len(work[best])):
+                best = j  # planners build on the shorter pile: runs stay movable
+        if best >= 0:
+            return Move.to_pile(src, best)
+        if space < 0:
+            return None
+        if plan >= 2:
+            for j in range(PILES):
+                pile = work[j]
+                if pile:
+                    head = pile[0]
+                    if head.rank + 1 == card.rank and head.red != red:
+                        return Move.under(src, j)
+        if keep_space or rng.random() < miss:
+            return None
+        return Move.to_pile(src, space)
+
+    def _free_space(self) -> Move | None:
+        """A whole work pile that fits onto another's end card, moved to empty a space
+        for the Nertz card (R17, R18)."""
+        work = self._known().work
+        if not all(work):
+            return None
+        for i in range(PILES):
+            head = work[i][0]
+            for j in range(PILES):
+                if j != i:
+                    end = work[j][-1]
+                    if end.rank == head.rank + 1 and end.red != head.red:
+                        return Move.to_pile(i, j, len(work[i]))
+        return None
+
+    def _expose(self) -> Move | None:
+        """A run moved off a card the middle takes, onto another pile (R17)."""
+        m = self._known()
+        work, wants = m.work, m.wants
+        for i in range(PILES):
+            pile = work[i]
+            for k in range(len(pile) - 1, 0, -1):
+                below = pile[k - 1]
+                if below.rank != 1 and below.key not in wants:
+                    continue
+                head = pile[k]
+                for j in range(PILES):
+                    if j != i and work[j]:
+                        end = work[j][-1]
+                        if end.rank == head.rank + 1 and end.red != head.red:
+                            return Move.to_pile(i, j, len(pile) - k)
+                break
+        return None
+
+    def _situation(self, m: Memory, fruitless: bool) -> CallSituation:
+        ready = 0
+        for pile in m.work:
+            if pile and (pile[-1].rank == 1 or pile[-1].key in m.wants):
+                ready += 1
+        wt = m.waste[-1] if m.waste else None
+        if wt is not None and (wt.rank == 1 or wt.key in m.wants):
+            ready += 1
+        me = self.seat
+        totals = self.totals
+        hand = [m.middle[s] - self._penalty * m.nertz_counts[s] for s in range(m.seats)]
+        others = [s for s in range(m.seats) if s != me]
+        return CallSituation(
+            ready_plays=ready,
+            out_of_plays=fruitless,
+            opponent_nertz=min((m.nertz_counts[s] for s in others), default=99),
+            caller_bonus=self._bonus,
+            my_total=totals[me] + hand[me] + self._bonus,
+            best_other_total=max((totals[s] + hand[s] for s in others), default=-(10**9)),
+            target=self._target,
+        )

@@ -1,0 +1,154 @@
+"""The figures a run produces, per seat and per table (docs/simulate.md).
+
+Win share counts a shared win (R32, ``tie_break`` share) as ``1/k`` of a win for each
+of the ``k`` winners. Its 95% interval is the Wilson score interval for a proportion,
+which behaves at shares near 0 and 1 where the normal approximation does not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .runner import MatchResult, Setup, seat_labels
+
+__all__ = ["SeatStats", "Summary", "TableStats", "summarize", "wilson"]
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for ``successes`` out of ``n`` (0 to 1 when n is 0)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStats:
+    """One seat over the whole run; means are per hand."""
+
+    seat: int
+    label: str
+    level: str
+    style: str
+    wins: float
+    """Matches won, shared wins counted as fractions."""
+    win_share: float
+    win_low: float
+    win_high: float
+    mean_score: float
+    mean_middle: float
+    """Mean cards sent to the middle per hand (R29)."""
+    mean_nertz_left: float
+    calls: int
+    """Hands this seat ended by calling (R27)."""
+    races_lost: int
+    """Plays refused because another card got there first (R16)."""
+    ties: int
+    """Cards that landed in a true tie (R16)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableStats:
+    """The table over the whole run."""
+
+    matches: int
+    hands: int
+    mean_hand_s: float
+    """Mean virtual seconds from Go to the end of a hand."""
+    hands_per_match: float
+    rotations_per_hand: float
+    blocked_share: float
+    """Share of hands that ended blocked, with no call (R26)."""
+    bad_refusals: int
+    """Refusals other than a lost race or a late play: bot bugs; 0 expected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Everything ``nertz simulate`` reports; ``as_json`` is what ``--json`` writes."""
+
+    setup: Setup
+    seats: tuple[SeatStats, ...]
+    table: TableStats
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "seats_spec": [str(s) for s in self.setup.seats],
+            "rules": self.setup.rules.as_dict(),
+            "seed": self.setup.seed,
+            "seats": [asdict(s) for s in self.seats],
+            "table": asdict(self.table),
+        }
+
+
+def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
+    """Reduce a run's match results to the reported figures."""
+    n = len(setup.seats)
+    wins = [0.0] * n
+    score = [0] * n
+    middle = [0] * n
+    left = [0] * n
+    calls = [0] * n
+    races = [0] * n
+    ties = [0] * n
+    hands = length = rotations = blocked = bad = 0
+    for match in results:
+        for seat in match.winners:
+            wins[seat] += 1 / len(match.winners)
+        for hand in match.hands:
+            hands += 1
+            length += hand.length_ms
+            rotations += hand.rotations
+            blocked += hand.blocked
+            bad += len(hand.bad)
+            if hand.caller is not None:
+                calls[hand.caller] += 1
+            for s in range(n):
+                score[s] += hand.scores[s]
+                middle[s] += hand.middle[s]
+                left[s] += hand.nertz_left[s]
+                races[s] += hand.races_lost[s]
+                ties[s] += hand.ties[s]
+    matches = len(results)
+    per_hand = max(1, hands)
+    labels = seat_labels(setup.seats)
+    seats = []
+    for s, spec in enumerate(setup.seats):
+        low, high = wilson(wins[s], matches)
+        seats.append(
+            SeatStats(
+                seat=s + 1,
+                label=labels[s],
+                level=spec.level,
+                style=spec.style,
+                wins=round(wins[s], 6),
+                win_share=wins[s] / matches if matches else 0.0,
+                win_low=low,
+                win_high=high,
+                mean_score=score[s] / per_hand,
+                mean_middle=middle[s] / per_hand,
+                mean_nertz_left=left[s] / per_hand,
+                calls=calls[s],
+                races_lost=races[s],
+                ties=ties[s],
+            )
+        )
+    table = TableStats(
+        matches=matches,
+        hands=hands,
+        mean_hand_s=length / per_hand / 1000,
+        hands_per_match=hands / matches if matches else 0.0,
+        rotations_per_hand=rotations / per_hand,
+        blocked_share=blocked / per_hand,
+        bad_refusals=bad,
+    )
+    return Summary(setup, tuple(seats), table)

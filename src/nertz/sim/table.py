@@ -1,0 +1,201 @@
+"""One hand played by bots in virtual time: the discrete-event loop.
+
+Each seat has its own clock: the time its next action lands. The loop always takes
+the earliest due action (seats in order on equal times), sends it to the engine with
+that virtual time (``Hand.play(seat, move, at_ms)``), tells every bot what happened,
+and lets ``Hand.tick`` see the time pass, so foundation races (R16), landings after a
+call (R28), blocked and idle tables (R24-R26) happen as they would at a real table.
+
+The table also has its own timer, so nothing waits for a bot to act: the end of the
+landing window after a call (R28); ``SETTLE_MS`` after the last card moved, when the
+engine looks for an all-blocked table (R25); and the idle deadline (``idle_rotate_s``).
+Between these deadlines only a stock turn can change what a tick looks at (turning past
+a waste card that only its current place made reachable can leave a seat blocked, R24;
+saying stuck is checked at once), so after a turn on a settled table the loop ticks too.
+
+Bots get views and events only (``Bot.begin``, ``observe``, ``refused``); the loop is
+the only code that holds the ``Hand``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nertz.bots import Bot, Decision
+from nertz.engine import (
+    Called,
+    CardsMoved,
+    Deal,
+    EndReason,
+    Event,
+    Hand,
+    Kind,
+    Refusal,
+    Rotated,
+    Rules,
+    deal,
+    view,
+)
+from nertz.engine.hand import SETTLE_MS
+
+__all__ = ["EXPECTED_REFUSALS", "MAX_HAND_MS", "HandResult", "play_hand"]
+
+EXPECTED_REFUSALS = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
+"""Refusals a correct bot still meets: a lost race (R16) and a move that arrives after
+somebody called (R28). Any other refusal is a bot bug."""
+
+MAX_HAND_MS = 3 * 3600 * 1000
+"""A hand still going after three virtual hours is a deadlock: the loop raises."""
+
+_NEVER = 1 << 62
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What one hand produced, per seat and for the table."""
+
+    scores: tuple[int, ...]
+    middle: tuple[int, ...]
+    nertz_left: tuple[int, ...]
+    caller: int | None
+    """The seat that called (R27), None when the hand ended blocked (R26)."""
+    races_lost: tuple[int, ...]
+    """Plays refused ``beaten`` per seat (R16)."""
+    ties: tuple[int, ...]
+    """True ties per seat: cards that landed on a rank already there (R16)."""
+    length_ms: int
+    """Virtual time from Go to the end of the hand."""
+    rotations: int
+    blocked: bool
+    """Ended with no call, still blocked after the rotations allowed (R26)."""
+    bad: tuple[str, ...] = ()
+    """Unexpected refusals, as ``seat move code``; empty for correct bots."""
+
+
+def play_hand(
+    bots: Sequence[Bot],
+    rules: Rules,
+    seed: int,
+    totals: Sequence[int] = (),
+    fixed: Deal | None = None,
+) -> HandResult:
+    """Deal a hand from ``seed`` (or play the ``fixed`` deal, for tests and puzzles)
+    and let ``bots`` play it to its end."""
+    n = len(bots)
+    hand = Hand(fixed or deal(n, rules, seed), rules)
+    for seat, bot in enumerate(bots):
+        bot.begin(view(hand, seat), totals)
+    start = hand.start(0)
+    for bot in bots:
+        bot.observe(start.events)
+    landing_ms = rules.landing_ms
+    idle_ms = rules.idle_rotate_s * 1000
+    races = [0] * n
+    ties = [0] * n
+    bad: list[str] = []
+    due = [0] * n
+    pending = [bot.decide(0) for bot in bots]
+    for seat, decision in enumerate(pending):
+        due[seat] = max(1, decision.delay_ms)
+    call_due = _NEVER
+    settled = -1
+    """The ``last_card_ms`` whose settle deadline has been looked at."""
+    seats = range(n)
+    while True:
+        # The next seat due (the lowest seat on equal times) ...
+        seat = 0
+        t = due[0]
+        for s in seats:
+            if due[s] < t:
+                seat, t = s, due[s]
+        # ... unless the table's own timer comes first: the end of the landing window
+        # (R28), else the settle deadline after the last card moved (an all-blocked
+        # table rotates, R25), else the idle deadline (``idle_rotate_s``).
+        quiet_since = hand.last_card_ms
+        if call_due < _NEVER:
+            table_t = call_due
+        elif settled != quiet_since:
+            table_t = quiet_since + SETTLE_MS
+        else:
+            table_t = quiet_since + idle_ms if idle_ms else _NEVER
+        if table_t <= t:
+            if call_due >= _NEVER and settled != quiet_since:
+                settled = quiet_since
+            events = hand.tick(table_t).events
+            if hand.over:
+                break
+            if events:
+                _announce(bots, events)
+                _restart(bots, pending, due, table_t)
+                continue
+            # Nothing happened at the table's deadline: go on with the seat's action.
+        if t > MAX_HAND_MS:
+            raise RuntimeError(f"hand {seed} did not end after {MAX_HAND_MS} ms (deadlock)")
+        move = pending[seat].move
+        rotated = False
+        if move is not None:
+            outcome = hand.play(seat, move, t)
+            if outcome.ok:
+                events = outcome.events
+                _announce(bots, events)
+                for event in events:
+                    if type(event) is CardsMoved:
+                        if event.tie:
+                            ties[seat] += 1
+                    elif type(event) is Called:
+                        call_due = t + landing_ms
+                    elif type(event) is Rotated:
+                        rotated = True
+                if move.kind is Kind.TURN and t - hand.last_card_ms >= SETTLE_MS:
+                    # Turning past a waste card that only its current place made
+                    # reachable can leave the seat blocked (R24): a settled table is
+                    # looked at again.
+                    later = hand.tick(t).events
+                    if later:
+                        _announce(bots, later)
+                        rotated = True
+            else:
+                code = outcome.code
+                assert code is not None
+                bots[seat].refused(move, code)
+                if code is Refusal.BEATEN:
+                    races[seat] += 1
+                elif code not in EXPECTED_REFUSALS:
+                    bad.append(f"{seat} {move} {code.value}")
+                    bots[seat].resync(view(hand, seat))
+        if hand.over:
+            break
+        if rotated:
+            _restart(bots, pending, due, t)
+        else:
+            decision = bots[seat].decide(t)
+            pending[seat] = decision
+            due[seat] = t + max(1, decision.delay_ms)
+    scores = hand.scores()
+    return HandResult(
+        scores=tuple(s.score for s in scores),
+        middle=tuple(s.middle for s in scores),
+        nertz_left=tuple(s.nertz_left for s in scores),
+        caller=hand.caller if hand.end_reason is EndReason.CALLED else None,
+        races_lost=tuple(races),
+        ties=tuple(ties),
+        length_ms=hand.now,
+        rotations=hand.rotations_total,
+        blocked=hand.end_reason is EndReason.BLOCKED,
+        bad=tuple(bad),
+    )
+
+
+def _announce(bots: Sequence[Bot], events: Sequence[Event]) -> None:
+    for bot in bots:
+        bot.observe(events)
+
+
+def _restart(bots: Sequence[Bot], pending: list[Decision], due: list[int], t: int) -> None:
+    """After a rotation (R25) play resumes: every seat drops the move it was about to
+    make (its stock and waste changed under it) and looks again."""
+    for seat, bot in enumerate(bots):
+        decision = bot.decide(t)
+        pending[seat] = decision
+        due[seat] = t + max(1, decision.delay_ms)

@@ -1,0 +1,75 @@
+"""Memory: built from a view and kept up to date by events, it always agrees with a
+fresh view of the seat (R4, R6, R21: only what the seat can see)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from nertz.bots import Bot
+from nertz.bots.memory import Memory
+from nertz.engine import Card, Hand, Move, Rules, deal, view
+from nertz.sim import table
+
+
+def _visible(m: Memory) -> tuple[Any, ...]:
+    return (
+        m.nertz_top,
+        m.nertz_count,
+        m.work,
+        m.stock_count,
+        m.waste[-1:],
+        m.wants,
+        m.nertz_counts,
+        m.middle,
+        m.stuck,
+    )
+
+
+@pytest.mark.parametrize("options", [{}, {"draw": "1", "nertz_pile": "11"}])
+def test_memory_agrees_with_a_fresh_view_after_every_event(
+    monkeypatch: pytest.MonkeyPatch, options: dict[str, str]
+) -> None:
+    hands: list[Hand] = []
+
+    class Watched(Hand):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            hands.append(self)
+
+    checks = 0
+
+    class Checking(Bot):
+        def decide(self, now_ms: int) -> Any:
+            nonlocal checks
+            seat_view = view(hands[-1], self.seat)
+            fresh = Memory(seat_view)
+            assert self.memory is not None
+            assert _visible(self.memory) == _visible(fresh)
+            assert len(self.memory.waste) == seat_view["seats"][self.seat]["waste_count"]
+            checks += 1
+            return super().decide(now_ms)
+
+    monkeypatch.setattr(table, "Hand", Watched)
+    rules = Rules().with_text(options)
+    for seed in range(3):
+        bots = [Checking(s, "expert", "balanced", seed * 4 + s) for s in range(3)]
+        table.play_hand(bots, rules, seed)
+    assert checks > 300
+
+
+def test_memory_remembers_waste_cards_below_the_fan() -> None:
+    """A view shows only the last turn's cards (R21); the seat saw the earlier ones."""
+    rules = Rules()
+    hand = Hand(deal(1, rules, 5), rules)
+    memory = Memory(view(hand, 0))
+    hand.start(0)
+    turned: list[Card] = []
+    for t in (1, 2):
+        outcome = hand.play(0, Move.parse("T"), t)
+        memory.observe(outcome.events)
+        turned += outcome.events[0].cards  # type: ignore[attr-defined]
+    assert len(view(hand, 0)["seats"][0]["waste"]) == 3
+    assert memory.waste == turned
+    assert len(memory.waste) == 6
