@@ -183,6 +183,24 @@ class Hand:
         self.log.append((at_ms, -1, "TICK"))
         return Outcome(True, tuple(events))
 
+    def next_deadline(self) -> int | None:
+        """When ``tick`` next has something to decide, if nothing else happens first:
+        the end of the landing window (R28), the moment a quiet table is first checked
+        for being all blocked (``SETTLE_MS``), or the idle rotation (R25). Drivers call
+        ``tick`` at this time and after every accepted input; None when only an input
+        can change anything (before Go, after the end, or a quiet table already checked)."""
+        if self.phase is Phase.LANDING:
+            return self.call_ms + self.rules.landing_ms
+        if self.phase is not Phase.PLAYING:
+            return None
+        times = []
+        settle = self.last_card_ms + SETTLE_MS
+        if settle > self.now:
+            times.append(settle)
+        if self.rules.idle_rotate_s:
+            times.append(self.last_card_ms + self.rules.idle_rotate_s * 1000)
+        return min(times) if times else None
+
     # ------------------------------------------------------------------ questions
 
     def legal_moves(self, seat: int) -> list[Move]:
