@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from nertz.bots import Bot, Decision
 from nertz.engine import (
+    SETTLE_MS,
     Called,
     CardsMoved,
     Deal,
@@ -37,7 +38,6 @@ from nertz.engine import (
     deal,
     view,
 )
-from nertz.engine.hand import SETTLE_MS
 
 __all__ = ["EXPECTED_REFUSALS", "MAX_HAND_MS", "HandResult", "play_hand"]
 
