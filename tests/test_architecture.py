@@ -6,6 +6,8 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[1] / "src" / "nertz" / "engine"
 ALLOWED = {
+    "bisect",
+    "operator",
     "__future__",
     "collections",
     "dataclasses",

@@ -15,7 +15,9 @@ hand rebuilt from its deal and log is identical (``replay``).
 
 from __future__ import annotations
 
+from bisect import insort
 from enum import StrEnum
+from operator import attrgetter
 
 from .blocked import is_blocked
 from .cards import Card
@@ -62,6 +64,7 @@ SETTLE_MS = 1000
 this long, as people at a table notice it is stuck; saying stuck checks at once."""
 
 _OK = Outcome(True)
+_NUMBER = attrgetter("number")
 _TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
 _PileCache = tuple[int, dict[int, list[int]], list[int], dict[int, list[int]], list[Move]]
 _NO_PILES: _PileCache = (-1, {}, [], {}, [])
@@ -206,7 +209,9 @@ class Hand:
     def legal_moves(self, seat: int) -> list[Move]:
         """Every move ``play`` would accept from ``seat`` now, ties aside (R12-R27)."""
         phase = self.phase
-        if phase is not Phase.PLAYING and phase is not Phase.LANDING:
+        if phase is not Phase.PLAYING and (
+            phase is not Phase.LANDING or self.now > self.call_ms + self.rules.landing_ms
+        ):
             return []
         layout = self.seats[seat]
         work = layout.work
@@ -464,7 +469,7 @@ class Hand:
         f = Foundation(len(self.foundations), cards[0].suit, cards, at_ms)
         self.foundations.append(f)
         if f.top_rank < 13:
-            self.wants.setdefault(f.needs, []).append(f)
+            self.wants.setdefault(f.needs, []).append(f)  # the newest: last in order
         return f
 
     def _grow(self, f: Foundation, card: Card, at_ms: int) -> None:
@@ -476,7 +481,8 @@ class Hand:
         f.top_rank = card.rank
         f.top_ms = at_ms
         if card.rank < 13:
-            self.wants.setdefault(f.needs, []).append(f)
+            # Kept in foundation order: "any foundation" means the oldest that fits.
+            insort(self.wants.setdefault(f.needs, []), f, key=_NUMBER)
 
     def _to_pile(self, seat: int, move: Move) -> Outcome:
         layout = self.seats[seat]
