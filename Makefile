@@ -21,7 +21,7 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict src/nertz/engine
+	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server
 
 test: lint
 	$(PY) -m pytest -n 2 tests docs README.md

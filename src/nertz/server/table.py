@@ -418,19 +418,19 @@ class Table:
         """Rebuild a table from its durable records: seats, every hand from its deal and
         its inputs (``replay``), the event log. Raises ``ValueError`` on a corrupt log."""
         table = cls(code, rules, settings, dealer=dealer)
-        for record in seats:
-            seat = table.seats[record.seat]
-            seat.name, seat.token_hash, seat.bot = record.name, record.token_hash, record.bot
+        for seat_record in seats:
+            seat = table.seats[seat_record.seat]
+            seat.name, seat.token_hash = seat_record.name, seat_record.token_hash
+            seat.bot = seat_record.bot
         table.events = list(events)
         for record, log in hands:
-            dealt = _rebuild_deal(record, rules)
-            hand = replay(dealt, rules, log)
+            replayed = replay(_rebuild_deal(record, rules), rules, log)
             table.deals.append(record)
             table._old_logs.append(list(log))
-            table.hand, table.hand_no, table._logged = hand, record.hand, len(hand.log)
-            table.now = max(table.now, hand.now)
-            if hand.over:
-                table.match.record(hand.scores(), _caller(hand))
+            table.hand, table.hand_no, table._logged = replayed, record.hand, len(replayed.log)
+            table.now = max(table.now, replayed.now)
+            if replayed.over:
+                table.match.record(replayed.scores(), _caller(replayed))
         if table._old_logs:
             table._old_logs.pop()  # the last hand is ``table.hand`` itself
         now = table.now
