@@ -232,12 +232,14 @@ def main() -> int:
                     stdout=subprocess.DEVNULL,
                 )
             stats = asyncio.run(run(args, port, server.pid))
+            health = httpx.get(f"http://127.0.0.1:{port}/", timeout=10).json()
             if spy is not None:
                 spy.wait(60)
         finally:
             server.terminate()
             server.wait(20)
     clients = args.tables * 4
+    print(f"server: {health['store']} table_failures={health['table_failures']}")
     for sample in stats.error_samples:
         print("error:", sample)
     print(
