@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 
 from nertz.engine import Rules
-from nertz.server.store import Store, TableCreated
 from nertz.server.lobby import Lobby
+from nertz.server.store import Store, TableCreated
 from nertz.server.table import (
     DealRecord,
     InputRecord,
