@@ -290,6 +290,8 @@ def create_app(config: Config) -> Starlette:
                     "errors": store.errors,
                     "commit_lag_ms": round(store.commit_lag_ms, 1),
                     "max_commit_lag_ms": round(store.max_lag_ms, 1),
+                    "max_commit_lag_ms_10s": round(store.recent_lag_ms(10), 1),
+                    "writes_10s": store.recent_writes(10),
                 },
                 "table_failures": sum(e.actor.failures for e in lobby().tables.values()),
             }

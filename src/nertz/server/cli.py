@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from typing import Any
 
 from .app import Config, create_app
@@ -38,6 +39,10 @@ def main(args: argparse.Namespace) -> int:
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # The store's writer thread gives up the GIL for every row SQLite writes and must
+    # win it back from the event loop each time; at the default 5 ms switch interval a
+    # busy loop makes a batch wait up to 5 ms per row (docs/performance-server.md).
+    sys.setswitchinterval(0.0005)
     config = Config(
         db=args.db,
         host=args.host,
