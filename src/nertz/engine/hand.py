@@ -235,26 +235,24 @@ class Hand:
             card = pile[-1]
             if card.rank == 1:
                 add(_FOUNDATION[src][0])
-            else:
-                fits = wants.get(card.key)
-                if fits:
-                    by_src = _FOUNDATION[src]
-                    for f in fits:
-                        add(by_src[f.number + 1])
+            elif card.key in wants:  # ``in`` first: most cards fit no foundation
+                by_src = _FOUNDATION[src]
+                for f in wants[card.key]:
+                    add(by_src[f.number + 1])
             code = src * 32 + card.place
-            placed = places.get(code)
-            if placed is None:
+            if code in places:
+                moves += places[code]
+            else:
                 # Where this card may go in the work piles (R17-R20), kept with the piles.
                 to_pile = _PILE[src]
                 placed = [to_pile[j][0] for j in takes.get(card.place, ())]
                 placed += [to_pile[j][0] for j in empty]
                 placed += [_UNDER[src][j] for j in unders.get(card.place, ())]
                 places[code] = placed
-            moves += placed
+                moves += placed
         for by_src, key in ends:
-            fits = wants.get(key)
-            if fits:
-                for f in fits:
+            if key in wants:
+                for f in wants[key]:
                     add(by_src[f.number + 1])
         moves += fixed
         if layout.stock or layout.waste:
