@@ -122,6 +122,8 @@ class Hand:
         self._blocked: list[tuple[int, int, bool]] = [(-1, -1, False)] * len(self.seats)
         self._work_version = [0] * len(self.seats)
         self._piles: list[_PileCache] = [_NO_PILES] * len(self.seats)
+        self._witness = 0
+        """The seat last found neither blocked nor stuck."""
 
     # ------------------------------------------------------------------ inputs
 
@@ -331,7 +333,17 @@ class Hand:
 
     def all_blocked(self) -> bool:
         """R25: every seat is blocked or has said it is stuck."""
-        return all(s.stuck or self.is_blocked(i) for i, s in enumerate(self.seats))
+        seats = self.seats
+        # Ask first the seat that was free last time: it usually still is, and its
+        # answer is often cached.
+        witness = self._witness
+        if not seats[witness].stuck and not self.is_blocked(witness):
+            return False
+        for i, layout in enumerate(seats):
+            if not layout.stuck and not self.is_blocked(i):
+                self._witness = i
+                return False
+        return True
 
     @property
     def over(self) -> bool:
