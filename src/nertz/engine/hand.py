@@ -575,12 +575,20 @@ class Hand:
         layout = self.seats[seat]
         stock, waste = layout.stock, layout.waste
         if stock:
-            n = min(self.rules.draw, len(stock))  # R22: the last one or two turn alone
+            draw = self.rules.draw
+            # Turning never brings a card into reach, but it can put the waste's top out
+            # of reach for good: the top stays reachable only where every pass from the
+            # full stock stops (each ``draw``-th card of the cycle). Only then can a
+            # "not blocked" answer go stale (R24).
+            loose = bool(waste) and (len(waste) - 1) % draw != draw - 1
+            n = min(draw, len(stock))  # R22: the last one or two turn alone
             turned = stock[-n:]
             turned.reverse()  # R21: the third card ends on top
             del stock[-n:]
             waste += turned
             layout.fan = n
+            if loose and not self._blocked[seat][2]:
+                self._seat_version[seat] += 1
         elif waste:
             waste.reverse()  # R23: the waste turned over, order unchanged
             layout.stock, layout.waste = waste, stock
@@ -588,11 +596,6 @@ class Hand:
             turned = []
         else:
             return refuse(Refusal.NOTHING_TO_TURN, "stock and waste are both empty")
-        # Turning can only take cards out of reach (a waste top that is not where a turn
-        # of three would leave it is lost once covered), never bring new ones: a seat
-        # found blocked stays blocked, so only a "not blocked" answer is checked again.
-        if not self._blocked[seat][2]:
-            self._seat_version[seat] += 1
         return Outcome(True, (StockTurned(seat, tuple(turned)),))
 
     def _call(self, seat: int, at_ms: int) -> Outcome:
