@@ -38,6 +38,7 @@ from nertz.engine import (
     Event,
     Hand,
     HandEnded,
+    Kind,
     Match,
     Move,
     Phase,
@@ -620,6 +621,10 @@ class Table:
                 if driver is not None and outcome.code is not None:
                     driver.refused(move, outcome.code, view(hand, seat_no))
             return False
+        if move.kind is Kind.TURN:
+            # Turning past a waste card that only its place made reachable can leave a
+            # seat blocked (R24): a settled table is looked at again (at once).
+            self._settled = -1
         bodies = self._engine_events(outcome.events, skip=conn)
         if conn is not None:
             self._out.sends.append(
