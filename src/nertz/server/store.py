@@ -64,6 +64,7 @@ GROUP_COMMIT_MS = 50
 _CHUNK = 400
 """Rows per multi-row INSERT (6 columns x 400 stays under SQLite's 32766 variables)."""
 _TICK = 0.005
+CHECKPOINT_S = 1.0
 """The writer's poll: a batch waits at most this long plus one write before commit."""
 
 metadata = MetaData()
@@ -198,6 +199,13 @@ class Store:
         self.errors = 0
         self._thread = threading.Thread(target=self._run, name="nertz-store", daemon=True)
         self._thread.start()
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if url.startswith("sqlite"):
+            self._checkpointer = threading.Thread(
+                target=self._checkpoints, name="nertz-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
 
     # ------------------------------------------------------------------ writing
 
@@ -233,6 +241,11 @@ class Store:
     def close(self) -> None:
         self._queue.append(None)
         self._thread.join(10)
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(10)
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         self.engine.dispose()
 
     def _run(self) -> None:
@@ -269,6 +282,18 @@ class Store:
             if stop:
                 return
             time.sleep(_TICK)
+
+    def _checkpoints(self) -> None:
+        """SQLite WAL checkpoints off the writer's path: the writer's commits only
+        append to the WAL (no fsync with ``synchronous=NORMAL``); this thread copies the
+        WAL into the database once a second, which is where the disk waits are, and a
+        PASSIVE checkpoint never blocks the writer."""
+        while not self._stop.wait(CHECKPOINT_S):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:
+                log.exception("store: checkpoint failed (the WAL keeps the data)")
 
     def _write(self, work: list[tuple[str, Sequence[Any], float]]) -> None:
         """One transaction for a whole batch, one ``executemany`` per kind of row.
@@ -518,4 +543,5 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoint thread does it
     cursor.close()
