@@ -240,6 +240,7 @@ def main() -> int:
             server.wait(20)
     clients = args.tables * 4
     print(f"server: {health['store']} table_failures={health['table_failures']}")
+    print(f"server gc (generation 2): {health['gc']}")
     for sample in stats.error_samples:
         print("error:", sample)
     print(

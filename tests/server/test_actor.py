@@ -1,14 +1,16 @@
-"""The table actor: a table that raises is rebuilt from its journal and goes on."""
+"""The table actor: a table that raises is rebuilt from the store and goes on."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 from nertz.engine import Rules
 from nertz.server.actor import Clock, TableActor
 from nertz.server.protocol import Play, Ready
+from nertz.server.store import Store, TableCreated
 from nertz.server.table import Connect, Inbound, Join, Stage, Table
 
 from .harness import token_hash
@@ -29,9 +31,11 @@ class Box:
         self.closed = reason
 
 
-async def _scenario() -> None:
+async def _scenario(store: Store) -> None:
     table = Table("TEST", Rules(), fast(countdown_ms=100))
-    actor = TableActor("t1", table, None, Clock(speed=20.0))
+    created = TableCreated("TEST", None, True, Rules().as_dict(), fast().as_dict(), 0.0)
+    store.submit("t1", [created])
+    actor = TableActor("t1", table, store, Clock(speed=20.0))
     actor.start()
     box = Box()
     actor.outboxes[1] = box
@@ -53,9 +57,9 @@ async def _scenario() -> None:
     broken._inbound = boom  # type: ignore[method-assign]
     mark = len(box.got)
     actor.submit(Inbound(1, Play(1, "T")))
-    await asyncio.sleep(0.02)
+    await asyncio.sleep(0.2)
     assert actor.failures == 1
-    assert actor.table is not broken  # rebuilt from its journal ...
+    assert actor.table is not broken  # rebuilt from the store ...
     assert "state" in [m["type"] for m in box.got[mark:]]  # ... everyone gets a fresh state
     assert actor.table.hand is not None
     assert actor.table.hand.log[: len(broken.hand.log)] == broken.hand.log  # type: ignore[union-attr]
@@ -67,5 +71,7 @@ async def _scenario() -> None:
     await actor.stop()
 
 
-def test_a_table_that_raises_is_rebuilt_and_carries_on() -> None:
-    asyncio.run(_scenario())
+def test_a_table_that_raises_is_rebuilt_and_carries_on(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "actor.db"))
+    asyncio.run(_scenario(store))
+    store.close()

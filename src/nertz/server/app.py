@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import itertools
 import logging
 import sys
@@ -90,6 +91,25 @@ class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     seat: int | None = None
     key: str | None = None
+
+
+_GC_PAUSES: dict[str, float] = {"count": 0, "max_ms": 0.0, "total_ms": 0.0}
+_gc_started = [0.0]
+
+
+def _gc_watch(phase: str, info: dict[str, int]) -> None:
+    if info.get("generation") != 2:
+        return
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+    else:
+        ms = (time.perf_counter() - _gc_started[0]) * 1000
+        _GC_PAUSES["count"] += 1
+        _GC_PAUSES["total_ms"] = round(_GC_PAUSES["total_ms"] + ms, 1)
+        _GC_PAUSES["max_ms"] = round(max(_GC_PAUSES["max_ms"], ms), 1)
+
+
+gc.callbacks.append(_gc_watch)
 
 
 def _error(code: str, reason: str, status: int = 400) -> JSONResponse:
@@ -199,6 +219,9 @@ def create_app(config: Config) -> Starlette:
             log.info("resumed %d unfinished match(es)", resumed)
         if config.play:
             await _play_table(lobby, config)
+        # Everything alive now (modules, restored tables) lives as long as the server:
+        # keep it out of the collector's full passes, which pause every table.
+        gc.freeze()
         try:
             yield
         finally:
@@ -294,6 +317,11 @@ def create_app(config: Config) -> Starlette:
                     "writes_10s": store.recent_writes(10),
                 },
                 "table_failures": sum(e.actor.failures for e in lobby().tables.values()),
+                "gc": {
+                    **_GC_PAUSES,
+                    "tracked": len(gc.get_objects()),
+                    "frozen": gc.get_freeze_count(),
+                },
             }
         )
 

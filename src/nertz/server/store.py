@@ -437,6 +437,11 @@ class Store:
                 )
         return out
 
+    def records_of(self, table_id: str) -> list[Record]:
+        """One table's records in order (what ``restore_from_records`` reads)."""
+        with self.engine.connect() as conn:
+            return self._records(conn, table_id)
+
     def _records(self, conn: Any, table_id: str) -> list[Record]:
         records: list[Record] = []
         for s in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id)):

@@ -917,7 +917,7 @@ def restore_from_records(
     dealer: Callable[[int, Rules, int], Deal] | None = None,
 ) -> Table:
     """``Table.restore`` from a table's records in the order they were produced (the
-    store's rows, or an actor's journal): the latest record of each seat, each hand's
+    store's rows): the latest record of each seat, each hand's
     deal with its inputs in order, every event."""
     seats: dict[int, SeatRecord] = {}
     hands: dict[int, tuple[DealRecord, list[tuple[int, int, str]]]] = {}
