@@ -249,8 +249,8 @@ def main() -> int:
     )
     print(
         f"load tables={args.tables} clients={clients} plays={stats.plays} errors={stats.errors} "
-        f"ack_p50_ms={percentile(stats.acks, 50):.1f} ack_p99_ms={percentile(stats.acks, 99):.1f} "
-        f"echo_p50_ms={percentile(stats.echo, 50):.1f} echo_p99_ms={percentile(stats.echo, 99):.1f}"
+        f"ack_p50_ms={percentile(stats.acks, 50):.2f} ack_p99_ms={percentile(stats.acks, 99):.2f} "
+        f"echo_p50_ms={percentile(stats.echo, 50):.2f} echo_p99_ms={percentile(stats.echo, 99):.2f}"
     )
     return 0
 

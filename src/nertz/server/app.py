@@ -19,13 +19,15 @@ goes on; a connection that cannot keep up with its messages is closed. The WebSo
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import functools
 import gc
 import itertools
 import logging
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -156,43 +158,76 @@ class RateLimit:
 
 
 class Connection:
-    """One WebSocket's outgoing side: a queue drained by its own task, so the table
-    actor never waits for a slow client."""
+    """One WebSocket's outgoing side; the table actor never waits for a client.
+
+    A message is written at once when the stack takes it without waiting (uvicorn's
+    sans-I/O WebSocket writes to the transport and returns); if a write ever has to
+    wait, it resumes when it can and later messages queue behind it, in order. No task
+    per connection and no hop through one: that hop was a third of the play-ack time
+    (docs/performance-server.md)."""
 
     _ids = itertools.count(1)
 
     def __init__(self, websocket: WebSocket) -> None:
         self.id = next(self._ids)
         self.websocket = websocket
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.backlog: collections.deque[Coroutine[Any, Any, None]] = collections.deque()
+        self.busy = False
+        self.idle = asyncio.Event()
+        self.idle.set()
         self.closing: str | None = None
-        self.task = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, body: bytes) -> None:
         if self.closing is not None:
             return
-        if self.queue.qsize() >= OUTBOX_LIMIT:
+        if len(self.backlog) >= OUTBOX_LIMIT:
             self.close("too slow: messages piled up")
             return
-        self.queue.put_nowait(body)
+        self._push(self.websocket.send_text(body.decode()))
 
     def close(self, reason: str) -> None:
         if self.closing is None:
             self.closing = reason
-            self.queue.put_nowait(None)
+            self._push(self._close())
 
-    async def _write(self) -> None:
+    async def _close(self) -> None:
         ws = self.websocket
-        try:
-            while True:
-                body = await self.queue.get()
-                if body is None:
-                    break
-                await ws.send_text(body.decode())
-            if ws.client_state is WebSocketState.CONNECTED:
-                await ws.close(1000 if self.closing == "left" else 1008, (self.closing or "")[:100])
-        except Exception:  # the peer went away: the reader notices and cleans up
-            pass
+        if ws.client_state is WebSocketState.CONNECTED:
+            await ws.close(1000 if self.closing == "left" else 1008, (self.closing or "")[:100])
+
+    def _push(self, coro: Coroutine[Any, Any, None]) -> None:
+        if self.busy:
+            self.backlog.append(coro)
+        else:
+            self._run(coro)
+
+    def _resume(self, coro: Coroutine[Any, Any, None], _done: object) -> None:
+        self._run(coro)
+
+    def _run(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Step writes until one has to wait (then resume it like a task would) or the
+        backlog is empty."""
+        self.busy = True
+        self.idle.clear()
+        while True:
+            try:
+                waiting = coro.send(None)
+            except StopIteration:
+                pass
+            except Exception:  # the peer went away: drop the rest; the reader cleans up
+                self.closing = self.closing or "gone"
+                for rest in self.backlog:
+                    rest.close()
+                self.backlog.clear()
+            else:
+                waiting._asyncio_future_blocking = False
+                waiting.add_done_callback(functools.partial(self._resume, coro))
+                return
+            if not self.backlog:
+                self.busy = False
+                self.idle.set()
+                return
+            coro = self.backlog.popleft()
 
 
 def _origin_ok(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -396,7 +431,7 @@ def create_app(config: Config) -> Starlette:
                 entry.actor.outboxes.pop(conn.id, None)
             conn.close(conn.closing or "gone")
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.task, 5)
+                await asyncio.wait_for(conn.idle.wait(), 5)
 
     async def echo_ws(websocket: WebSocket) -> None:
         await websocket.accept()
