@@ -139,6 +139,8 @@ class TableActor:
             self._schedule()
 
     def _dispatch(self, out: Out) -> None:
+        if out.records and self.store is not None:
+            self.store.submit(self.id, out.records)  # queued before any ack goes out
         outboxes = self.outboxes
         for conn, body in out.sends:
             box = outboxes.get(conn)
@@ -148,8 +150,6 @@ class TableActor:
             box = outboxes.pop(conn, None)
             if box is not None:
                 box.close(reason)
-        if out.records and self.store is not None:
-            self.store.submit(self.id, out.records)
 
     async def _rebuild(self) -> None:
         """The table from the store: its last good state (every completed command).
