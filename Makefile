@@ -28,6 +28,7 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/simulate.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -5,7 +5,18 @@ import ast
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[1] / "src" / "nertz" / "engine"
-ALLOWED = {"__future__", "collections", "dataclasses", "enum", "itertools", "random", "typing"}
+ALLOWED = {
+    "bisect",
+    "operator",
+    "__future__",
+    "collections",
+    "dataclasses",
+    "enum",
+    "functools",
+    "itertools",
+    "random",
+    "typing",
+}
 
 
 def imports(path: Path) -> set[str]:

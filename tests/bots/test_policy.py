@@ -162,3 +162,18 @@ def test_delays_follow_the_level(style: str) -> None:
     fast = play_hand([Bot(s, "demon", style, s) for s in range(2)], rules, 3)
     slow = play_hand([Bot(s, "beginner", style, s) for s in range(2)], rules, 3)
     assert fast.length_ms * 2 < slow.length_ms
+
+
+def test_a_new_hand_forgets_the_last_hands_plans() -> None:
+    """R33: between hands the bot starts over; nothing planned for the last deal
+    (here: moving the 7H onto the 8S) may be played on the next."""
+    rules = Rules()
+    bot = Bot(0, EXACT, "balanced", 1)
+    for mine, expected in (
+        ("nertz: 2S 9C; work: 8S / 7H / JD / 3C; stock: 4D 5D; waste: -", "2>1"),
+        ("nertz: 2S 9C; work: 8S / 5H / JD / 3C; stock: 4D 5D; waste: -", "T"),
+    ):
+        hand = Hand(Deal.from_layouts([mine, OPPONENT]), rules)
+        hand.start(0)
+        bot.begin(view(hand, 0))
+        assert str(bot.decide(0).move) == expected

@@ -33,12 +33,15 @@ def test_scorer_plays_on_until_a_pass_finds_nothing() -> None:
 
 def test_balanced_weighs_bonus_opponents_and_lead() -> None:
     balanced = STYLES["balanced"]
-    assert not balanced.should_call(CALM)
-    assert balanced.should_call(replace(CALM, caller_bonus=10))
-    assert balanced.should_call(replace(CALM, opponent_nertz=3))
-    assert balanced.should_call(replace(CALM, my_total=40))  # a lead worth keeping
-    assert balanced.should_call(replace(CALM, my_total=104))  # calling wins (R32)
-    assert not balanced.should_call(replace(CALM, my_total=104, best_other_total=110))
+    behind = replace(CALM, my_total=40, best_other_total=85)
+    assert balanced.should_call(CALM)  # calling at once pays (docs/strategy.md)
+    assert balanced.should_call(replace(behind, best_other_total=60))  # far from the end
+    assert not balanced.should_call(behind)  # the race is nearly lost: gamble
+    assert balanced.should_call(replace(behind, caller_bonus=10))
+    assert balanced.should_call(replace(behind, opponent_nertz=3))
+    assert balanced.should_call(replace(behind, ready_plays=0))
+    assert balanced.should_call(replace(behind, my_total=104, best_other_total=100))
+    assert balanced.should_call(replace(behind, target=0))  # not a race: no end in sight
 
 
 def test_prompt_calls_at_once_but_plays_wide() -> None:

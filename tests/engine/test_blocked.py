@@ -148,3 +148,13 @@ def test_progress_between_rotations_starts_a_new_spell_r26() -> None:
 def test_a_deal_is_never_blocked_before_go() -> None:
     hand = Hand(Deal.from_layouts([STUCK_SEAT]))
     assert hand.tick(10**6).events == ()
+
+
+def test_turning_past_a_loose_waste_card_can_block_a_seat_r24() -> None:
+    """The 8H on the waste fits the 9C, but once turned under it never comes back to the
+    top (the waste's groups of three fall elsewhere): after the turn the seat is blocked."""
+    hand = make_hand("nertz: KH; work: 9C / 5S / 6S / 2S; stock: 3C 10C JC; waste: QC 8H")
+    assert not hand.is_blocked(0)
+    play(hand, 0, "T", 1)
+    assert hand.is_blocked(0)
+    assert hand.tick(1 + SETTLE_MS).events == (Rotated(1, False),)

@@ -55,3 +55,19 @@ def test_a_second_seat_cannot_call_too() -> None:
     play(hand, 1, "N>F", 2)
     assert play(hand, 0, "NERTZ", 3).ok
     refused_unchanged(hand, 1, "NERTZ", "already_called", 4)
+
+
+def test_next_deadline_tells_a_driver_when_to_tick() -> None:
+    """R28, R25: the end of the landing window, the settle check and the idle rotation."""
+    hand = make_hand(*SEATS, go=False)
+    assert hand.next_deadline() is None  # before Go only Go can change anything
+    hand.start(0)
+    assert hand.next_deadline() == 1_000  # SETTLE_MS after the last card moved
+    play(hand, 1, "N>F", 400)
+    assert hand.next_deadline() == 1_400
+    hand.tick(1_400)
+    assert hand.next_deadline() == 30_400  # then the idle rotation (idle_rotate_s 30)
+    play(hand, 1, "NERTZ", 2_000)
+    assert hand.next_deadline() == 2_250  # the landing window
+    hand.tick(2_250)
+    assert hand.over and hand.next_deadline() is None

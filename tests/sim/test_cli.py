@@ -34,6 +34,14 @@ def test_bad_arguments_stop_with_one_line(
         assert word in err
 
 
+def test_unreadable_numbers_stop_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", "--matches", "lots"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--matches" in err and "'lots'" in err
+
+
 def test_a_run_prints_tables_and_writes_json_and_plot(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,9 +3,11 @@ match ends (R32) in every match mode."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from nertz.bots import parse_seat
+from nertz.bots import LEVELS, STYLES, parse_seat
 from nertz.engine import Rules
 from nertz.sim import Setup, play_match, run
 
@@ -40,3 +42,45 @@ def test_every_match_ends(options: dict[str, object]) -> None:
         result = play_match(Setup(SEATS[:3], rules, 3), index)
         assert result.winners
         assert all(not hand.bad for hand in result.hands)
+
+
+def test_no_unexpected_refusal_over_many_hands() -> None:
+    """Bots are refused only for lost races (R16) or late plays after a call (R28),
+    across whole matches, where every hand after the first reuses the same bots."""
+    seats = tuple(parse_seat(s) for s in ("demon", "expert", "skilled:scorer", "casual:racer"))
+    results = run(Setup(seats, Rules().with_options(target=60), 5), 10)
+    hands = [hand for match in results for hand in match.hands]
+    assert len(hands) > 25
+    assert [hand.bad for hand in hands if hand.bad] == []
+    assert sum(sum(hand.races_lost) for hand in hands) > 0
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_every_match_ends_under_sampled_options(case: int) -> None:
+    """Random seats (1 to 8, R2), levels, styles and table options: the match ends
+    (R32) and no bot move is refused for anything but a lost race or a late play."""
+    rng = random.Random(f"options:{case}")
+    seats = tuple(
+        parse_seat(f"{rng.choice(list(LEVELS))}:{rng.choice(list(STYLES))}")
+        for _ in range(rng.randint(2, 8) if case % 4 else 1)
+    )
+    rules = Rules().with_text(
+        {
+            "draw": rng.choice(["3", "1"]),
+            "nertz_pile": rng.choice(["13", "12", "11"]),
+            "penalty": rng.choice(["2", "1"]),
+            "caller_bonus": rng.choice(["0", "10", "25"]),
+            "target": rng.choice(["20", "40"]),
+            "match": rng.choice(["race", "single", "rounds", "gap"][: 3 + (len(seats) > 1)]),
+            "rounds_to_win": "2",
+            "gap_to_win": "25",
+            "tie_break": rng.choice(["share", "caller"]),
+            "tie_window_ms": rng.choice(["0", "40", "200"]),
+            "landing_ms": rng.choice(["0", "250", "1500"]),
+            "idle_rotate_s": rng.choice(["0", "3", "30"]),
+            "max_rotations": rng.choice(["0", "1", "2"]),
+        }
+    )
+    result = play_match(Setup(seats, rules, case), 0)
+    assert result.winners
+    assert [hand.bad for hand in result.hands if hand.bad] == []

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from nertz.bots import LEVELS, STYLES, Bot
-from nertz.engine import Rules
+from nertz.engine import Deal, Rules
+from nertz.engine.hand import SETTLE_MS
 from nertz.sim import play_hand
 
 
@@ -65,3 +66,13 @@ def test_a_table_of_blocked_seats_rotates_then_ends_without_a_call() -> None:
             ended_blocked += 1
             assert result.rotations >= 1
     assert ended_blocked > 0
+
+
+def test_an_all_blocked_table_rotates_once_it_settles_and_then_ends() -> None:
+    """R24-R26: nobody has to say stuck. No card moves from Go, so the engine finds the
+    table blocked after SETTLE_MS, rotates, and ends it SETTLE_MS later."""
+    blocked = Deal.from_layouts(["nertz: QD; work: 5H / 9C / 7D / JH; stock: 3S 8S 2C KC"])
+    result = play_hand([Bot(0, "beginner", "balanced", 1)], Rules(), 0, fixed=blocked)
+    assert result.rotations == 1
+    assert result.blocked and result.caller is None
+    assert result.length_ms == 2 * SETTLE_MS

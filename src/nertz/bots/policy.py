@@ -84,6 +84,7 @@ class Bot:
         self.totals = tuple(totals) or (0,) * self.memory.seats
         self._turns = self._shuffles = 0
         self._mark = (0, 0)
+        self._free = self._bare = (-1, None)  # versions restart with the new memory
 
     def resync(self, seat_view: Mapping[str, Any]) -> None:
         """Re-read the seat's view mid-hand (after an unexpected refusal, say)."""

@@ -12,8 +12,9 @@
   and calls only then, or when an opponent is down to one Nertz card.
 * ``balanced`` (the default) plays like the scorer but weighs the call: it calls when
   calling wins the match, when the caller bonus is worth protecting, when an opponent
-  is close to calling, or when it leads; otherwise it first plays the cards it can send
-  to the middle at once.
+  is close to calling, when it has no card ready for the middle; it plays on (its
+  ready cards to the middle first) only when the race is nearly lost: the leader is
+  within ``TRAILING`` points of the target and more than ``TRAILING`` ahead of it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["DEFAULT_STYLE", "STYLES", "CallSituation", "Style"]
+
+
+TRAILING = 20
+"""Points (match total plus hand) that make a race nearly lost for a balanced bot."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +67,11 @@ class Style:
             return True  # calling now wins the race (R32)
         if s.ready_plays == 0 or s.caller_bonus >= 10 or s.opponent_nertz <= 3:
             return True
-        # Leading the hand: every second of play on lets the others catch up, and
-        # each Nertz card they play is worth penalty + 1 to them (R30).
-        return s.my_total - s.best_other_total > 15
+        # Playing on costs points on average (docs/strategy.md): while the bot earns 1 a
+        # card, the others play Nertz cards worth penalty + 1 each (R30). Only a seat
+        # well behind when the leader is about to win the race takes the gamble.
+        desperate = s.target and s.best_other_total >= s.target - TRAILING
+        return not (desperate and s.my_total < s.best_other_total - TRAILING)
 
 
 STYLES: dict[str, Style] = {

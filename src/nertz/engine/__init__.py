@@ -8,7 +8,7 @@ See ``docs/engine.md``.
 from .blocked import waste_reachable
 from .cards import MAX_SEATS, Card, Suit, full_deck
 from .foundations import Foundation
-from .hand import Hand, LogEntry, Phase
+from .hand import SETTLE_MS, Hand, LogEntry, Phase
 from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
 from .moves import ANY, NERTZ, PILES, WASTE, Kind, Move
@@ -37,6 +37,7 @@ __all__ = [
     "OPTION_HELP",
     "PILES",
     "PRESETS",
+    "SETTLE_MS",
     "WASTE",
     "Called",
     "Card",

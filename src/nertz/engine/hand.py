@@ -15,7 +15,9 @@ hand rebuilt from its deal and log is identical (``replay``).
 
 from __future__ import annotations
 
+from bisect import insort
 from enum import StrEnum
+from operator import attrgetter
 
 from .blocked import is_blocked
 from .cards import Card
@@ -62,6 +64,8 @@ SETTLE_MS = 1000
 this long, as people at a table notice it is stuck; saying stuck checks at once."""
 
 _OK = Outcome(True)
+_NUMBER = attrgetter("number")
+_TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
 _PileCache = tuple[int, dict[int, list[int]], list[int], dict[int, list[int]], list[Move]]
 _NO_PILES: _PileCache = (-1, {}, [], {}, [])
 _RANGE = tuple(range(PILES))
@@ -137,24 +141,27 @@ class Hand:
         if not 0 <= seat < len(self.seats):
             return refuse(Refusal.NO_SUCH_SEAT, f"there is no seat {seat}")
         kind = move.kind
-        if kind is Kind.FOUNDATION:
-            outcome = self._to_foundation(seat, move, at_ms)
-        elif kind is Kind.PILE:
-            outcome = self._to_pile(seat, move)
-        elif kind is Kind.UNDER:
-            outcome = self._under(seat, move)
-        elif kind is Kind.TURN:
+        if kind is _TURN:
             outcome = self._turn(seat)
-        elif kind is Kind.CALL:
-            outcome = self._call(seat, at_ms)
+            if outcome.ok:
+                self.log.append((at_ms, seat, move.text))
+            return outcome
+        if kind is _FOUNDATION_KIND:
+            outcome = self._to_foundation(seat, move, at_ms)
+        elif kind is _PILE_KIND:
+            outcome = self._to_pile(seat, move)
+        elif kind is _UNDER_KIND:
+            outcome = self._under(seat, move)
         else:
-            outcome = self._stuck(seat, at_ms)
-        if outcome.ok:
+            outcome = self._call(seat, at_ms) if kind is Kind.CALL else self._stuck(seat, at_ms)
+            if outcome.ok:
+                self.log.append((at_ms, seat, move.text))
+            return outcome
+        if outcome.ok:  # a card moved
             self.log.append((at_ms, seat, move.text))
-            if kind <= Kind.UNDER:
-                self.last_card_ms = at_ms
-                if kind is Kind.FOUNDATION or move.src >= NERTZ:
-                    self.rotations = 0  # progress (R24) ends a blocked spell (R26)
+            self.last_card_ms = at_ms
+            if kind is _FOUNDATION_KIND or move.src >= NERTZ:
+                self.rotations = 0  # progress (R24) ends a blocked spell (R26)
         return outcome
 
     def tick(self, at_ms: int) -> Outcome:
@@ -164,25 +171,47 @@ class Hand:
         still blocked after ``max_rotations`` (R26). Returns the events, if any."""
         self._clock(at_ms)
         events: list[Event] = []
-        if self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
-            events.append(self._end(EndReason.CALLED))
-        elif self.phase is Phase.PLAYING:
+        if self.phase is Phase.PLAYING:
             quiet = at_ms - self.last_card_ms
+            if quiet < SETTLE_MS:
+                return _OK  # the usual case: cards are moving
             idle_s = self.rules.idle_rotate_s
             idle = idle_s > 0 and quiet >= idle_s * 1000
-            if idle or (quiet >= SETTLE_MS and self.all_blocked()):
+            if idle or self.all_blocked():
                 events += self._rotate(at_ms, idle)
+        elif self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
+            events.append(self._end(EndReason.CALLED))
         if not events:
             return _OK
         self.log.append((at_ms, -1, "TICK"))
         return Outcome(True, tuple(events))
+
+    def next_deadline(self) -> int | None:
+        """When ``tick`` next has something to decide, if nothing else happens first:
+        the end of the landing window (R28), the moment a quiet table is first checked
+        for being all blocked (``SETTLE_MS``), or the idle rotation (R25). Drivers call
+        ``tick`` at this time and after every accepted input; None when only an input
+        can change anything (before Go, after the end, or a quiet table already checked)."""
+        if self.phase is Phase.LANDING:
+            return self.call_ms + self.rules.landing_ms
+        if self.phase is not Phase.PLAYING:
+            return None
+        times = []
+        settle = self.last_card_ms + SETTLE_MS
+        if settle > self.now:
+            times.append(settle)
+        if self.rules.idle_rotate_s:
+            times.append(self.last_card_ms + self.rules.idle_rotate_s * 1000)
+        return min(times) if times else None
 
     # ------------------------------------------------------------------ questions
 
     def legal_moves(self, seat: int) -> list[Move]:
         """Every move ``play`` would accept from ``seat`` now, ties aside (R12-R27)."""
         phase = self.phase
-        if phase is not Phase.PLAYING and phase is not Phase.LANDING:
+        if phase is not Phase.PLAYING and (
+            phase is not Phase.LANDING or self.now > self.call_ms + self.rules.landing_ms
+        ):
             return []
         layout = self.seats[seat]
         work = layout.work
@@ -440,7 +469,7 @@ class Hand:
         f = Foundation(len(self.foundations), cards[0].suit, cards, at_ms)
         self.foundations.append(f)
         if f.top_rank < 13:
-            self.wants.setdefault(f.needs, []).append(f)
+            self.wants.setdefault(f.needs, []).append(f)  # the newest: last in order
         return f
 
     def _grow(self, f: Foundation, card: Card, at_ms: int) -> None:
@@ -452,7 +481,8 @@ class Hand:
         f.top_rank = card.rank
         f.top_ms = at_ms
         if card.rank < 13:
-            self.wants.setdefault(f.needs, []).append(f)
+            # Kept in foundation order: "any foundation" means the oldest that fits.
+            insort(self.wants.setdefault(f.needs, []), f, key=_NUMBER)
 
     def _to_pile(self, seat: int, move: Move) -> Outcome:
         layout = self.seats[seat]
@@ -537,7 +567,11 @@ class Hand:
             turned = []
         else:
             return refuse(Refusal.NOTHING_TO_TURN, "stock and waste are both empty")
-        self._seat_version[seat] += 1
+        # Turning can only take cards out of reach (a waste top that is not where a turn
+        # of three would leave it is lost once covered), never bring new ones: a seat
+        # found blocked stays blocked, so only a "not blocked" answer is checked again.
+        if not self._blocked[seat][2]:
+            self._seat_version[seat] += 1
         return Outcome(True, (StockTurned(seat, tuple(turned)),))
 
     def _call(self, seat: int, at_ms: int) -> Outcome:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .cards import MAX_SEATS, Card, full_deck
 from .moves import PILES
@@ -127,31 +127,43 @@ class SeatLayout:
         return layout
 
 
+SeatStart = tuple[tuple[Card, ...], ...]
+"""One seat's starting cards: Nertz pile, the four work piles, stock, waste."""
+
+
+def _start(layout: SeatLayout) -> SeatStart:
+    return (tuple(layout.nertz), *map(tuple, layout.work), tuple(layout.stock), tuple(layout.waste))
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The starting position of one hand: each seat's layout as text, and any cards
-    already in the middle (for puzzles). Dealt hands carry the seed that made them;
-    the seed stays on the server (it is never part of a view)."""
+    """The starting position of one hand: each seat's cards, and any cards already in
+    the middle (for puzzles). Dealt hands carry the seed that made them; the seed stays
+    on the server (it is never part of a view)."""
 
-    layouts: tuple[str, ...]
+    starts: tuple[SeatStart, ...]
     middle: tuple[str, ...] = ()
     """Foundations already started, each as text bottom to top, e.g. ``AH@0 2H@1``."""
     seed: int | None = None
-    _start: tuple[SeatLayout, ...] = field(default=(), repr=False, compare=False)
-    """The layouts already built, when the deal made them (saves parsing its own text)."""
 
     @property
     def seats(self) -> int:
-        return len(self.layouts)
+        return len(self.starts)
+
+    @property
+    def layouts(self) -> tuple[str, ...]:
+        """Each seat's layout in the text form ``Deal.from_layouts`` reads back."""
+        return tuple(layout.to_text() for layout in self.build_layouts())
 
     @staticmethod
     def from_layouts(layouts: Sequence[str], middle: Sequence[str] = ()) -> Deal:
         """An explicit deal; checks every layout and that no card appears twice."""
         if not 1 <= len(layouts) <= MAX_SEATS:
             raise ValueError(f"a hand has 1 to {MAX_SEATS} seats, not {len(layouts)}")
-        result = Deal(tuple(layouts), tuple(middle))
+        seats = [SeatLayout.parse(text, owner) for owner, text in enumerate(layouts)]
+        result = Deal(tuple(_start(seat) for seat in seats), tuple(middle))
         seen: set[Card] = set()
-        for seat in result.build_layouts():
+        for seat in seats:
             for card in seat.cards():
                 if card in seen:
                     raise ValueError(f"seat {seat.owner + 1} has {card} twice")
@@ -167,9 +179,17 @@ class Deal:
 
     def build_layouts(self) -> list[SeatLayout]:
         """Fresh mutable layouts for a new ``Hand``."""
-        if self._start:
-            return [layout.copy() for layout in self._start]
-        return [SeatLayout.parse(text, owner) for owner, text in enumerate(self.layouts)]
+        return [
+            SeatLayout(
+                owner,
+                list(start[0]),
+                [list(pile) for pile in start[1 : 1 + PILES]],
+                list(start[1 + PILES]),
+                list(start[2 + PILES]),
+                min(1, len(start[2 + PILES])),
+            )
+            for owner, start in enumerate(self.starts)
+        ]
 
     def build_middle(self) -> list[list[Card]]:
         """The starting foundations, checked (R12, R13)."""
@@ -194,19 +214,11 @@ def deal(seats: int, rules: Rules, seed: int) -> Deal:
     """
     if not 1 <= seats <= MAX_SEATS:
         raise ValueError(f"a hand has 1 to {MAX_SEATS} seats, not {seats}")
-    texts = []
-    layouts = []
+    starts = []
+    size = rules.nertz_pile
     for owner in range(seats):
         deck = full_deck(owner)
         random.Random(f"nertz:{seed}:{owner}").shuffle(deck)
-        size = rules.nertz_pile
-        layout = SeatLayout(
-            owner,
-            deck[:size],
-            [[c] for c in deck[size : size + PILES]],
-            deck[size + PILES :],
-            [],
-        )
-        texts.append(layout.to_text())
-        layouts.append(layout)
-    return Deal(tuple(texts), (), seed, tuple(layouts))
+        work = tuple((c,) for c in deck[size : size + PILES])
+        starts.append((tuple(deck[:size]), *work, tuple(deck[size + PILES :]), ()))
+    return Deal(tuple(starts), (), seed)

@@ -9,10 +9,12 @@ blocked: that depends on the stock's order (R24).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from .hand import Hand
 from .layout import SeatLayout
+from .rules import Rules
 
 __all__ = ["spectator_view", "view"]
 
@@ -32,12 +34,17 @@ def _seat(layout: SeatLayout, middle: int) -> dict[str, Any]:
     }
 
 
+@cache
+def _rules(rules: Rules) -> dict[str, Any]:
+    return rules.as_dict()
+
+
 def spectator_view(hand: Hand) -> dict[str, Any]:
     """The table as anyone watching sees it."""
     return {
         "phase": hand.phase.value,
         "now_ms": hand.now,
-        "rules": hand.rules.as_dict(),
+        "rules": dict(_rules(hand.rules)),
         "seats": [_seat(s, hand.middle[i]) for i, s in enumerate(hand.seats)],
         "foundations": [
             {

@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from rich import box
 from rich.console import Console
@@ -67,6 +67,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
     p.add_argument("--plot", type=Path, default=None, help="draw scores and totals to a PNG")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.error = _one_line
+
+
+def _one_line(message: str) -> NoReturn:
+    """argparse's own errors (``--matches abc``) as one line too, exit code 2."""
+    print(f"nertz simulate: error: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def parse_seats(text: str) -> tuple[SeatSpec, ...]:

@@ -6,8 +6,12 @@ that virtual time (``Hand.play(seat, move, at_ms)``), tells every bot what happe
 and lets ``Hand.tick`` see the time pass, so foundation races (R16), landings after a
 call (R28), blocked and idle tables (R24-R26) happen as they would at a real table.
 
-The table also has its own timer: the end of the landing window after a call and the
-idle-rotation deadline (``idle_rotate_s``), so neither waits for a bot to act.
+The table also has its own timer, so nothing waits for a bot to act: the end of the
+landing window after a call (R28); ``SETTLE_MS`` after the last card moved, when the
+engine looks for an all-blocked table (R25); and the idle deadline (``idle_rotate_s``).
+Between these deadlines only a stock turn can change what a tick looks at (turning past
+a waste card that only its current place made reachable can leave a seat blocked, R24;
+saying stuck is checked at once), so after a turn on a settled table the loop ticks too.
 
 Bots get views and events only (``Bot.begin``, ``observe``, ``refused``); the loop is
 the only code that holds the ``Hand``.
@@ -20,13 +24,14 @@ from dataclasses import dataclass
 
 from nertz.bots import Bot, Decision
 from nertz.engine import (
+    SETTLE_MS,
     Called,
     CardsMoved,
+    Deal,
     EndReason,
     Event,
     Hand,
     Kind,
-    Outcome,
     Refusal,
     Rotated,
     Rules,
@@ -44,7 +49,6 @@ MAX_HAND_MS = 3 * 3600 * 1000
 """A hand still going after three virtual hours is a deadlock: the loop raises."""
 
 _NEVER = 1 << 62
-_QUIET = Outcome(True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +74,16 @@ class HandResult:
 
 
 def play_hand(
-    bots: Sequence[Bot], rules: Rules, seed: int, totals: Sequence[int] = ()
+    bots: Sequence[Bot],
+    rules: Rules,
+    seed: int,
+    totals: Sequence[int] = (),
+    fixed: Deal | None = None,
 ) -> HandResult:
-    """Deal a hand from ``seed`` and let ``bots`` play it to its end."""
+    """Deal a hand from ``seed`` (or play the ``fixed`` deal, for tests and puzzles)
+    and let ``bots`` play it to its end."""
     n = len(bots)
-    hand = Hand(deal(n, rules, seed), rules)
+    hand = Hand(fixed or deal(n, rules, seed), rules)
     for seat, bot in enumerate(bots):
         bot.begin(view(hand, seat), totals)
     start = hand.start(0)
@@ -90,6 +99,8 @@ def play_hand(
     for seat, decision in enumerate(pending):
         due[seat] = max(1, decision.delay_ms)
     call_due = _NEVER
+    settled = -1
+    """The ``last_card_ms`` whose settle deadline has been looked at."""
     seats = range(n)
     while True:
         # The next seat due (the lowest seat on equal times) ...
@@ -98,9 +109,19 @@ def play_hand(
         for s in seats:
             if due[s] < t:
                 seat, t = s, due[s]
-        # ... unless the table's own timer comes first.
-        table_t = call_due if call_due < _NEVER else hand.last_card_ms + idle_ms
-        if (call_due < _NEVER or idle_ms) and table_t <= t:
+        # ... unless the table's own timer comes first: the end of the landing window
+        # (R28), else the settle deadline after the last card moved (an all-blocked
+        # table rotates, R25), else the idle deadline (``idle_rotate_s``).
+        quiet_since = hand.last_card_ms
+        if call_due < _NEVER:
+            table_t = call_due
+        elif settled != quiet_since:
+            table_t = quiet_since + SETTLE_MS
+        else:
+            table_t = quiet_since + idle_ms if idle_ms else _NEVER
+        if table_t <= t:
+            if call_due >= _NEVER and settled != quiet_since:
+                settled = quiet_since
             events = hand.tick(table_t).events
             if hand.over:
                 break
@@ -126,6 +147,14 @@ def play_hand(
                         call_due = t + landing_ms
                     elif type(event) is Rotated:
                         rotated = True
+                if move.kind is Kind.TURN and t - hand.last_card_ms >= SETTLE_MS:
+                    # Turning past a waste card that only its current place made
+                    # reachable can leave the seat blocked (R24): a settled table is
+                    # looked at again.
+                    later = hand.tick(t).events
+                    if later:
+                        _announce(bots, later)
+                        rotated = True
             else:
                 code = outcome.code
                 assert code is not None
@@ -137,15 +166,6 @@ def play_hand(
                     bots[seat].resync(view(hand, seat))
         if hand.over:
             break
-        # Only a card that moved can leave every seat blocked (R24 counts turning the
-        # stock as part of a seat's own moves), and the table's timer covers the idle
-        # deadline and the landing window; so the table looks after card moves only.
-        tick = hand.tick(t) if move is not None and move.kind <= Kind.UNDER else _QUIET
-        if tick.events:
-            _announce(bots, tick.events)
-            if hand.over:
-                break
-            rotated = True
         if rotated:
             _restart(bots, pending, due, t)
         else:
