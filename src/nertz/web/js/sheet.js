@@ -139,7 +139,20 @@ class SheetPage {
       throw new Error(`${this.sheet.names[seat]}: type ${what} as a whole number (0 if none)`);
     }
     const c = row.querySelector(".in-caller").value;
-    return { middle, nertz_left: left, caller: c === "" ? null : Number(c) };
+    const caller = c === "" ? null : Number(c);
+    // The same checks as the server's (server/sheets.py), before anything is sent.
+    const names = this.sheet.names;
+    const label = `hand ${this.editing || this.sheet.hands.length + 1}`;
+    const pileSize = this.sheet.options.nertz_pile;
+    names.forEach((name, i) => {
+      if (middle[i] < 0 || middle[i] > 52) throw new Error(`${label}, ${name}: cards in the middle must be 0 to 52, not ${middle[i]}`);
+      if (left[i] < 0 || left[i] > pileSize) throw new Error(`${label}, ${name}: Nertz cards left must be 0 to ${pileSize} (the pile size, R4), not ${left[i]}`);
+      if (middle[i] + left[i] > 52) throw new Error(`${label}, ${name}: ${middle[i]} in the middle and ${left[i]} left is more than one deck of 52 (R1)`);
+    });
+    if (caller !== null && left[caller] !== 0) {
+      throw new Error(`${label}: ${names[caller]} called Nertz, so their Nertz cards left must be 0, not ${left[caller]} (R27)`);
+    }
+    return { middle, nertz_left: left, caller };
   }
 
   async submitHand() {

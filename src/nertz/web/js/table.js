@@ -402,7 +402,10 @@ class TableView {
     const view = this.view();
     const seat = view.seats[this.me];
     const cards = sourceCards(seat, src, depth);
-    if (!cards || cards.includes(null)) return null;
+    if (!cards || cards.includes(null)) {
+      toast(`Your ${srcName(src)} has no card to play yet.`, "info", 1500);
+      return null;
+    }
     if (target.startsWith("F")) {
       if (depth > 1) {
         toast("Only the last card of a pile can go to the middle (R14).", "warn");
@@ -692,6 +695,7 @@ class TableView {
     else if (t.stage === "over" && !this.overlayHidden) content = this.matchPanel();
     box.hidden = !content;
     if (content) box.replaceChildren(content);
+    else box.replaceChildren();
   }
 
   seatingPanel() {
@@ -1058,7 +1062,7 @@ class TableView {
     const vs = this.view().seats[this.me];
     if (key === "0" || lower === "q") {
       e.preventDefault();
-      if (vs.nertz_top) this.pick("N", 1);
+      if (vs.nertz_count > 0) this.pick("N", 1);
       return;
     }
     if (lower === "w" || key === "5") {
