@@ -10,14 +10,14 @@ function el(tag, attrs) {
 }
 
 /** ``series``: per seat the totals after each hand (hand 0 = 0); ``names`` per seat. */
-export function totalsChart(series, names, { width = 420, height = 200, target = null } = {}) {
+export function totalsChart(series, names, { width = 520, height = 180, target = null } = {}) {
   const hands = Math.max(1, ...series.map((s) => s.length - 1));
   const values = series.flat().concat([0]);
   if (target) values.push(target);
   let lo = Math.min(...values);
   let hi = Math.max(...values);
   if (hi === lo) hi = lo + 10;
-  const pad = { l: 38, r: 90, t: 12, b: 26 };
+  const pad = { l: 38, r: 150, t: 12, b: 26 };
   const x = (i) => pad.l + (i / hands) * (width - pad.l - pad.r);
   const y = (v) => pad.t + (1 - (v - lo) / (hi - lo)) * (height - pad.t - pad.b);
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img" });

@@ -351,6 +351,7 @@ class TableView {
     if (!this.table) return `seat ${seat + 1}`;
     const s = this.table.seats[seat];
     if (seat === this.me) return "You";
+    if (s.bot) return `Bot ${seat + 1} (${s.bot})`;
     return s.name || `seat ${seat + 1}`;
   }
 
@@ -490,7 +491,7 @@ class TableView {
   renderStrip(view) {
     const t = this.table;
     const chips = t.seats.map((s) => {
-      const live = view ? this.liveScore(view, s.seat) : null;
+      const live = view && ["playing", "countdown"].includes(t.stage) ? this.liveScore(view, s.seat) : null;
       const label = `${this.nameOf(s.seat)}: total ${t.totals[s.seat]}${live !== null ? `, this hand ${live}` : ""}`;
       const chip = h("span", { class: `score-chip${s.seat === this.me ? " me" : ""}`, title: label, "aria-label": label },
         h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
@@ -518,7 +519,7 @@ class TableView {
       between: "Hand over",
       over: "Match over",
     };
-    let text = `Table ${this.code} · ${words[t.stage] || t.stage}`;
+    let text = words[t.stage] || t.stage;
     if (this.me === null) text += " · watching";
     this.status.textContent = text;
     this.status.className = "status";
@@ -526,7 +527,7 @@ class TableView {
 
   seatBadges(seat, s) {
     const badges = [];
-    if (s.bot) badges.push(s.name === `bot ${s.bot}` ? "" : `bot ${s.bot}`);
+    if (s.bot && s.name !== `bot ${s.bot}`) badges.push(`bot ${s.bot}`);
     else if (!s.connected) badges.push("away");
     if (s.takeover) badges.push("bot playing");
     return badges.filter(Boolean).join(" · ");
@@ -726,12 +727,11 @@ class TableView {
     const t = this.table;
     const rules = (this.base && this.base.rules) || t.rules;
     const before = e.totals.map((v, i) => v - e.scores[i].score);
-    const maxMiddle = Math.max(1, ...e.scores.map((s) => s.middle));
     return h("table", { class: "breakdown" },
-      h("thead", {}, h("tr", {}, ["", "cards in the middle (R29)", "Nertz left", "bonus", "hand", "total"].map((x) => h("th", { text: x })))),
+      h("thead", {}, h("tr", {}, ["", "cards in the middle, sorted by back (R29)", "Nertz cards left", "caller bonus", "hand score (R30)", "total"].map((x) => h("th", { text: x })))),
       h("tbody", {}, e.scores.map((s, i) => h("tr", { class: e.caller === i ? "caller" : "" },
         h("th", {}, h("span", { class: "chip", style: `background:${seatColour(i)}` }), ` ${this.nameOf(i)}`, e.caller === i ? " (called)" : ""),
-        h("td", {}, h("span", { class: "stackbar", style: `--w:${(s.middle / maxMiddle) * 100}%;--back:${seatColour(i)}` }), ` ${s.middle}`),
+        h("td", {}, h("span", { class: "stackbar", style: `--n:${s.middle};--back:${seatColour(i)}`, title: `${s.middle} cards with ${this.nameOf(i)}'s back` }), ` ${s.middle}`),
         h("td", { text: `${s.nertz_left} × −${rules.penalty}` }),
         h("td", { text: s.bonus ? `+${s.bonus}` : "—" }),
         h("td", { class: "arith", text: `${s.middle} − ${rules.penalty}×${s.nertz_left}${s.bonus ? ` + ${s.bonus}` : ""} = ${s.score}` }),
