@@ -21,7 +21,7 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict src/nertz/engine
+	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server
 
 # The browser tests use Debian's Chromium; install it when missing (as root, with apt).
 chromium:

@@ -47,6 +47,9 @@ class Stats:
         self.errors = 0
         self.error_samples: list[str] = []
         self.measuring = False
+        self.server_cpu = 0.0
+        self.client_cpu = 0.0
+        """CPU used while measuring, in cores (1.0 = one core busy)."""
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -159,7 +162,16 @@ async def setup(http: str, tables: int) -> list[tuple[str, list[str]]]:
     return out
 
 
-async def run(args: argparse.Namespace, port: int) -> Stats:
+def cpu_seconds(pid: int) -> float:
+    """A process's user + system CPU time (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(args: argparse.Namespace, port: int, server_pid: int) -> Stats:
     http = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
     seats = await setup(http, args.tables)
@@ -174,8 +186,11 @@ async def run(args: argparse.Namespace, port: int) -> Stats:
         tasks.append(asyncio.create_task(echoer(f"ws://127.0.0.1:{port}/echo", stats, stop)))
     await asyncio.sleep(args.warmup)
     stats.measuring = True
+    server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
     await asyncio.sleep(args.seconds)
     stats.measuring = False
+    stats.server_cpu = (cpu_seconds(server_pid) - server_cpu) / args.seconds
+    stats.client_cpu = (time.process_time() - client_cpu) / args.seconds
     stop.set()
     await asyncio.gather(*tasks)
     return stats
@@ -186,13 +201,14 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--ws", default="websockets-sansio", help="uvicorn's WebSocket stack")
     parser.add_argument("--profile", help="record the server with py-spy to this file")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "load.db"
         command = [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", str(db)]
-        command += ["--max-tables", str(args.tables + 10)]
+        command += ["--max-tables", str(args.tables + 10), "--ws", args.ws]
         server = subprocess.Popen(
             command,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -215,18 +231,21 @@ def main() -> int:
                     ["py-spy", *spy_args, "-p", str(server.pid)],
                     stdout=subprocess.DEVNULL,
                 )
-            started = time.process_time()
-            stats = asyncio.run(run(args, port))
-            client_cpu = time.process_time() - started
+            stats = asyncio.run(run(args, port, server.pid))
+            health = httpx.get(f"http://127.0.0.1:{port}/", timeout=10).json()
             if spy is not None:
                 spy.wait(60)
         finally:
             server.terminate()
             server.wait(20)
     clients = args.tables * 4
+    print(f"server: {health['store']} table_failures={health['table_failures']}")
     for sample in stats.error_samples:
         print("error:", sample)
-    print(f"client process CPU: {client_cpu:.1f} s over {args.seconds + args.warmup:.0f} s")
+    print(
+        f"cpu while measuring: server {stats.server_cpu:.2f} cores, "
+        f"clients {stats.client_cpu:.2f} cores; load average {os.getloadavg()[0]:.2f}"
+    )
     print(
         f"load tables={args.tables} clients={clients} plays={stats.plays} errors={stats.errors} "
         f"ack_p50_ms={percentile(stats.acks, 50):.1f} ack_p99_ms={percentile(stats.acks, 99):.1f} "

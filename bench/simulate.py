@@ -2,7 +2,7 @@
 
 Plays whole matches in one process and prints, as its last line,
 ``simulate hands/s=<float> matches/s=<float>`` per second of this process's CPU time.
-``--profile`` prints the top of a cProfile first. See docs/performance-sim.md.
+``--profile`` prints the top of a cProfile first. See docs/performance.md.
 """
 
 from __future__ import annotations

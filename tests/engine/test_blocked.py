@@ -158,3 +158,13 @@ def test_turning_past_a_loose_waste_card_can_block_a_seat_r24() -> None:
     play(hand, 0, "T", 1)
     assert hand.is_blocked(0)
     assert hand.tick(1 + SETTLE_MS).events == (Rotated(1, False),)
+
+
+def test_a_waste_card_where_every_pass_stops_stays_in_reach_r24() -> None:
+    """The 8H is the third card of the cycle: every pass from the full stock stops on it,
+    so after turning past it the seat can still reach it and is not blocked."""
+    hand = make_hand("nertz: KH; work: 9C / 5S / 6S / 2S; stock: 3C 10C JC; waste: QC 2D 8H")
+    assert not hand.is_blocked(0)
+    play(hand, 0, "T", 1)
+    assert hand.seats[0].waste[-1] != C("8H") and not hand.is_blocked(0)
+    assert C("8H") in waste_reachable(hand.seats[0].stock, hand.seats[0].waste, 3)

@@ -53,6 +53,7 @@ from nertz.engine import (
     spectator_view,
     view,
 )
+from nertz.engine.blocked import is_blocked as search_blocked
 from nertz.engine.moves import MAX_FOUNDATIONS, NERTZ, WASTE
 
 SHRINK = os.environ.get("NERTZ_SHRINK") == "1"
@@ -466,6 +467,16 @@ def check_blocked(hand: Hand) -> None:
             assert not hand.is_blocked(seat), f"seat {seat} can play {progress[0]} (R24)"
 
 
+def check_blocked_cache(hand: Hand, seats: range | list[int]) -> None:
+    """R24: the hand's cached answer is always what a fresh search says (the cache
+    survives turns of the stock, which must never leave it stale)."""
+    if hand.over:
+        return
+    for seat in seats:
+        fresh = search_blocked(hand.seats[seat], hand.wants, hand.rules.draw)
+        assert hand.is_blocked(seat) == fresh, f"seat {seat}: cached blocked answer is stale"
+
+
 # ---------------------------------------------------------------- the tests
 
 
@@ -482,6 +493,7 @@ def test_every_step_keeps_cards_foundations_piles_scores_and_views(game: Game) -
         check_scores(hand)
         everyone = seat < 0 or hand.over or table.index % 16 == 0
         check_views(hand, range(len(hand.seats)) if everyone else [seat])
+        check_blocked_cache(hand, range(len(hand.seats)))
         if everyone:
             check_blocked(hand)
 

@@ -3,6 +3,7 @@ with every acknowledged play."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -13,8 +14,15 @@ from typing import Any
 import httpx
 
 from nertz.engine import Rules
+from nertz.server.lobby import Lobby
 from nertz.server.store import Store, TableCreated
-from nertz.server.table import Settings, Stage, restore_from_records
+from nertz.server.table import (
+    DealRecord,
+    InputRecord,
+    Settings,
+    Stage,
+    restore_from_records,
+)
 
 from .conftest import free_port
 from .harness import Harness
@@ -138,3 +146,30 @@ def test_kill_9_mid_hand_then_restart_resumes_with_every_acknowledged_play(
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_stored_log_that_no_longer_replays_is_left_out_not_resumed_wrong(
+    tmp_path: Path,
+) -> None:
+    h = Harness(Rules(), fast())
+    h.join("ann", "t0")
+    h.connect(1, "t0")
+    h.send(1, {"type": "ready"})
+    h.run_until(lambda: h.table.stage is Stage.PLAYING)
+    store = Store(str(tmp_path / "bad.db"))
+    created = TableCreated("GOOD", None, True, Rules().as_dict(), fast().as_dict(), 0.0)
+    store.submit("good", [created, *h.records])
+    deal = next(r for r in h.records if isinstance(r, DealRecord))
+    broken = TableCreated("BAD", None, True, Rules().as_dict(), fast().as_dict(), 1.0)
+    store.submit("bad", [broken, deal, InputRecord(1, 0, 5, 0, "N>F9")])  # refused: corrupt
+    store.flush()
+
+    async def resume() -> list[str]:
+        lobby = Lobby(store)
+        assert lobby.restore() == 1
+        codes = list(lobby.tables)
+        await lobby.stop()
+        return codes
+
+    assert asyncio.run(resume()) == ["GOOD"]
+    store.close()

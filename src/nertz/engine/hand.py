@@ -66,8 +66,16 @@ this long, as people at a table notice it is stuck; saying stuck checks at once.
 _OK = Outcome(True)
 _NUMBER = attrgetter("number")
 _TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
-_PileCache = tuple[int, dict[int, list[int]], list[int], dict[int, list[int]], list[Move]]
-_NO_PILES: _PileCache = (-1, {}, [], {}, [])
+_PileCache = tuple[
+    int,
+    list[tuple[tuple[Move, ...], int]],
+    list[Move],
+    dict[int, list[Move]],
+    dict[int, list[int]],
+    list[int],
+    dict[int, list[int]],
+]
+_NO_PILES: _PileCache = (-1, [], [], {}, {}, [], {})
 _RANGE = tuple(range(PILES))
 
 
@@ -114,6 +122,8 @@ class Hand:
         self._blocked: list[tuple[int, int, bool]] = [(-1, -1, False)] * len(self.seats)
         self._work_version = [0] * len(self.seats)
         self._piles: list[_PileCache] = [_NO_PILES] * len(self.seats)
+        self._witness = 0
+        """The seat last found neither blocked nor stuck."""
 
     # ------------------------------------------------------------------ inputs
 
@@ -214,11 +224,10 @@ class Hand:
         ):
             return []
         layout = self.seats[seat]
-        work = layout.work
         cached = self._piles[seat]
         if cached[0] != self._work_version[seat]:
             cached = self._pile_moves(seat)
-        _, takes, empty, unders, runs = cached
+        _, ends, fixed, places, takes, empty, unders = cached
         moves: list[Move] = []
         add = moves.append
         wants = self.wants
@@ -228,31 +237,26 @@ class Hand:
             card = pile[-1]
             if card.rank == 1:
                 add(_FOUNDATION[src][0])
-            elif card.key in wants:
+            elif card.key in wants:  # ``in`` first: most cards fit no foundation
                 by_src = _FOUNDATION[src]
                 for f in wants[card.key]:
                     add(by_src[f.number + 1])
-            to_pile = _PILE[src]
-            place = card.place
-            if place in takes:
-                for j in takes[place]:
-                    add(to_pile[j][0])
-            for j in empty:
-                add(to_pile[j][0])
-            if place in unders:
-                for j in unders[place]:
-                    add(_UNDER[src][j])
-        for i in _RANGE:
-            source = work[i]
-            if source:
-                card = source[-1]
-                if card.rank == 1:
-                    add(_FOUNDATION[i][0])
-                elif card.key in wants:
-                    by_src = _FOUNDATION[i]
-                    for f in wants[card.key]:
-                        add(by_src[f.number + 1])
-        moves += runs
+            code = src * 32 + card.place
+            if code in places:
+                moves += places[code]
+            else:
+                # Where this card may go in the work piles (R17-R20), kept with the piles.
+                to_pile = _PILE[src]
+                placed = [to_pile[j][0] for j in takes.get(card.place, ())]
+                placed += [to_pile[j][0] for j in empty]
+                placed += [_UNDER[src][j] for j in unders.get(card.place, ())]
+                places[code] = placed
+                moves += placed
+        for by_src, key in ends:
+            if key in wants:
+                for f in wants[key]:
+                    add(by_src[f.number + 1])
+        moves += fixed
         if layout.stock or layout.waste:
             add(TURN)
         if phase is Phase.PLAYING:
@@ -263,9 +267,10 @@ class Hand:
         return moves
 
     def _pile_moves(self, seat: int) -> _PileCache:
-        """What the work piles allow, kept until they change: which pile takes which
-        card (by ``Card.place``), the empty spaces, the heads a card may slide under
-        (R19), and the runs between piles (R17, R18)."""
+        """What the work piles allow, kept until they change: the end cards to check
+        against the middle, the moves that do not depend on it (aces to the middle, runs
+        between piles, R12, R17-R19), and which pile takes which card (by ``Card.place``),
+        the empty spaces and the heads a card may slide under (R19)."""
         work = self.seats[seat].work
         takes: dict[int, list[int]] = {}
         empty: list[int] = []
@@ -281,12 +286,18 @@ class Hand:
                 pile = work[j]
                 if pile:
                     unders.setdefault(pile[0].under, []).append(j)
-        runs: list[Move] = []
-        add = runs.append
+        ends: list[tuple[tuple[Move, ...], int]] = []
+        fixed: list[Move] = []
+        add = fixed.append
         for i in _RANGE:
             source = work[i]
             if not source:
                 continue
+            end = source[-1]
+            if end.rank == 1:
+                add(_FOUNDATION[i][0])
+            else:
+                ends.append((_FOUNDATION[i], end.key))
             size = len(source)
             head_rank = source[0].rank
             to_pile = _PILE[i]
@@ -295,17 +306,17 @@ class Hand:
                     continue
                 dest = work[j]
                 if dest:
-                    end = dest[-1]
-                    k = head_rank - end.rank + 1
-                    if 0 <= k < size and source[k].red != end.red:
+                    top = dest[-1]
+                    k = head_rank - top.rank + 1
+                    if 0 <= k < size and source[k].red != top.red:
                         add(to_pile[j][size - k - 1])
                 else:
-                    runs += to_pile[j][:size]  # every run fits an empty space (R18)
+                    fixed += to_pile[j][:size]  # every run fits an empty space (R18)
             if unders:
-                for j in unders.get(source[-1].place, ()):
+                for j in unders.get(end.place, ()):
                     if j != i:
                         add(_UNDER[i][j])
-        cache = (self._work_version[seat], takes, empty, unders, runs)
+        cache: _PileCache = (self._work_version[seat], ends, fixed, {}, takes, empty, unders)
         self._piles[seat] = cache
         return cache
 
@@ -322,7 +333,17 @@ class Hand:
 
     def all_blocked(self) -> bool:
         """R25: every seat is blocked or has said it is stuck."""
-        return all(s.stuck or self.is_blocked(i) for i, s in enumerate(self.seats))
+        seats = self.seats
+        # Ask first the seat that was free last time: it usually still is, and its
+        # answer is often cached.
+        witness = self._witness
+        if not seats[witness].stuck and not self.is_blocked(witness):
+            return False
+        for i, layout in enumerate(seats):
+            if not layout.stuck and not self.is_blocked(i):
+                self._witness = i
+                return False
+        return True
 
     @property
     def over(self) -> bool:
@@ -554,12 +575,20 @@ class Hand:
         layout = self.seats[seat]
         stock, waste = layout.stock, layout.waste
         if stock:
-            n = min(self.rules.draw, len(stock))  # R22: the last one or two turn alone
+            draw = self.rules.draw
+            # Turning never brings a card into reach, but it can put the waste's top out
+            # of reach for good: the top stays reachable only where every pass from the
+            # full stock stops (each ``draw``-th card of the cycle). Only then can a
+            # "not blocked" answer go stale (R24).
+            loose = bool(waste) and (len(waste) - 1) % draw != draw - 1
+            n = min(draw, len(stock))  # R22: the last one or two turn alone
             turned = stock[-n:]
             turned.reverse()  # R21: the third card ends on top
             del stock[-n:]
             waste += turned
             layout.fan = n
+            if loose and not self._blocked[seat][2]:
+                self._seat_version[seat] += 1
         elif waste:
             waste.reverse()  # R23: the waste turned over, order unchanged
             layout.stock, layout.waste = waste, stock
@@ -567,11 +596,6 @@ class Hand:
             turned = []
         else:
             return refuse(Refusal.NOTHING_TO_TURN, "stock and waste are both empty")
-        # Turning can only take cards out of reach (a waste top that is not where a turn
-        # of three would leave it is lost once covered), never bring new ones: a seat
-        # found blocked stays blocked, so only a "not blocked" answer is checked again.
-        if not self._blocked[seat][2]:
-            self._seat_version[seat] += 1
         return Outcome(True, (StockTurned(seat, tuple(turned)),))
 
     def _call(self, seat: int, at_ms: int) -> Outcome:

@@ -22,9 +22,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -69,7 +70,6 @@ class Config:
     allowed_origins: tuple[str, ...] = ()
     play: bool = False
     """``make play``: create a table with three bots and print how to join it."""
-    announce: list[str] = field(default_factory=list)
     test_hooks: bool = False
     """Test-only: ``POST /api/test/tables`` deals explicit layouts (``web.py``)."""
 
@@ -295,6 +295,8 @@ def create_app(config: Config) -> Starlette:
                     "errors": store.errors,
                     "commit_lag_ms": round(store.commit_lag_ms, 1),
                     "max_commit_lag_ms": round(store.max_lag_ms, 1),
+                    "max_commit_lag_ms_10s": round(store.recent_lag_ms(10), 1),
+                    "writes_10s": store.recent_writes(10),
                 },
                 "table_failures": sum(e.actor.failures for e in lobby().tables.values()),
             }
@@ -310,8 +312,10 @@ def create_app(config: Config) -> Starlette:
         limit = RateLimit()
         try:
             while True:
-                timeout = HELLO_TIMEOUT_S if entry is None else None
-                message = await asyncio.wait_for(websocket.receive(), timeout)
+                if entry is None:
+                    message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT_S)
+                else:
+                    message = await websocket.receive()  # no wait_for: it costs a task
                 if message["type"] == "websocket.disconnect":
                     break
                 data = message.get("text")
@@ -410,10 +414,9 @@ async def _play_table(lobby: Lobby, config: Config) -> None:
         f"Nertz table {entry.code}: you are seat {seat} against three bots.",
         f"WebSocket: {ws}",
         f"Seat token: {token}",
-        f"Connect:  {config.announce[0] if config.announce else 'python -m websockets'} {ws}",
+        f"Connect:   {sys.executable} -m websockets {ws}",
         f"then send: {hello}",
         'then:      {"type": "ready"}   and play: {"type": "play", "seq": 1, "move": "T"}',
         "(moves: N>F, W>F3, 3/2>1, W<2, T, NERTZ, STUCK; see docs/protocol.md)",
     ]
-    config.announce[:] = lines
     print("\n".join(lines), flush=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from typing import Any
 
 from .app import Config, create_app
@@ -31,12 +32,17 @@ def add_parser(sub: Any) -> None:
     )
     serve.add_argument("--speed", type=float, default=1.0, help=argparse.SUPPRESS)  # tests only
     serve.add_argument("--log-level", default="warning", help=argparse.SUPPRESS)
+    serve.add_argument("--ws", default="websockets-sansio", help=argparse.SUPPRESS)
 
 
 def main(args: argparse.Namespace) -> int:
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # The store's writer thread gives up the GIL for every row SQLite writes and must
+    # win it back from the event loop each time; at the default 5 ms switch interval a
+    # busy loop makes a batch wait up to 5 ms per row (docs/performance-server.md).
+    sys.setswitchinterval(0.0005)
     config = Config(
         db=args.db,
         host=args.host,
@@ -51,6 +57,7 @@ def main(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        ws=args.ws,
         ws_max_size=16 * MAX_MESSAGE_BYTES,  # bigger frames are cut off; smaller get an answer
         ws_ping_interval=20,
         ws_per_message_deflate=False,  # messages are small; compressing them costs CPU

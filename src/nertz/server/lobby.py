@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 import time
@@ -30,6 +31,7 @@ __all__ = ["CODE_ALPHABET", "Lobby", "LobbyError", "check_name", "hash_secret"]
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 NAME_MAX = 24
+log = logging.getLogger("nertz.lobby")
 _NAME = re.compile(r"^[\w][\w .'\-]*$")
 
 
@@ -99,11 +101,17 @@ class Lobby:
             return 0
         count = 0
         for stored in self.store.unfinished():
-            rules = Rules(**stored.rules)
-            settings = Settings.from_dict(stored.settings)
-            actor = restored_actor(
-                stored.id, stored.code, rules, settings, stored.records, self.store, self.speed
-            )
+            try:
+                rules = Rules(**stored.rules)
+                settings = Settings.from_dict(stored.settings)
+                actor = restored_actor(
+                    stored.id, stored.code, rules, settings, stored.records, self.store, self.speed
+                )
+            except (ValueError, TypeError, KeyError):
+                # A log that no longer replays: better a table left out than one wrong.
+                log.exception("table %s could not be resumed; it is left as stored", stored.code)
+                self._used_codes.add(stored.code)
+                continue
             self.tables[stored.code] = Entry(stored.id, stored.code, stored.key_hash, actor)
             actor.start()
             count += 1

@@ -53,7 +53,7 @@ class _Client(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, froz
     """Base of client messages."""
 
 
-class Hello(_Client, tag="hello"):
+class Hello(_Client, tag="hello", frozen=True):
     """Join a table (first message on a connection): a seat with its ``token``, or
     read-only as a spectator without one. ``last_version`` is the last event version
     this client saw (-1: none); the server sends what is missing or a full state."""
@@ -66,11 +66,11 @@ class Hello(_Client, tag="hello"):
     protocol: int = PROTOCOL_VERSION
 
 
-class Ready(_Client, tag="ready"):
+class Ready(_Client, tag="ready", frozen=True):
     """This seat is ready for the next deal (or the first)."""
 
 
-class Play(_Client, tag="play"):
+class Play(_Client, tag="play", frozen=True):
     """A move in the engine's notation (``N>F``, ``3/2>1``, ``T`` ...) with the
     client's own sequence number, echoed in the ``ack`` or ``refused`` answer."""
 
@@ -78,23 +78,23 @@ class Play(_Client, tag="play"):
     move: Short
 
 
-class Call(_Client, tag="call"):
+class Call(_Client, tag="call", frozen=True):
     """Call Nertz (R27); the same as playing ``NERTZ``."""
 
     seq: Seq
 
 
-class Stuck(_Client, tag="stuck"):
+class Stuck(_Client, tag="stuck", frozen=True):
     """Say this seat is stuck (R25); the same as playing ``STUCK``."""
 
     seq: Seq
 
 
-class Resync(_Client, tag="resync"):
+class Resync(_Client, tag="resync", frozen=True):
     """Send me the full state again (after a version gap)."""
 
 
-class Leave(_Client, tag="leave"):
+class Leave(_Client, tag="leave", frozen=True):
     """Leave the seat for now: the server closes the connection; the token still works."""
 
 
@@ -174,7 +174,8 @@ def decode_client(data: bytes | str) -> ClientMessage | ProtocolError:
             "too_big", f"message of {size} bytes; the limit is {MAX_MESSAGE_BYTES} bytes"
         )
     try:
-        return _decoder.decode(data)
+        message: ClientMessage = _decoder.decode(data)
+        return message
     except msgspec.ValidationError as error:
         text = str(error)
         if "`$.type`" in text or "missing required field `type`" in text:

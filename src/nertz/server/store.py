@@ -37,6 +37,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -60,7 +61,9 @@ log = logging.getLogger("nertz.store")
 
 GROUP_COMMIT_MS = 50
 """The writer commits at least this often while anything is queued."""
-_TICK = 0.015
+_CHUNK = 400
+"""Rows per multi-row INSERT (6 columns x 400 stays under SQLite's 32766 variables)."""
+_TICK = 0.005
 """The writer's poll: a batch waits at most this long plus one write before commit."""
 
 metadata = MetaData()
@@ -124,6 +127,25 @@ events_t = Table(
 )
 
 
+_DELETE_SEAT = delete(seats_t).where(
+    seats_t.c.table_id == bindparam("t"), seats_t.c.seat == bindparam("s")
+)
+_SCORE_HAND = (
+    update(hands_t)
+    .where(hands_t.c.table_id == bindparam("t"), hands_t.c.number == bindparam("n"))
+    .values(
+        scores=bindparam("scores"), caller=bindparam("caller"), end_reason=bindparam("end_reason")
+    )
+)
+_END_MATCH = (
+    update(matches_t)
+    .where(matches_t.c.table_id == bindparam("t"))
+    .values(
+        finished=bindparam("finished"), totals=bindparam("totals"), winners=bindparam("winners")
+    )
+)
+
+
 @dataclass(frozen=True, slots=True)
 class TableCreated:
     """A new table: written before any of its other records."""
@@ -162,6 +184,7 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._qmark = self.engine.dialect.paramstyle == "qmark" and url.startswith("sqlite")
         self._queue: collections.deque[
             tuple[str, Sequence[Any], float] | threading.Event | None
         ] = collections.deque()
@@ -169,6 +192,8 @@ class Store:
         """The wait from queueing to commit of the oldest command of the last batch (ms)."""
         self.max_lag_ms = 0.0
         """The longest such wait so far (ms)."""
+        self._lags: collections.deque[tuple[float, float]] = collections.deque(maxlen=20_000)
+        self._writes: collections.deque[tuple[float, float, int]] = collections.deque(maxlen=20_000)
         self.batches = 0
         self.errors = 0
         self._thread = threading.Thread(target=self._run, name="nertz-store", daemon=True)
@@ -180,6 +205,23 @@ class Store:
         """Queue one command's records; they are committed together, in order."""
         if records:
             self._queue.append((table_id, records, time.monotonic()))
+
+    def recent_lag_ms(self, seconds: float = 10.0) -> float:
+        """The longest wait from queueing to commit over the last ``seconds``."""
+        since = time.monotonic() - seconds
+        return max((lag for at, lag in list(self._lags) if at >= since), default=0.0)
+
+    def recent_writes(self, seconds: float = 10.0) -> dict[str, float]:
+        """Transactions over the last ``seconds``: how many, the longest (ms), the
+        largest (commands)."""
+        since = time.monotonic() - seconds
+        recent = [w for w in list(self._writes) if w[0] >= since]
+        return {
+            "count": len(recent),
+            "max_ms": round(max((w[1] for w in recent), default=0.0), 1),
+            "mean_ms": round(sum(w[1] for w in recent) / max(1, len(recent)), 2),
+            "max_commands": max((w[2] for w in recent), default=0),
+        }
 
     def flush(self, timeout: float = 10.0) -> None:
         """Wait until everything queued so far is committed."""
@@ -209,6 +251,7 @@ class Store:
             waiters = [b for b in batch if isinstance(b, threading.Event)]
             work = [b for b in batch if isinstance(b, tuple)]
             if work:
+                began = time.monotonic()
                 try:
                     self._write(work)
                 except Exception:  # never lose the writer; the error is logged loudly
@@ -217,6 +260,9 @@ class Store:
                 oldest = min(w[2] for w in work)
                 self.commit_lag_ms = (time.monotonic() - oldest) * 1000
                 self.max_lag_ms = max(self.max_lag_ms, self.commit_lag_ms)
+                done_at = time.monotonic()
+                self._lags.append((done_at, self.commit_lag_ms))
+                self._writes.append((done_at, (done_at - began) * 1000, len(work)))
                 self.batches += 1
             for waiter in waiters:
                 waiter.set()
@@ -225,96 +271,121 @@ class Store:
             time.sleep(_TICK)
 
     def _write(self, work: list[tuple[str, Sequence[Any], float]]) -> None:
-        rows: dict[str, list[dict[str, Any]]] = {"inputs": [], "events": []}
+        """One transaction for a whole batch, one ``executemany`` per kind of row.
+
+        Rows of different tables do not depend on each other, so inserts go first in
+        bulk; then seats (only the latest record of each seat in the batch matters);
+        then the updates that need their rows (a hand's scores, a match's end)."""
+        created: list[dict[str, Any]] = []
+        started: list[dict[str, Any]] = []
+        hands: list[dict[str, Any]] = []
+        inputs: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
+        seats: dict[tuple[str, int], dict[str, Any]] = {}
+        scores: list[dict[str, Any]] = []
+        ended: list[dict[str, Any]] = []
+        for table_id, records, _ in work:
+            for r in records:
+                kind = type(r)
+                if kind is InputRecord:
+                    inputs.append(
+                        {
+                            "table_id": table_id,
+                            "hand": r.hand,
+                            "idx": r.index,
+                            "at_ms": r.at_ms,
+                            "seat": r.seat,
+                            "text": r.text,
+                        }
+                    )
+                elif kind is EventRecord:
+                    events.append({"table_id": table_id, "version": r.version, "body": r.body})
+                elif kind is SeatRecord:
+                    seats[(table_id, r.seat)] = {
+                        "table_id": table_id,
+                        "seat": r.seat,
+                        "name": r.name,
+                        "token_hash": r.token_hash,
+                        "bot": r.bot,
+                    }
+                elif kind is DealRecord:
+                    hands.append(
+                        {
+                            "table_id": table_id,
+                            "number": r.hand,
+                            "layouts": json.dumps(list(r.layouts)),
+                            "seed": r.seed,
+                            "middle": json.dumps(list(r.middle)),
+                        }
+                    )
+                elif kind is ScoreRecord:
+                    scores.append(
+                        {
+                            "t": table_id,
+                            "n": r.hand,
+                            "scores": json.dumps(list(r.scores)),
+                            "caller": r.caller,
+                            "end_reason": r.end,
+                        }
+                    )
+                elif kind is MatchRecord:
+                    ended.append(
+                        {
+                            "t": table_id,
+                            "finished": time.time(),
+                            "totals": json.dumps(list(r.totals)),
+                            "winners": json.dumps(list(r.winners)),
+                        }
+                    )
+                elif kind is TableCreated:
+                    created.append(
+                        {
+                            "id": table_id,
+                            "code": r.code,
+                            "key_hash": r.key_hash,
+                            "public": r.public,
+                            "rules": json.dumps(r.rules),
+                            "settings": json.dumps(r.settings),
+                            "created": r.created,
+                        }
+                    )
+                    started.append({"table_id": table_id, "started": r.created})
+                else:
+                    raise TypeError(f"unknown record {r!r}")
         with self.engine.begin() as conn:
+            for table, rows in (
+                (tables_t, created),
+                (matches_t, started),
+                (hands_t, hands),
+                (inputs_t, inputs),
+                (events_t, events),
+            ):
+                if rows:
+                    self._insert(conn, table, rows)
+            if seats:
+                conn.execute(_DELETE_SEAT, [{"t": t, "s": n} for t, n in seats])
+                conn.execute(seats_t.insert(), list(seats.values()))
+            if scores:
+                conn.execute(_SCORE_HAND, scores)
+            if ended:
+                conn.execute(_END_MATCH, ended)
 
-            def flush_rows() -> None:
-                if rows["inputs"]:
-                    conn.execute(inputs_t.insert(), rows["inputs"])
-                    rows["inputs"] = []
-                if rows["events"]:
-                    conn.execute(events_t.insert(), rows["events"])
-                    rows["events"] = []
-
-            for table_id, records, _ in work:
-                for r in records:
-                    kind = type(r)
-                    if kind is InputRecord:
-                        rows["inputs"].append(
-                            {
-                                "table_id": table_id,
-                                "hand": r.hand,
-                                "idx": r.index,
-                                "at_ms": r.at_ms,
-                                "seat": r.seat,
-                                "text": r.text,
-                            }
-                        )
-                    elif kind is EventRecord:
-                        rows["events"].append(
-                            {"table_id": table_id, "version": r.version, "body": r.body}
-                        )
-                    else:
-                        flush_rows()  # keep the order: a deal before its inputs
-                        self._write_one(conn, table_id, r)
-            flush_rows()
-
-    def _write_one(self, conn: Any, table_id: str, r: Any) -> None:
-        kind = type(r)
-        if kind is TableCreated:
-            conn.execute(
-                tables_t.insert().values(
-                    id=table_id,
-                    code=r.code,
-                    key_hash=r.key_hash,
-                    public=r.public,
-                    rules=json.dumps(r.rules),
-                    settings=json.dumps(r.settings),
-                    created=r.created,
-                )
-            )
-            conn.execute(matches_t.insert().values(table_id=table_id, started=r.created))
-        elif kind is SeatRecord:
-            conn.execute(
-                delete(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == r.seat)
-            )
-            conn.execute(
-                seats_t.insert().values(
-                    table_id=table_id,
-                    seat=r.seat,
-                    name=r.name,
-                    token_hash=r.token_hash,
-                    bot=r.bot,
-                )
-            )
-        elif kind is DealRecord:
-            conn.execute(
-                hands_t.insert().values(
-                    table_id=table_id,
-                    number=r.hand,
-                    layouts=json.dumps(list(r.layouts)),
-                    seed=r.seed,
-                    middle=json.dumps(list(r.middle)),
-                )
-            )
-        elif kind is ScoreRecord:
-            conn.execute(
-                update(hands_t)
-                .where(hands_t.c.table_id == table_id, hands_t.c.number == r.hand)
-                .values(scores=json.dumps(list(r.scores)), caller=r.caller, end_reason=r.end)
-            )
-        elif kind is MatchRecord:
-            conn.execute(
-                update(matches_t)
-                .where(matches_t.c.table_id == table_id)
-                .values(
-                    finished=time.time(),
-                    totals=json.dumps(list(r.totals)),
-                    winners=json.dumps(list(r.winners)),
-                )
-            )
-        else:
-            raise TypeError(f"unknown record {r!r}")
+    def _insert(self, conn: Any, table: Table, rows: list[dict[str, Any]]) -> None:
+        """Insert rows. On SQLite: one multi-row INSERT per chunk rather than
+        ``executemany``, which steps the statement once per row and gives up the GIL at
+        every step; winning it back from a busy event loop each time is what made
+        batches slow (docs/performance-server.md)."""
+        if not self._qmark:
+            conn.execute(table.insert(), rows)
+            return
+        names = list(rows[0])
+        width = len(names)
+        head = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES "
+        one = "(" + ", ".join("?" * width) + ")"
+        for i in range(0, len(rows), _CHUNK):
+            chunk = rows[i : i + _CHUNK]
+            params = [row[name] for row in chunk for name in names]
+            conn.exec_driver_sql(head + ", ".join([one] * len(chunk)), tuple(params))
 
     # ------------------------------------------------------------------ reading
 

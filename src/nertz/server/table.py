@@ -38,6 +38,7 @@ from nertz.engine import (
     Event,
     Hand,
     HandEnded,
+    Kind,
     Match,
     Move,
     Phase,
@@ -418,19 +419,19 @@ class Table:
         """Rebuild a table from its durable records: seats, every hand from its deal and
         its inputs (``replay``), the event log. Raises ``ValueError`` on a corrupt log."""
         table = cls(code, rules, settings, dealer=dealer)
-        for record in seats:
-            seat = table.seats[record.seat]
-            seat.name, seat.token_hash, seat.bot = record.name, record.token_hash, record.bot
+        for seat_record in seats:
+            seat = table.seats[seat_record.seat]
+            seat.name, seat.token_hash = seat_record.name, seat_record.token_hash
+            seat.bot = seat_record.bot
         table.events = list(events)
         for record, log in hands:
-            dealt = _rebuild_deal(record, rules)
-            hand = replay(dealt, rules, log)
+            replayed = replay(_rebuild_deal(record, rules), rules, log)
             table.deals.append(record)
             table._old_logs.append(list(log))
-            table.hand, table.hand_no, table._logged = hand, record.hand, len(hand.log)
-            table.now = max(table.now, hand.now)
-            if hand.over:
-                table.match.record(hand.scores(), _caller(hand))
+            table.hand, table.hand_no, table._logged = replayed, record.hand, len(replayed.log)
+            table.now = max(table.now, replayed.now)
+            if replayed.over:
+                table.match.record(replayed.scores(), _caller(replayed))
         if table._old_logs:
             table._old_logs.pop()  # the last hand is ``table.hand`` itself
         now = table.now
@@ -620,6 +621,10 @@ class Table:
                 if driver is not None and outcome.code is not None:
                     driver.refused(move, outcome.code, view(hand, seat_no))
             return False
+        if move.kind is Kind.TURN:
+            # Turning past a waste card that only its place made reachable can leave a
+            # seat blocked (R24): a settled table is looked at again (at once).
+            self._settled = -1
         bodies = self._engine_events(outcome.events, skip=conn)
         if conn is not None:
             self._out.sends.append(
