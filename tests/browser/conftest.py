@@ -145,3 +145,12 @@ def console(page: Any) -> Iterator[Console]:
     watched.watch(page)
     yield watched
     assert watched.errors == [], watched.errors
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests last. Playwright's sync API leaves an event loop marked
+    running in the main thread for the rest of the session (its ``playwright`` fixture
+    is session-scoped), after which ``asyncio.run`` in other tests would refuse to
+    start. Under pytest-xdist each worker still runs its share in this order."""
+    here = Path(__file__).parent
+    items.sort(key=lambda item: here in Path(str(item.path)).parents)
