@@ -112,7 +112,7 @@ def main() -> None:
         phone.screenshot(path=str(HERE / "phone.png"))
         sheet = api.post(
             "/api/sheets",
-            {"names": ["Ann", "Bob", "Cat", "Dan", "Eve"], "options": {"target": "40"}},
+            {"names": ["Ann", "Bob", "Cat", "Dan", "Eve"], "options": {"target": "35"}},
         )
         hands = [
             ([18, 3, 14, 22, 22], [4, 6, 0, 3, 1], 2),
