@@ -85,9 +85,10 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
 
     def sheets() -> SheetStore:
         found = state.get("sheets")
-        if found is None:
-            found = state["sheets"] = SheetStore(state["store"].engine)
-        return found  # type: ignore[no-any-return]
+        if not isinstance(found, SheetStore):
+            found = SheetStore(state["store"].engine)
+            state["sheets"] = found
+        return found
 
     async def body_of(request: Request, kind: type[Any]) -> Any:
         try:
