@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench install clean
+.PHONY: play test lint bench install clean chromium screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -23,8 +23,17 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server
 
-test: lint
+# The browser tests use Debian's Chromium; install it when missing (as root, with apt).
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		apt-get update -q && apt-get install -y -q chromium; fi
+
+test: lint chromium
 	$(PY) -m pytest -n 2 tests docs README.md
+
+# docs/screenshots/*.png for the README: a real server, Chromium, bots.
+screenshots: $(STAMP) chromium
+	$(PY) docs/screenshots/make_screenshots.py
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

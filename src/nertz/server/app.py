@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -45,6 +45,7 @@ from .lobby import Entry, Lobby, LobbyError, hash_secret
 from .protocol import ErrorMsg, Hello, ProtocolError, decode_client, encode
 from .store import Store
 from .table import Connect, Disconnect, Inbound, Settings
+from .web import page, wants_html, web_routes
 
 __all__ = ["Config", "CreateTable", "RateLimit", "create_app"]
 
@@ -72,6 +73,8 @@ class Config:
     allowed_origins: tuple[str, ...] = ()
     play: bool = False
     """``make play``: create a table with three bots and print how to join it."""
+    test_hooks: bool = False
+    """Test-only: ``POST /api/test/tables`` deals explicit layouts (``web.py``)."""
 
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -336,7 +339,9 @@ def create_app(config: Config) -> Starlette:
             return _error("unknown_match", "no finished match with that id", 404)
         return JSONResponse(found)
 
-    async def index(request: Request) -> JSONResponse:
+    async def index(request: Request) -> Response:
+        if wants_html(request):
+            return page(request)  # the browser client's home (web.py)
         store: Store = state["store"]
         return JSONResponse(
             {
@@ -451,6 +456,7 @@ def create_app(config: Config) -> Starlette:
         Route("/api/matches/{match}", match, methods=["GET"]),
         WebSocketRoute("/ws", play_ws),
         WebSocketRoute("/echo", echo_ws),
+        *web_routes(state, test_hooks=config.test_hooks),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.nertz = state
@@ -464,7 +470,10 @@ async def _play_table(lobby: Lobby, config: Config) -> None:
     _, seat, token = await lobby.join(entry.code, "you", 0)
     ws = f"ws://{config.host}:{config.port}/ws"
     hello = f'{{"type": "hello", "table": "{entry.code}", "token": "{token}"}}'
+    host = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host
+    url = f"http://{host}:{config.port}/t/{entry.code}#seat={token}"
     lines = [
+        f"Open in your browser: {url}",
         f"Nertz table {entry.code}: you are seat {seat} against three bots.",
         f"WebSocket: {ws}",
         f"Seat token: {token}",

@@ -1,0 +1,138 @@
+"""Regenerate the README's screenshots (``make screenshots``): a real server on a free
+port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
+the phone-sized table, and the score sheet with R31's worked hands."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from nertz.server.app import Config, create_app
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+from tests.browser.helpers import settle  # noqa: E402
+
+ME = (
+    "nertz: 8C 3S JD 4H 9S 2D QC 6H 5C 10D 7S 2H AH; work: 6S / 9C / KC / 4C; "
+    "stock: 2C 3C 7H 8D 10S 9H AC 5D 4S 3H KD; waste: -"
+)
+BOTS = [
+    "nertz: 2C 7D QS 9H 4D KS 5H 10C 3D JS 6C AS AD; work: 8H / JC / 5S / 10H; "
+    "stock: 2S 3C 4H 6D 7C 8S 9D QH AC 2D KC; waste: -",
+    "nertz: 5D 8S 3H 10S 2C JH 6S 9D 4C QD 7H KH AC; work: 9S / 4D / QC / 7S; "
+    "stock: 3S 5C 6H 8D 2H 10C JS KD 4S 9C AH; waste: -",
+    "nertz: 6C 9D JS 2S 4H 10H 7C 3C QH 5S 8H KC AS; work: 3D / 10D / 6D / JC; "
+    "stock: 2H 4S 5H 7D 8C 9S QS KS 2D 3H AD; waste: -",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def seat(page: Page, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.click("text=Take a seat")
+    page.click(".ready-btn")
+    page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
+
+
+def main() -> None:
+    port = free_port()
+    tmp = HERE / ".shots.db"
+    for old in HERE.glob(".shots.db*"):
+        old.unlink()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(Config(db=str(tmp), port=port, test_hooks=True)),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    api = Server(f"http://127.0.0.1:{port}")
+    bots = {"1": "skilled:balanced", "2": "casual:racer", "3": "skilled:scorer"}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
+        seat(page, f"{api.url}/t/{code}", "Tess")
+        for key in ["0", "f", "0", "f", " ", "2", "f"]:
+            page.keyboard.press(key)
+            page.wait_for_timeout(500)
+        page.wait_for_timeout(4000)
+        page.keyboard.press("0")
+        settle(page)
+        page.screenshot(path=str(HERE / "table.png"))
+        # A small hand that ends soon: the breakdown and the chart.
+        small = api.table(
+            [
+                "nertz: 5D 2H AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H",
+                "nertz: 3S 2S AS; work: 8H / 7C / QD / 10H; stock: 4S 5S",
+                "nertz: 4D 9D 3D; work: AD / 2D / KH / 5C; stock: 6C 7D",
+            ],
+            bots={"1": "beginner:scorer", "2": "beginner:scorer"},
+            options={"caller_bonus": "10"},
+        )
+        seat(page, f"{api.url}/t/{small}", "Tess")
+        for key, card in [("f", "2 of hearts"), ("f", "5 of diamonds"), ("1", None)]:
+            page.keyboard.press("0")
+            page.keyboard.press(key)
+            if card:
+                page.wait_for_function(
+                    f"document.querySelector('.mine [data-src=N]')?.ariaLabel === '{card}'"
+                )
+            page.wait_for_timeout(1500)
+        page.keyboard.press("n")
+        page.wait_for_selector(".hand-end", timeout=10_000)
+        settle(page)
+        page.screenshot(path=str(HERE / "hand-end.png"))
+        phone = browser.new_page(viewport={"width": 844, "height": 390}, has_touch=True)
+        code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
+        seat(phone, f"{api.url}/t/{code}", "Phoebe")
+        phone.keyboard.press("0")
+        phone.keyboard.press("f")
+        phone.wait_for_timeout(5000)
+        settle(phone)
+        phone.screenshot(path=str(HERE / "phone.png"))
+        sheet = api.post(
+            "/api/sheets",
+            {"names": ["Ann", "Bob", "Cat", "Dan", "Eve"], "options": {"target": "35"}},
+        )
+        hands = [
+            ([18, 3, 14, 22, 22], [4, 6, 0, 3, 1], 2),
+            ([20, 9, 11, 25, 16], [0, 5, 3, 2, 2], 0),
+        ]
+        for middle, left, caller in hands:
+            api.post(
+                f"/api/sheets/{sheet['id']}/hands",
+                {"middle": middle, "nertz_left": left, "caller": caller},
+            )
+        page.goto(f"{api.url}/sheet/{sheet['id']}")
+        page.wait_for_selector("svg.chart")
+        page.screenshot(path=str(HERE / "score-sheet.png"), full_page=True)
+        browser.close()
+    server.should_exit = True
+    thread.join(10)
+    for old in HERE.glob(".shots.db*"):
+        old.unlink()
+    print("wrote", ", ".join(str(p.relative_to(HERE.parent.parent)) for p in HERE.glob("*.png")))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""The browser client's side of the server (issue 5): the static client, its pages, the
+score sheet's HTTP API and a test-only hook.
+
+Pages (every one is ``index.html``; the client's router picks the screen):
+``/`` home, ``/t/{code}`` a table, ``/rules`` the rules, ``/sheet`` a new score sheet and
+``/sheet/{id}`` a stored one. Static files (ES modules, CSS) are under ``/static``.
+
+Score sheet API (``sheets.py`` checks and computes; docs/protocol.md lists it):
+
+* ``POST /api/sheets`` ``{"names", "options"}`` -> ``201`` the sheet with ``id`` and ``link``;
+* ``GET /api/sheets/{id}`` the sheet: names, options, hands, ``scored`` (each hand's
+  scores and running totals), ``totals``, ``over``, ``winners``;
+* ``PUT /api/sheets/{id}`` ``{"names", "options", "hands"}`` replaces the whole sheet;
+* ``POST /api/sheets/{id}/hands`` adds a hand ``{"middle", "nertz_left", "caller", "void"}``;
+* ``PUT /api/sheets/{id}/hands/{n}`` replaces hand ``n`` (from 1): edit it, or void it;
+* ``GET /api/sheets/{id}/csv`` the sheet as CSV.
+
+Errors are ``{"error", "reason"}`` (400 ``bad_json``, ``bad_field``, ``bad_names``,
+``bad_option``, ``bad_hand``, ``bad_count``, ``bad_caller``, ``match_over``; 404
+``unknown_sheet``, ``no_such_hand``); a refused change stores nothing.
+
+Test hook (only with ``Config.test_hooks``, never in ``nertz serve``): ``POST
+/api/test/tables`` takes the body of ``POST /api/tables`` plus ``layouts`` (and
+``middle``) in ``Deal.from_layouts`` form: every hand of that table is dealt from them,
+so browser tests know the cards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from nertz.engine import Deal, Rules, RulesError, preset
+
+from .lobby import LobbyError
+from .sheets import HandIn, Sheet, SheetError, SheetIn, SheetStore, check_sheet, compute, to_csv
+from .table import Settings
+
+__all__ = ["WEB_DIR", "page", "wants_html", "web_routes"]
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The static client (``src/nertz/web``), installed as package data."""
+
+
+def wants_html(request: Request) -> bool:
+    """A browser asking for a page (not a script asking for JSON)."""
+    return "text/html" in request.headers.get("accept", "")
+
+
+def page(request: Request | None = None) -> HTMLResponse:
+    """The client's one page; its router shows the screen the path names."""
+    html = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+
+def _error(code: str, reason: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": code, "reason": reason}, status_code=status)
+
+
+class TestTable(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/test/tables``: a table whose every hand is dealt from ``layouts``."""
+
+    layouts: list[str]
+    middle: list[str] = []
+    preset: str = "standard"
+    options: dict[str, str | int | bool] = {}
+    seats: int = 4
+    bots: dict[int, str] = {}
+    public: bool = True
+    countdown_ms: int = 3000
+    next_hand_s: int = 30
+
+
+def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseRoute]:
+    """The client's routes; ``state`` is the app's (``store``, ``lobby`` once started)."""
+    lock = asyncio.Lock()
+
+    def sheets() -> SheetStore:
+        found = state.get("sheets")
+        if not isinstance(found, SheetStore):
+            found = SheetStore(state["store"].engine)
+            state["sheets"] = found
+        return found
+
+    async def body_of(request: Request, kind: type[Any]) -> Any:
+        try:
+            return msgspec.json.decode(await request.body(), type=kind)
+        except msgspec.ValidationError as error:
+            raise SheetError("bad_field", f"bad input: {error}") from None
+        except msgspec.DecodeError as error:
+            raise SheetError("bad_json", f"not a JSON object: {error}") from None
+
+    def answer(sheet_id: str, sheet: Sheet, status: int = 200) -> JSONResponse:
+        out = compute(sheet)
+        out["id"], out["link"] = sheet_id, f"/sheet/{sheet_id}"
+        return JSONResponse(out, status_code=status)
+
+    def guarded(
+        handler: Callable[[Request], Any],
+    ) -> Callable[[Request], Any]:
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)  # type: ignore[no-any-return]
+            except SheetError as error:
+                return _error(error.code, error.reason, error.status)
+
+        return run
+
+    @guarded
+    async def create_sheet(request: Request) -> Response:
+        data = await body_of(request, SheetIn)
+        sheet = check_sheet(data)
+        sheet_id = await asyncio.to_thread(sheets().create, sheet)
+        return answer(sheet_id, sheet, 201)
+
+    @guarded
+    async def get_sheet(request: Request) -> Response:
+        sheet_id = request.path_params["id"]
+        sheet = await asyncio.to_thread(sheets().load, sheet_id)
+        return answer(sheet_id, sheet)
+
+    @guarded
+    async def put_sheet(request: Request) -> Response:
+        sheet_id = request.path_params["id"]
+        data = await body_of(request, SheetIn)
+        sheet = check_sheet(data)
+        async with lock:
+            await asyncio.to_thread(sheets().save, sheet_id, sheet)
+        return answer(sheet_id, sheet)
+
+    async def change_hands(request: Request, number: int | None) -> Response:
+        sheet_id = request.path_params["id"]
+        hand = await body_of(request, HandIn)
+        async with lock:
+            old = await asyncio.to_thread(sheets().load, sheet_id)
+            hands = list(old.hands)
+            if number is None:
+                hands.append(hand)
+            elif 1 <= number <= len(hands):
+                hands[number - 1] = hand
+            else:
+                raise SheetError("no_such_hand", f"this sheet has no hand {number}", 404)
+            sheet = check_sheet(SheetIn(old.names, old.body()["options"], hands))
+            await asyncio.to_thread(sheets().save, sheet_id, sheet)
+        return answer(sheet_id, sheet, 201 if number is None else 200)
+
+    @guarded
+    async def add_hand(request: Request) -> Response:
+        return await change_hands(request, None)
+
+    @guarded
+    async def edit_hand(request: Request) -> Response:
+        return await change_hands(request, int(request.path_params["n"]))
+
+    @guarded
+    async def sheet_csv(request: Request) -> Response:
+        sheet_id = request.path_params["id"]
+        sheet = await asyncio.to_thread(sheets().load, sheet_id)
+        return Response(
+            to_csv(sheet),
+            media_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="nertz-{sheet_id}.csv"'},
+        )
+
+    async def test_table(request: Request) -> Response:
+        try:
+            body = msgspec.json.decode(await request.body(), type=TestTable)
+            rules: Rules = preset(body.preset).with_text(
+                {k: str(v) for k, v in body.options.items()}
+            )
+            dealt = Deal.from_layouts(body.layouts, body.middle)
+            settings = Settings(
+                seats=body.seats,
+                bots=dict(body.bots),
+                public=body.public,
+                countdown_ms=body.countdown_ms,
+                next_hand_s=body.next_hand_s,
+            )
+            entry, _ = state["lobby"].create(rules, settings)
+        except (msgspec.DecodeError, RulesError, ValueError) as error:
+            return _error("bad_field", str(error))
+        except LobbyError as error:
+            return _error(error.code, error.reason, error.status)
+        entry.table.dealer = lambda seats, rules, seed: dealt
+        return JSONResponse({"code": entry.code, "link": f"/t/{entry.code}"}, status_code=201)
+
+    async def html(request: Request) -> Response:
+        return page(request)
+
+    routes: list[BaseRoute] = [
+        Route("/t/{code}", html),
+        Route("/rules", html),
+        Route("/sheet", html),
+        Route("/sheet/{id}", html),
+        Route("/api/sheets", create_sheet, methods=["POST"]),
+        Route("/api/sheets/{id}", get_sheet, methods=["GET"]),
+        Route("/api/sheets/{id}", put_sheet, methods=["PUT"]),
+        Route("/api/sheets/{id}/hands", add_hand, methods=["POST"]),
+        Route("/api/sheets/{id}/hands/{n:int}", edit_hand, methods=["PUT"]),
+        Route("/api/sheets/{id}/csv", sheet_csv, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+    ]
+    if test_hooks:
+        routes.append(Route("/api/test/tables", test_table, methods=["POST"]))
+    return routes

@@ -1,0 +1,75 @@
+// JSON over HTTP to the server (docs/protocol.md, server/web.py).
+
+export class ApiError extends Error {
+  constructor(code, reason, status) {
+    super(reason);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export async function api(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError("offline", "the server cannot be reached; check your connection", 0);
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new ApiError(data.error || "error", data.reason || `error ${response.status}`, response.status);
+  }
+  return data;
+}
+
+/** Where a person's things live in this browser (name, seat tokens, settings). */
+export const store = {
+  get(key, fallback = null) {
+    try {
+      const raw = localStorage.getItem(`nertz.${key}`);
+      return raw === null ? fallback : JSON.parse(raw);
+    } catch {
+      return fallback;
+    }
+  },
+  set(key, value) {
+    try {
+      localStorage.setItem(`nertz.${key}`, JSON.stringify(value));
+    } catch {
+      /* private mode: nothing is remembered */
+    }
+  },
+};
+
+/** A short message in the corner; ``kind`` is "info", "warn" or "error". */
+export function toast(text, kind = "info", ms = 2600) {
+  const box = document.getElementById("toasts");
+  const el = document.createElement("div");
+  el.className = `toast ${kind}`;
+  el.textContent = text;
+  box.append(el);
+  setTimeout(() => el.remove(), ms);
+  return el;
+}
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "style") el.style.cssText = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}

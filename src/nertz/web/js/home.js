@@ -1,0 +1,180 @@
+// Home: your name, create a table, join one, open public tables, your past matches.
+import { api, h, store, toast } from "./api.js";
+import { OPTIONS, PRESETS, defaults } from "./rules.js";
+
+const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
+const STYLES = ["balanced", "racer", "prompt", "scorer"];
+
+export function rememberSeat(code, seat) {
+  const seats = store.get("seats", {});
+  seats[code] = seat;
+  store.set("seats", seats);
+}
+
+export function seatFor(code) {
+  return store.get("seats", {})[code] || null;
+}
+
+/** Take a seat at ``code`` with the remembered name; returns the seat record. */
+export async function joinTable(code, name, key = null, seat = null) {
+  const body = { name };
+  if (key) body.key = key;
+  if (seat !== null) body.seat = seat;
+  const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, body);
+  const record = { token: joined.token, seat: joined.seat, key, at: Date.now() };
+  rememberSeat(joined.code, record);
+  return { code: joined.code, ...record };
+}
+
+function optionField(o) {
+  const id = `opt-${o.name}`;
+  let input;
+  if (o.free) {
+    input = h("input", { id, name: o.name, type: "number", min: o.free[0], max: o.free[1], value: o.values[0], title: o.help });
+  } else {
+    input = h("select", { id, name: o.name, title: o.help, disabled: o.values.length === 1 },
+      o.values.map((v) => h("option", { value: v, text: v })));
+  }
+  return h("label", { class: "opt", title: `${o.help} (${o.rule})` },
+    h("span", { class: "opt-name" }, o.name.replace(/_/g, " "), h("abbr", { title: o.help, text: "?" })),
+    input);
+}
+
+function applyPreset(form, name) {
+  const values = { ...defaults(), ...PRESETS[name] };
+  for (const o of OPTIONS) {
+    const el = form.elements[o.name];
+    if (el) el.value = values[o.name];
+  }
+}
+
+function botRows(form, count) {
+  const box = form.querySelector(".bots");
+  const old = new Map([...box.querySelectorAll("select.who")].map((s) => [s.name, s.value]));
+  box.replaceChildren();
+  for (let seat = 1; seat < count; seat++) {
+    const who = h("select", { class: "who", name: `who-${seat}`, "aria-label": `seat ${seat + 1}: who plays` },
+      h("option", { value: "bot", text: "a bot" }), h("option", { value: "person", text: "a person" }));
+    who.value = old.get(`who-${seat}`) || "bot";
+    const level = h("select", { name: `level-${seat}`, "aria-label": `seat ${seat + 1}: bot level`, title: "How fast and careful the bot is" },
+      LEVELS.map((l) => h("option", { value: l, text: l })));
+    level.value = "skilled";
+    const style = h("select", { name: `style-${seat}`, "aria-label": `seat ${seat + 1}: bot style`, title: "racer calls at once; scorer plays on for points" },
+      STYLES.map((s) => h("option", { value: s, text: s })));
+    box.append(h("div", { class: "bot-row" }, h("span", { text: `Seat ${seat + 1}` }), who, level, style));
+  }
+}
+
+async function createTable(form) {
+  const name = form.ownerDocument.getElementById("name").value.trim();
+  if (!name) {
+    toast("Type your name first.", "error");
+    form.ownerDocument.getElementById("name").focus();
+    return;
+  }
+  const seats = Number(form.elements.seats.value);
+  const base = { ...defaults(), ...PRESETS[form.elements.preset.value] };
+  const options = {};
+  for (const o of OPTIONS) {
+    const el = form.elements[o.name];
+    if (el && String(el.value) !== String(base[o.name])) options[o.name] = String(el.value);
+  }
+  const bots = {};
+  for (let seat = 1; seat < seats; seat++) {
+    if (form.elements[`who-${seat}`].value === "bot") {
+      bots[seat] = `${form.elements[`level-${seat}`].value}:${form.elements[`style-${seat}`].value}`;
+    }
+  }
+  const body = { preset: form.elements.preset.value, options, seats, bots, public: form.elements.public.checked };
+  try {
+    const made = await api("POST", "/api/tables", body);
+    await joinTable(made.code, name, made.key || null, 0);
+    location.href = made.link;
+  } catch (error) {
+    toast(error.message, "error", 5000);
+  }
+}
+
+function parseJoin(text) {
+  const raw = text.trim();
+  try {
+    const url = new URL(raw, location.origin);
+    const m = url.pathname.match(/\/t\/([A-Za-z0-9]+)/);
+    if (m) return { code: m[1].toUpperCase(), key: url.searchParams.get("key") };
+  } catch {
+    /* not a link */
+  }
+  return { code: raw.toUpperCase().replace(/[^A-Z0-9]/g, ""), key: null };
+}
+
+export async function showHome(app) {
+  document.title = "Nertz";
+  const name = h("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname", value: store.get("name", ""), placeholder: "Your name" });
+  name.addEventListener("change", () => store.set("name", name.value.trim()));
+
+  const presets = h("select", { name: "preset", id: "preset" }, Object.keys(PRESETS).map((p) => h("option", { value: p, text: p })));
+  const seats = h("select", { name: "seats", id: "seats" }, [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: n })));
+  seats.value = "4";
+  const form = h("form", { class: "create", id: "create" },
+    h("div", { class: "row" },
+      h("label", {}, "Preset ", presets),
+      h("label", {}, "Seats ", seats),
+      h("label", {}, h("input", { type: "checkbox", name: "public", checked: true }), " listed publicly")),
+    h("fieldset", { class: "bots-box" }, h("legend", { text: "Who sits with you (seat 1 is you)" }), h("div", { class: "bots" })),
+    h("details", { class: "all-options" }, h("summary", { text: "All options (hover or focus one for its meaning)" }),
+      h("div", { class: "opts" }, OPTIONS.map(optionField))),
+    h("button", { type: "submit", class: "primary", text: "Create table and sit down" }));
+  presets.addEventListener("change", () => applyPreset(form, presets.value));
+  seats.addEventListener("change", () => botRows(form, Number(seats.value)));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    store.set("name", name.value.trim());
+    createTable(form);
+  });
+  botRows(form, 4);
+
+  const joinInput = h("input", { id: "join-code", placeholder: "code or link", "aria-label": "table code or link" });
+  const joinForm = h("form", { class: "join" }, joinInput, h("button", { type: "submit", text: "Go to table" }));
+  joinForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const { code, key } = parseJoin(joinInput.value);
+    if (!code) return toast("Type a table code like 3DNQZD, or paste its link.", "error");
+    store.set("name", name.value.trim());
+    location.href = `/t/${code}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
+  });
+
+  const openList = h("ul", { class: "open-tables" }, h("li", { text: "Looking…" }));
+  const pastList = h("ul", { class: "past" }, h("li", { text: "Looking…" }));
+  app.replaceChildren(
+    h("div", { class: "page home" },
+      h("header", { class: "hero" }, h("h1", { text: "Nertz" }),
+        h("p", { text: "Everyone plays their own solitaire at once, slamming cards onto shared piles in the middle." }),
+        h("nav", {}, h("a", { href: "/rules", text: "How to play" }), " · ", h("a", { href: "/sheet", text: "Score sheet for real cards" }))),
+      h("section", {}, h("label", { class: "name", for: "name" }, "Your name "), name),
+      h("section", {}, h("h2", { text: "New table" }), form),
+      h("section", {}, h("h2", { text: "Join a table" }), joinForm, h("h3", { text: "Open public tables" }), openList),
+      h("section", {}, h("h2", { text: "Your past matches" }), pastList)));
+
+  try {
+    const { tables } = await api("GET", "/api/tables");
+    openList.replaceChildren(...(tables.length ? tables.map((t) => h("li", {},
+      h("a", { href: `/t/${t.code}`, text: t.code }),
+      ` — ${t.stage}, ${t.seats} seats, ${t.free.length} free`,
+      Object.keys(t.rules).length ? ` (${Object.entries(t.rules).map(([k, v]) => `${k} ${v}`).join(", ")})` : "")) : [h("li", { text: "None right now: create one." })]));
+  } catch (error) {
+    openList.replaceChildren(h("li", { text: error.message }));
+  }
+  const mine = store.get("seats", {});
+  try {
+    const { matches } = await api("GET", "/api/matches");
+    const past = matches.filter((m) => mine[m.code]);
+    pastList.replaceChildren(...(past.length ? past.map((m) => {
+      const seat = mine[m.code].seat;
+      const won = m.winners.includes(seat);
+      return h("li", {}, `${new Date(m.finished * 1000).toLocaleString()} — table ${m.code}: you scored ${m.totals[seat]}`,
+        won ? " and won" : "", ` (totals ${m.totals.join(", ")})`);
+    }) : [h("li", { text: "No finished matches in this browser yet." })]));
+  } catch (error) {
+    pastList.replaceChildren(h("li", { text: error.message }));
+  }
+}

@@ -1,0 +1,22 @@
+// The router: one page, the path names the screen.
+import { showHome } from "./home.js";
+import { showRules } from "./rules.js";
+import { showSheet } from "./sheet.js";
+import { showTable } from "./table.js";
+
+const app = document.getElementById("app");
+const settings = JSON.parse(localStorage.getItem("nertz.settings") || "{}");
+document.body.classList.toggle("four-colour", !!settings.fourColour);
+document.body.classList.toggle("large", !!settings.large);
+
+const path = location.pathname;
+let match;
+if ((match = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) {
+  showTable(app, match[1].toUpperCase());
+} else if (path === "/rules" || path === "/rules/") {
+  showRules(app);
+} else if ((match = path.match(/^\/sheet(?:\/([A-Za-z0-9_-]+))?\/?$/))) {
+  showSheet(app, match[1] || null);
+} else {
+  showHome(app);
+}

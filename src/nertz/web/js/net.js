@@ -1,0 +1,68 @@
+// The WebSocket to the table (docs/protocol.md): hello with the seat token, resume with
+// ``last_version`` after a drop, reconnect by itself with a growing pause.
+
+export class TableSocket {
+  constructor({ code, token, key, onMessage, onStatus, lastVersion }) {
+    this.code = code;
+    this.token = token;
+    this.key = key;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.lastVersion = lastVersion;
+    this.ws = null;
+    this.tries = 0;
+    this.closed = false;
+    this.queue = [];
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.tries = 0;
+      const hello = { type: "hello", table: this.code, protocol: 1, last_version: this.lastVersion() };
+      if (this.token) hello.token = this.token;
+      if (this.key) hello.key = this.key;
+      ws.send(JSON.stringify(hello));
+      this.onStatus("open");
+      for (const msg of this.queue.splice(0)) ws.send(JSON.stringify(msg));
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      if (event.code === 1008 && /replaced|bad token|private|protocol/.test(event.reason)) {
+        this.closed = true;
+        this.onStatus("gone", event.reason);
+        return;
+      }
+      this.onStatus("lost");
+      const pause = Math.min(5000, 250 * 2 ** this.tries++);
+      setTimeout(() => this.open(), pause);
+    };
+    ws.onerror = () => {};
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    else if (msg.type !== "play") this.queue.push(msg);
+    else return false;
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close(1000);
+  }
+}

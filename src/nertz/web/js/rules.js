@@ -1,0 +1,133 @@
+// The rules in plain language (from RULES.md) and the table options with their meaning.
+import { api, h } from "./api.js";
+
+/** Every table option of RULES.md: values (default first) and what it means. */
+export const OPTIONS = [
+  { name: "draw", values: [3, 1], rule: "R21",
+    help: "How many cards you turn from your stock at a time. 1 is easier." },
+  { name: "nertz_pile", values: [13, 12, 11], rule: "R4",
+    help: "Cards dealt to each Nertz pile. A shorter pile makes shorter hands." },
+  { name: "penalty", values: [2, 1], rule: "R30",
+    help: "Points lost for each card left in your Nertz pile when the hand ends." },
+  { name: "caller_bonus", values: [0, 10, 25], rule: "R27", free: [0, 50],
+    help: "Extra points for the player who calls Nertz (0 = no bonus)." },
+  { name: "target", values: [100], rule: "R32", free: [1, 10000],
+    help: "In a race, the match ends after a hand in which someone reaches this total." },
+  { name: "match", values: ["race", "single", "rounds", "gap"], rule: "R32",
+    help: "race: first past the target; single: one hand; rounds: win hands (rounds_to_win); gap: ends when the leader is gap_to_win ahead of the last." },
+  { name: "rounds_to_win", values: [5], free: [1, 50], rule: "R32",
+    help: "match=rounds: hands a player must win to win the match." },
+  { name: "gap_to_win", values: [100], free: [1, 10000], rule: "R32",
+    help: "match=gap: the match ends when highest minus lowest total reaches this." },
+  { name: "tie_break", values: ["share", "caller"], rule: "R32",
+    help: "Equal highest totals share the win, or the caller of the last hand wins among them." },
+  { name: "jokers", values: ["off"], rule: "R41", help: "Two jokers per deck (not available yet)." },
+  { name: "partnerships", values: ["off"], rule: "R40", help: "Two people share a seat (not available yet)." },
+  { name: "tie_window_ms", values: [40], free: [0, 1000], rule: "R16",
+    help: "Two cards of the same rank reaching one foundation this close together (ms) both stay: a true tie. 0 turns ties off." },
+  { name: "landing_ms", values: [250], free: [0, 5000], rule: "R28",
+    help: "After a call, plays arriving within this many ms still land." },
+  { name: "idle_rotate_s", values: [30], free: [0, 600], rule: "R25",
+    help: "Seconds with no card moving anywhere before the table rotates (0 = off)." },
+  { name: "max_rotations", values: [1], free: [0, 10], rule: "R26",
+    help: "Rotations per blocked spell; after that a stuck table ends the hand with no call." },
+  { name: "joker_announce_ms", values: [1500], free: [0, 10000], rule: "R41",
+    help: "How long a joker's announcement stands open (jokers only)." },
+];
+
+export const PRESETS = {
+  standard: {},
+  bonus: { caller_bonus: 10, tie_break: "caller" },
+  quick: { nertz_pile: 11, match: "single" },
+  easy: { draw: 1, penalty: 1 },
+};
+
+export function defaults() {
+  return Object.fromEntries(OPTIONS.map((o) => [o.name, o.values[0]]));
+}
+
+function show(value) {
+  if (value === true) return "on";
+  if (value === false) return "off";
+  return String(value);
+}
+
+/** The options in force: a table with each value and its meaning. */
+export function optionsTable(rules) {
+  const base = defaults();
+  return h("table", { class: "options" },
+    h("thead", {}, h("tr", {}, h("th", { text: "option" }), h("th", { text: "here" }), h("th", { text: "meaning" }))),
+    h("tbody", {}, OPTIONS.map((o) => {
+      const value = rules ? rules[o.name] : base[o.name];
+      const changed = rules && show(value) !== show(base[o.name]);
+      return h("tr", { class: changed ? "changed" : "" },
+        h("td", {}, h("code", { text: o.name })),
+        h("td", { text: show(value) + (changed ? " (changed)" : "") }),
+        h("td", { text: `${o.help} (${o.rule})` }));
+    })));
+}
+
+const RULES_TEXT = [
+  ["The idea", [
+    "Everyone plays their own solitaire at the same time. Nobody waits for a turn. Cards go to shared piles in the middle, and whoever empties their Nertz pile first may call “Nertz!” to end the hand.",
+    "Each player has a whole deck with its own back (R1): at the end the middle is sorted by back to see whose cards got there.",
+  ]],
+  ["Your layout", [
+    "Nertz pile: 13 cards, only the top one face up (R4). Get rid of these: each one left costs points.",
+    "Four work piles, each started with one card (R5). Stock: the other 35 cards, face down; the waste beside it starts empty (R6).",
+  ]],
+  ["Play", [
+    "After the countdown and Go, play as fast as you like (R8, R9). One card moves at a time, except a run between your own work piles (R10, R17).",
+    "The middle: any ace starts a new foundation (R12). A foundation takes the next card of its suit, ace up to king; anybody may build on any foundation (R13). A finished king-high foundation is set aside (R15).",
+    "You may send to the middle: your Nertz top, your waste top, and the bottom (exposed) card of each work pile (R14).",
+    "If two cards hit one foundation together, the first one down stays and the other springs back to where it came from: “beaten to it” (R16). Cards this close together both stay (a true tie).",
+    "Work piles build down in alternating colours: a red 6 on a black 7 (R17). You may move a card together with all the cards on top of it. An empty work space takes any card or run (R18).",
+    "Slide-under shortcut: while you have an empty space, a card may slide under the top (highest) card of another pile if it is one higher and of the other colour (R19).",
+    "Turn your stock three at a time onto the waste; only the top waste card is in play (R21). With one or two left, turn just those (R22). Stock empty: turn the waste over as the new stock, no shuffle (R23).",
+  ]],
+  ["Stuck", [
+    "If nobody can play, or everybody presses Stuck, the table rotates: everyone turns their whole stock over and moves its top card to the bottom, then play resumes (R25). The table also rotates after a long quiet spell. If it is still stuck after that, the hand ends with no call (R26).",
+  ]],
+  ["Calling Nertz", [
+    "When your Nertz pile is empty you may call “Nertz!” (R27) — or play on for more points. At the call play stops; a card already in the air may still land (R28).",
+  ]],
+  ["Scoring", [
+    "Each player scores +1 for each of their cards in the middle and −2 for each card left in their Nertz pile (R30). Work piles, stock and waste count nothing.",
+    "Examples (R31): 18 in the middle and 4 left scores 10; 3 and 6 scores −9; 14 and 0 scores 14; 22 and 3 scores 16; 22 and 1 scores 20, beating a caller's 18. The caller does not always win the hand.",
+    "Hands add up. After a hand in which someone reaches the target (100), the highest total wins; equal totals share the win (R32).",
+  ]],
+  ["Playing here", [
+    "Drag a card where it goes, or tap it and then tap where it goes. Double-click or double-tap sends a card to a foundation that takes it.",
+    "Keys: 0 picks your Nertz card, W the waste top, 1–4 a work pile (press again to take more of its run). Then F sends it to the middle, or 1–4 puts it on that pile. Space turns the stock, N calls Nertz, S says stuck, Esc cancels, Tab shows the scores, ? shows these rules.",
+  ]],
+];
+
+/** The rules in plain language, with the options in force (``rules``: a table's). */
+export function rulesContent(rules, where = "this table") {
+  const out = h("div", { class: "rules-text" });
+  for (const [title, paras] of RULES_TEXT) {
+    out.append(h("h2", { text: title }), ...paras.map((p) => h("p", { text: p })));
+  }
+  out.append(h("h2", { text: rules ? `Options in force at ${where}` : "Table options (defaults)" }));
+  out.append(optionsTable(rules));
+  return out;
+}
+
+export async function showRules(app) {
+  const code = new URLSearchParams(location.search).get("t");
+  let rules = null;
+  if (code) {
+    try {
+      rules = (await api("GET", `/api/tables/${encodeURIComponent(code)}`)).rules;
+    } catch {
+      rules = null;
+    }
+  }
+  document.title = "Nertz — rules";
+  app.replaceChildren(
+    h("div", { class: "page" },
+      h("nav", { class: "crumbs" }, h("a", { href: "/", text: "← Home" }),
+        code ? h("a", { href: `/t/${code}`, text: `back to table ${code}` }) : null),
+      h("h1", { text: "How to play Nertz" }),
+      rulesContent(rules, code ? `table ${code}` : "this table")));
+}

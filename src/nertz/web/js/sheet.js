@@ -1,0 +1,234 @@
+// The score sheet for real cards: the server checks and computes (engine's score and
+// Match, server/sheets.py); this page only enters hands and shows the results.
+import { api, h, store } from "./api.js";
+import { seatColour } from "./cards.js";
+import { totalsChart } from "./chart.js";
+import { OPTIONS } from "./rules.js";
+
+const SHEET_OPTIONS = ["penalty", "caller_bonus", "target", "match", "rounds_to_win", "gap_to_win", "tie_break", "nertz_pile"];
+
+function optionInputs(values) {
+  return SHEET_OPTIONS.map((name) => {
+    const o = OPTIONS.find((x) => x.name === name);
+    const value = values ? values[name] : o.values[0];
+    let input;
+    if (o.free) input = h("input", { type: "number", name, min: o.free[0], max: o.free[1], value, title: o.help });
+    else {
+      input = h("select", { name, title: o.help }, o.values.map((v) => h("option", { value: v, text: v })));
+      input.value = String(value);
+    }
+    return h("label", { title: `${o.help} (${o.rule})` }, `${name.replace(/_/g, " ")} `, input);
+  });
+}
+
+function readOptions(form) {
+  return Object.fromEntries(SHEET_OPTIONS.map((n) => [n, String(form.elements[n].value)]));
+}
+
+function nameInputs(names) {
+  return names.map((n, i) => h("input", { class: "pname", value: n, maxlength: 24, "aria-label": `player ${i + 1} name`, placeholder: `Player ${i + 1}` }));
+}
+
+function setupForm(names, options, submitText, onSubmit) {
+  const namesBox = h("div", { class: "sheet-names" }, nameInputs(names));
+  const msg = h("p", { class: "msg", role: "alert" });
+  const form = h("form", { class: "sheet-form" },
+    h("div", {}, h("b", { text: "Players " }), namesBox,
+      h("button", { type: "button", onclick: () => { if (namesBox.children.length < 8) namesBox.append(...nameInputs([""])); }, text: "+ player" }),
+      h("button", { type: "button", onclick: () => { if (namesBox.children.length > 2) namesBox.lastChild.remove(); }, text: "− player" })),
+    h("div", { class: "sheet-opts" }, optionInputs(options)),
+    h("button", { type: "submit", class: "primary", text: submitText }), msg);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const list = [...namesBox.querySelectorAll("input")].map((x) => x.value.trim());
+    try {
+      await onSubmit(list, readOptions(form));
+    } catch (error) {
+      msg.textContent = error.message;
+      msg.className = "msg error";
+    }
+  });
+  return form;
+}
+
+export async function showSheet(app, id) {
+  document.title = "Nertz — score sheet";
+  if (!id) {
+    const form = setupForm(["", "", "", ""], null, "Start the sheet", async (names, options) => {
+      const made = await api("POST", "/api/sheets", { names, options });
+      const mine = store.get("sheets", []);
+      store.set("sheets", [{ id: made.id, names, at: Date.now() }, ...mine.filter((s) => s.id !== made.id)].slice(0, 20));
+      location.href = made.link;
+    });
+    const mine = store.get("sheets", []);
+    app.replaceChildren(h("div", { class: "page sheet" },
+      h("nav", { class: "crumbs" }, h("a", { href: "/", text: "← Home" })),
+      h("h1", { text: "Score sheet for real cards" }),
+      h("p", { text: "Playing with physical decks? Keep score here: each hand, enter each player's cards in the middle and cards left in their Nertz pile, and who called. The sheet does the arithmetic (R30) and declares the winner (R32). It is stored on the server: share its link." }),
+      form,
+      mine.length ? h("div", {}, h("h2", { text: "Your sheets" }), h("ul", {}, mine.map((s) => h("li", {}, h("a", { href: `/sheet/${s.id}`, text: s.names.join(", ") }), ` — ${new Date(s.at).toLocaleDateString()}`)))) : null));
+    return;
+  }
+  const page = new SheetPage(app, id);
+  await page.load();
+}
+
+class SheetPage {
+  constructor(app, id) {
+    this.app = app;
+    this.id = id;
+    this.sheet = null;
+    this.editing = null;
+    this.settingUp = false;
+  }
+
+  async load() {
+    try {
+      this.sheet = await api("GET", `/api/sheets/${this.id}`);
+    } catch (error) {
+      this.app.replaceChildren(h("div", { class: "page" }, h("h1", { text: "Score sheet" }), h("p", { class: "error", text: error.message }), h("a", { href: "/sheet", text: "Start a new sheet" })));
+      return;
+    }
+    this.render();
+  }
+
+  say(text, kind) {
+    this.msg.textContent = text;
+    this.msg.className = `msg ${kind}`;
+  }
+
+  async save(method, path, body, okText) {
+    try {
+      this.sheet = await api(method, path, body);
+      this.editing = null;
+      this.render();
+      this.say(okText, "ok");
+      return true;
+    } catch (error) {
+      this.say(error.message, "error");
+      return false;
+    }
+  }
+
+  entryRow() {
+    const s = this.sheet;
+    const hand = this.editing ? s.hands[this.editing - 1] : null;
+    const cells = s.names.map((name, i) => h("td", {},
+      h("input", { type: "number", class: "in-middle", "data-seat": i, min: 0, max: 52, value: hand ? hand.middle[i] : "", "aria-label": `${name}: cards in the middle`, placeholder: "mid" }),
+      h("input", { type: "number", class: "in-left", "data-seat": i, min: 0, max: s.options.nertz_pile, value: hand ? hand.nertz_left[i] : "", "aria-label": `${name}: Nertz cards left`, placeholder: "left" })));
+    const caller = h("select", { class: "in-caller", "aria-label": "who called Nertz" },
+      h("option", { value: "", text: "nobody (stuck)" }),
+      s.names.map((n, i) => h("option", { value: String(i), text: n })));
+    caller.value = hand && hand.caller !== null ? String(hand.caller) : "";
+    const label = this.editing ? `Save hand ${this.editing}` : "Add hand";
+    return h("tr", { class: "entry" }, h("th", { text: this.editing ? `hand ${this.editing}` : "new" }), cells,
+      h("td", {}, caller),
+      h("td", {}, h("button", { type: "button", class: "primary add-hand", onclick: () => this.submitHand(), text: label }),
+        this.editing ? h("button", { type: "button", onclick: () => { this.editing = null; this.render(); }, text: "Cancel" }) : null));
+  }
+
+  readHand() {
+    const row = this.app.querySelector("tr.entry");
+    const num = (el) => (el.value === "" ? NaN : Number(el.value));
+    const middle = [...row.querySelectorAll(".in-middle")].map(num);
+    const left = [...row.querySelectorAll(".in-left")].map(num);
+    const blank = [...middle, ...left].findIndex((x) => !Number.isInteger(x));
+    if (blank >= 0) {
+      const seat = blank % this.sheet.names.length;
+      const what = blank < middle.length ? "cards in the middle" : "Nertz cards left";
+      throw new Error(`${this.sheet.names[seat]}: type ${what} as a whole number (0 if none)`);
+    }
+    const c = row.querySelector(".in-caller").value;
+    const caller = c === "" ? null : Number(c);
+    // The same checks as the server's (server/sheets.py), before anything is sent.
+    const names = this.sheet.names;
+    const label = `hand ${this.editing || this.sheet.hands.length + 1}`;
+    const pileSize = this.sheet.options.nertz_pile;
+    names.forEach((name, i) => {
+      if (middle[i] < 0 || middle[i] > 52) throw new Error(`${label}, ${name}: cards in the middle must be 0 to 52, not ${middle[i]}`);
+      if (left[i] < 0 || left[i] > pileSize) throw new Error(`${label}, ${name}: Nertz cards left must be 0 to ${pileSize} (the pile size, R4), not ${left[i]}`);
+      if (middle[i] + left[i] > 52) throw new Error(`${label}, ${name}: ${middle[i]} in the middle and ${left[i]} left is more than one deck of 52 (R1)`);
+    });
+    if (caller !== null && left[caller] !== 0) {
+      throw new Error(`${label}: ${names[caller]} called Nertz, so their Nertz cards left must be 0, not ${left[caller]} (R27)`);
+    }
+    return { middle, nertz_left: left, caller };
+  }
+
+  async submitHand() {
+    let hand;
+    try {
+      hand = this.readHand();
+    } catch (error) {
+      this.say(error.message, "error");
+      return;
+    }
+    if (this.editing) {
+      const old = this.sheet.hands[this.editing - 1];
+      await this.save("PUT", `/api/sheets/${this.id}/hands/${this.editing}`, { ...hand, void: old.void }, `Hand ${this.editing} saved.`);
+    } else {
+      await this.save("POST", `/api/sheets/${this.id}/hands`, hand, `Hand ${this.sheet.hands.length + 1} added.`);
+    }
+  }
+
+  async toggleVoid(n) {
+    const old = this.sheet.hands[n - 1];
+    await this.save("PUT", `/api/sheets/${this.id}/hands/${n}`, { ...old, void: !old.void }, old.void ? `Hand ${n} counts again.` : `Hand ${n} voided: it is not scored.`);
+  }
+
+  winnerText() {
+    const s = this.sheet;
+    if (!s.over) {
+      const lead = Math.max(...s.totals);
+      const leaders = s.names.filter((_, i) => s.totals[i] === lead);
+      const goal = { race: `first to ${s.options.target}`, single: "one hand", rounds: `first to win ${s.options.rounds_to_win} hands`, gap: `ends at a gap of ${s.options.gap_to_win}` }[s.options.match];
+      return s.scored.length ? `Leading: ${leaders.join(" and ")} with ${lead} (${goal}).` : `No hands yet (${goal}).`;
+    }
+    const names = s.winners.map((i) => s.names[i]);
+    const score = s.options.match === "rounds" ? `${s.round_wins[s.winners[0]]} hands won` : `${s.totals[s.winners[0]]}`;
+    return names.length > 1 ? `Shared win: ${names.join(" and ")} with ${score}.` : `Winner: ${names[0]} with ${score}!`;
+  }
+
+  render() {
+    const s = this.sheet;
+    this.msg = h("p", { class: "msg", role: "alert" });
+    const head = h("tr", {}, h("th", { text: "hand" }),
+      s.names.map((n, i) => h("th", {}, h("span", { class: "chip", style: `background:${seatColour(i)}` }), ` ${n}`, h("br"), h("small", { text: "middle · left → score (total)" }))),
+      h("th", { text: "called" }), h("th", { text: "" }));
+    const rows = s.scored.map((row) => h("tr", { class: row.void ? "void" : "", "data-hand": row.hand },
+      h("th", { text: String(row.hand) }),
+      s.names.map((_, i) => h("td", { class: "cell", "data-seat": i },
+        `${row.middle[i]} · ${row.nertz_left[i]}`,
+        row.scores ? h("span", {}, " → ", h("b", { text: String(row.scores[i].score) }), ` (${row.totals[i]})`) : " void")),
+      h("td", { text: row.caller === null ? "—" : s.names[row.caller] }),
+      h("td", {},
+        h("button", { type: "button", onclick: () => { this.editing = row.hand; this.render(); }, text: "Edit" }),
+        h("button", { type: "button", onclick: () => this.toggleVoid(row.hand), text: row.void ? "Unvoid" : "Void" }))));
+    const totals = h("tr", { class: "totals" }, h("th", { text: "total" }),
+      s.names.map((_, i) => h("td", { class: "total", "data-seat": i }, h("b", { text: String(s.totals[i]) }),
+        s.round_wins ? ` (${s.round_wins[i]} won)` : "")),
+      h("td", {}), h("td", {}));
+    const series = s.names.map((_, i) => [0, ...s.scored.filter((r) => r.scores).map((r) => r.totals[i])]);
+    const link = `${location.origin}/sheet/${this.id}`;
+    const setup = this.settingUp
+      ? setupForm(s.names, s.options, "Save players and options", async (names, options) => {
+        const body = { names, options, hands: s.hands };
+        this.sheet = await api("PUT", `/api/sheets/${this.id}`, body);
+        this.settingUp = false;
+        this.render();
+        this.say("Players and options saved.", "ok");
+      })
+      : h("button", { type: "button", onclick: () => { this.settingUp = true; this.render(); }, text: "Change players or options" });
+    const opts = s.options;
+    this.app.replaceChildren(h("div", { class: "page sheet" },
+      h("nav", { class: "crumbs" }, h("a", { href: "/", text: "← Home" }), h("a", { href: "/sheet", text: "New sheet" })),
+      h("h1", { text: "Score sheet" }),
+      h("p", { class: "rules-line", text: `Each card in the middle +1, each Nertz card left −${opts.penalty}${opts.caller_bonus ? `, caller +${opts.caller_bonus}` : ""}; match: ${opts.match}${opts.match === "race" ? ` to ${opts.target}` : ""}; tie break: ${opts.tie_break}; Nertz pile ${opts.nertz_pile}.` }),
+      h("p", { class: "winners", text: this.winnerText() }),
+      h("div", { class: "scroll" }, h("table", { class: "hands" }, h("thead", {}, head), h("tbody", {}, rows, s.over && !this.editing ? null : this.entryRow(), totals))),
+      this.msg,
+      s.scored.length ? totalsChart(series, s.names, { target: opts.match === "race" ? opts.target : null }) : null,
+      h("p", { class: "share" }, "Share this sheet: ", h("a", { href: link, text: link }), " · ", h("a", { href: `/api/sheets/${this.id}/csv`, download: `nertz-${this.id}.csv`, text: "Download CSV" })),
+      setup));
+  }
+}

@@ -1,0 +1,156 @@
+"""Browser tests (issue 5): Playwright for Python driving Debian's Chromium against a
+real server on 127.0.0.1 (a free port; it stops itself after the session).
+
+The server runs with ``Config.test_hooks``: ``POST /api/test/tables`` deals explicit
+layouts (``src/nertz/server/web.py``) so a test knows every card. Tables are made with a
+short countdown (300 ms); nothing else is sped up. Chromium comes from Debian
+(``apt-get install chromium``; ``make test`` installs it); without it these tests skip,
+except under ``CI=true``, where a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from nertz.server.app import Config, create_app
+
+CHROMIUM = os.environ.get("NERTZ_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _have_browser() -> bool:
+    return Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is not None
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not _have_browser():
+        message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())  # type: ignore[no-any-return]
+
+    def get(self, path: str) -> dict[str, Any]:
+        with urllib.request.urlopen(self.url + path, timeout=10) as response:
+            return json.loads(response.read())  # type: ignore[no-any-return]
+
+    def table(self, layouts: list[str], **extra: Any) -> str:
+        """A table whose every hand is dealt from ``layouts``; seats 1.. are bots."""
+        body: dict[str, Any] = {
+            "layouts": layouts,
+            "seats": len(layouts),
+            "bots": {str(i): "beginner:scorer" for i in range(1, len(layouts))},
+            "countdown_ms": 300,
+            **extra,
+        }
+        return str(self.post("/api/test/tables", body)["code"])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    port = _free_port()
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    config = Config(db=str(db), port=port, test_hooks=True)
+    uv = uvicorn.Server(
+        uvicorn.Config(
+            create_app(config),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws_per_message_deflate=False,
+            lifespan="on",
+        )
+    )
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not uv.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.01)
+    yield Server(f"http://127.0.0.1:{port}")
+    uv.should_exit = True
+    thread.join(10)
+
+
+@dataclass
+class Console:
+    """Every console error and uncaught exception of a page (test 6: there are none)."""
+
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self, page: Any) -> None:
+        page.on(
+            "console",
+            lambda m: (
+                self.errors.append(f"console {m.type}: {m.text}")
+                if m.type in ("error", "warning")
+                else None
+            ),
+        )
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+
+@pytest.fixture
+def console(page: Any) -> Iterator[Console]:
+    watched = Console()
+    watched.watch(page)
+    yield watched
+    assert watched.errors == [], watched.errors
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests last. Playwright's sync API leaves an event loop marked
+    running in the main thread for the rest of the session (its ``playwright`` fixture
+    is session-scoped), after which ``asyncio.run`` in other tests would refuse to
+    start. Under pytest-xdist each worker still runs its share in this order."""
+    here = Path(__file__).parent
+    items.sort(key=lambda item: here in Path(str(item.path)).parents)

@@ -1,0 +1,68 @@
+"""Shared steps of the browser tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+BOT = "nertz: 9H; work: KS / QS / JS / 10S; stock: 8S 7S; waste: -"
+"""A bot seat with nothing to play on hearts or clubs: the hand is the test's."""
+
+
+def seat_in(page: Page, url: str, name: str = "Tess") -> None:
+    """Open a table, take a seat, say ready and wait for Go."""
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.click("text=Take a seat")
+    page.click(".ready-btn")
+    wait_go(page)
+
+
+def wait_go(page: Page) -> None:
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+
+
+def settle(page: Page) -> None:
+    """Wait until no card is flying (a card in flight is not where it will land)."""
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.playState !== 'running')", timeout=3000
+    )
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    settle(page)
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    """A mouse drag with pointer events, in small steps as a hand moves."""
+    x0, y0 = centre(page, source)
+    x1, y1 = centre(page, target)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 8, y0 - 8, steps=2)
+    page.mouse.move(x1, y1, steps=8)
+    page.mouse.up()
+
+
+def touch_drag(page: Page, source: str, target: str) -> None:
+    """A finger drag: Chromium turns these touch events into pointer events."""
+    x0, y0 = centre(page, source)
+    x1, y1 = centre(page, target)
+    cdp: Any = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", x0, y0)
+    for i in range(1, 11):
+        touch("touchMove", x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
+    touch("touchEnd", x1, y1)
+
+
+def pile(n: int | str) -> str:
+    return f'.mine .pile[data-pile="{n}"]'

@@ -1,0 +1,58 @@
+"""Test 4 of issue 5: the score sheet for real cards reproduces R31's worked hands,
+declares the winner, and refuses bad input with a message, saving nothing."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .conftest import Console, Server
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+HAND = [(18, 4), (3, 6), (14, 0), (22, 3), (22, 1)]
+"""R31: scores 10, -9, 14, 16, 20; Cat called (her Nertz pile is empty)."""
+
+
+def enter(page: Page, hand: list[tuple[int, int]], caller: str) -> None:
+    for seat, (middle, left) in enumerate(hand):
+        page.fill(f'.in-middle[data-seat="{seat}"]', str(middle))
+        page.fill(f'.in-left[data-seat="{seat}"]', str(left))
+    page.select_option(".in-caller", caller)
+    page.click(".add-hand")
+
+
+def test_score_sheet(page: Page, server: Server, console: Console) -> None:
+    page.goto(f"{server.url}/sheet")
+    page.click("text=+ player")
+    for i, name in enumerate(NAMES):
+        page.fill(f".pname >> nth={i}", name)
+    page.fill('input[name="target"]', "15")
+    page.click("text=Start the sheet")
+    page.wait_for_url("**/sheet/*")
+    sheet_id = page.url.rsplit("/", 1)[1]
+    message = page.locator(".msg")
+
+    enter(page, [(18, 14), *HAND[1:]], "")  # 14 left from a pile of 13
+    expect(message).to_contain_text("Ann: Nertz cards left must be 0 to 13")
+    enter(page, [(53, 4), *HAND[1:]], "")
+    expect(message).to_contain_text("cards in the middle must be 0 to 52")
+    enter(page, HAND, "1")  # Bob called with 6 cards left
+    expect(message).to_contain_text("Bob called Nertz, so their Nertz cards left must be 0")
+    assert server.get(f"/api/sheets/{sheet_id}")["hands"] == []  # nothing was saved
+
+    enter(page, HAND, "2")
+    expect(message).to_contain_text("Hand 1 added")
+    for seat, points in enumerate([10, -9, 14, 16, 20]):
+        expect(page.locator(f'tr[data-hand="1"] td[data-seat="{seat}"]')).to_contain_text(
+            f"→ {points}"
+        )
+    expect(page.locator(".winners")).to_have_text("Winner: Eve with 20!")
+
+    page.click('tr[data-hand="1"] >> text=Void')  # a voided hand is not scored
+    expect(page.locator(".winners")).not_to_contain_text("Winner")
+    page.click('tr[data-hand="1"] >> text=Unvoid')
+    expect(page.locator(".winners")).to_have_text("Winner: Eve with 20!")
+
+    page.reload()  # stored on the server: the link shows the same sheet
+    expect(page.locator(".winners")).to_have_text("Winner: Eve with 20!")
+    csv = page.request.get(f"{server.url}/api/sheets/{sheet_id}/csv").text()
+    assert "1,Eve,22,1,,0,20,20" in csv and "winner,Eve" in csv

@@ -1,0 +1,126 @@
+"""Tests 1, 2, 3 and 5 of issue 5: a hand through the UI, the keyboard alone, a refused
+play, and a phone-sized screen played by touch. Every test also checks that the browser
+console stays clean (test 6, the ``console`` fixture)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import Console, Server
+from .helpers import BOT, drag, pile, seat_in, touch_drag
+
+ME = "nertz: 5D 2H AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
+
+
+def test_a_whole_hand_by_drags_and_taps(page: Page, server: Server, console: Console) -> None:
+    code = server.table([ME, BOT, BOT, BOT])
+    seat_in(page, f"{server.url}/t/{code}")
+    nertz = '.mine [data-src="N"]'
+    expect(page.locator(nertz)).to_have_attribute("aria-label", "ace of hearts")
+    # A drag: the ace starts a foundation (R12).
+    drag(page, nertz, ".middle")
+    expect(page.locator(".fslot .card").first).to_have_attribute(
+        "aria-label", "foundation F1: ace of hearts, 1 card"
+    )
+    # A double-click: the two of hearts goes to the foundation that takes it.
+    expect(page.locator(nertz)).to_have_attribute("aria-label", "2 of hearts")
+    page.dblclick(nertz)
+    expect(page.locator(".fslot .card").first).to_have_attribute(
+        "aria-label", "foundation F1: 2 of hearts, 2 cards"
+    )
+    # Tap, then tap: the five of diamonds onto the black six (R17).
+    expect(page.locator(nertz)).to_have_attribute("aria-label", "5 of diamonds")
+    page.click(nertz)
+    expect(page.locator(".card.selected")).to_have_count(1)
+    page.click(pile(1))
+    expect(page.locator(pile(1))).to_have_attribute(
+        "aria-label", "work pile 1: 6 of spades, 5 of diamonds"
+    )
+    # The Nertz pile is empty: the button comes alive; call (R27).
+    call = page.locator("button.call")
+    expect(call).to_be_enabled()
+    call.click()
+    breakdown = page.locator(".hand-end")
+    expect(breakdown).to_be_visible(timeout=5000)
+    expect(breakdown).to_contain_text("You called Nertz!")
+    expect(breakdown).to_contain_text("2 − 2×0 = 2")
+    expect(breakdown.locator("svg.chart")).to_be_visible()
+    page.click(".ready-btn")
+    expect(page.locator(".strip")).to_contain_text("Hand 2", timeout=5000)
+    expect(breakdown).to_have_count(0)
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=5000)
+
+
+def test_keyboard_only(page: Page, server: Server, console: Console) -> None:
+    code = server.table(["nertz: 5D AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H", BOT, BOT])
+    page.goto(f"{server.url}/t/{code}")
+    page.keyboard.type("Kiki")
+    page.keyboard.press("Enter")  # take the seat
+    expect(page.locator(".ready-btn")).to_be_visible()
+    page.keyboard.press("Enter")  # ready
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+    page.keyboard.press("0")
+    expect(page.locator(".card.selected")).to_have_attribute("aria-label", "ace of hearts")
+    page.keyboard.press("f")
+    expect(page.locator(".fslot .card").first).to_have_attribute(
+        "aria-label", "foundation F1: ace of hearts, 1 card"
+    )
+    expect(page.locator('.mine [data-src="N"]')).to_have_attribute("aria-label", "5 of diamonds")
+    page.keyboard.press("0")
+    page.keyboard.press("1")
+    expect(page.locator(pile(1))).to_have_attribute(
+        "aria-label", "work pile 1: 6 of spades, 5 of diamonds"
+    )
+    page.keyboard.press("Space")
+    expect(page.locator(".mine .pile.waste")).to_have_attribute(
+        "aria-label", "waste: 3 cards, top 2 of clubs"
+    )
+    page.keyboard.press("Escape")
+    page.keyboard.press("n")
+    expect(page.locator(".hand-end")).to_contain_text("You called Nertz!", timeout=5000)
+
+
+def test_a_refused_play_springs_back(page: Page, server: Server, console: Console) -> None:
+    code = server.table([ME, BOT])
+    seat_in(page, f"{server.url}/t/{code}")
+    nine = '.mine [data-card="9C@0"]'
+    drag(page, nine, ".middle")  # no foundation takes a nine of clubs (R13)
+    expect(page.locator(".toast.error")).to_contain_text("does not fit")
+    expect(page.locator(pile(2))).to_have_attribute("aria-label", "work pile 2: 9 of clubs")
+    expect(page.locator(".fslot .card")).to_have_count(0)
+    drag(page, nine, pile(3))  # nor does a king of clubs (R17)
+    expect(page.locator(".toast.error").last).to_contain_text("cannot")
+    expect(page.locator(pile(2))).to_have_attribute("aria-label", "work pile 2: 9 of clubs")
+    expect(page.locator(pile(3))).to_have_attribute("aria-label", "work pile 3: king of clubs")
+
+
+def test_phone_landscape_by_touch(browser: Browser, server: Server) -> None:
+    context = browser.new_context(
+        viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    console = Console()
+    console.watch(page)
+    code = server.table([ME, BOT, BOT, BOT])
+    page.goto(f"{server.url}/t/{code}")
+    page.fill("#join-name", "Phoebe")
+    page.tap("text=Take a seat")
+    page.tap(".ready-btn")
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+    size: Any = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    assert size[0] <= 844 and size[1] <= 390, size
+    for selector in [*(pile(i) for i in range(1, 5)), ".mine .pile.nertz", ".mine .pile.stock"]:
+        box = page.locator(selector).bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 844, selector
+        assert box["y"] >= 0 and box["y"] + 40 <= 390, selector
+    touch_drag(page, '.mine [data-src="N"]', ".middle")
+    expect(page.locator(".fslot .card").first).to_have_attribute(
+        "aria-label", "foundation F1: ace of hearts, 1 card"
+    )
+    context.close()
+    assert console.errors == [], console.errors

@@ -1,0 +1,58 @@
+"""The score sheet API (server/sheets.py, server/web.py): R31's worked hands, the
+winner by the rules in force, and bad input refused with nothing stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from nertz.server.app import Config, create_app
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+HAND = {"middle": [18, 3, 14, 22, 22], "nertz_left": [4, 6, 0, 3, 1], "caller": 2}
+
+
+def test_sheet_api(tmp_path: Path) -> None:
+    with TestClient(create_app(Config(db=str(tmp_path / "s.db")))) as client:
+        made = client.post("/api/sheets", json={"names": NAMES, "options": {"target": "15"}})
+        assert made.status_code == 201
+        sid = made.json()["id"]
+        bad = [
+            ({**HAND, "nertz_left": [14, 6, 0, 3, 1]}, "Nertz cards left must be 0 to 13"),
+            ({**HAND, "middle": [53, 3, 14, 22, 22]}, "must be 0 to 52"),
+            ({**HAND, "caller": 1}, "Bob called Nertz, so their Nertz cards left must be 0"),
+            ({**HAND, "middle": [1, 2]}, "give a count for each of the 5 players"),
+        ]
+        for body, reason in bad:
+            answer = client.post(f"/api/sheets/{sid}/hands", json=body)
+            assert answer.status_code == 400 and reason in answer.json()["reason"], answer.json()
+        assert client.get(f"/api/sheets/{sid}").json()["hands"] == []
+        sheet = client.post(f"/api/sheets/{sid}/hands", json=HAND).json()
+        assert [s["score"] for s in sheet["scored"][0]["scores"]] == [10, -9, 14, 16, 20]
+        assert sheet["over"] and sheet["winners"] == [4]
+        late = client.post(f"/api/sheets/{sid}/hands", json=HAND)
+        assert late.status_code == 400 and late.json()["error"] == "match_over"
+        voided = client.put(f"/api/sheets/{sid}/hands/1", json={**HAND, "void": True}).json()
+        assert voided["totals"] == [0] * 5 and not voided["over"]
+        edited = client.put(
+            f"/api/sheets/{sid}/hands/1", json={**HAND, "middle": [18, 3, 14, 22, 30]}
+        ).json()
+        assert edited["totals"] == [10, -9, 14, 16, 28]
+        bonus = client.put(
+            f"/api/sheets/{sid}",
+            json={"names": NAMES, "options": {"caller_bonus": "10"}, "hands": edited["hands"]},
+        ).json()
+        assert bonus["totals"] == [10, -9, 24, 16, 28] and not bonus["over"]
+        assert client.get("/api/sheets/nope").status_code == 404
+        assert "hand,player" in client.get(f"/api/sheets/{sid}/csv").text
+
+
+def test_pages_are_served(tmp_path: Path) -> None:
+    with TestClient(create_app(Config(db=str(tmp_path / "p.db")))) as client:
+        for path in ("/", "/t/ABCDEF", "/rules", "/sheet", "/sheet/xyz"):
+            page = client.get(path, headers={"Accept": "text/html"})
+            assert page.status_code == 200 and "/static/js/main.js" in page.text
+        assert client.get("/").json()["nertz"] == "server"  # scripts still get JSON
+        assert "export" in client.get("/static/js/table.js").text
+        assert client.post("/api/test/tables", json={"layouts": []}).status_code in (404, 405)
