@@ -389,11 +389,12 @@ MOVES = st.sampled_from(
     ["N>F", "W>F", "1>F", "2>F", "N>1", "W>2", "3>1", "2/2>1", "W<2", "T", "STUCK", "NERTZ"]
 )
 JUNK = st.one_of(
+    st.sampled_from(['{"type": "leave"}', '{"type": "resync"}', '{"type": "ready"}']),
     st.text(max_size=40),
     st.binary(max_size=40).map(lambda b: b.decode("latin-1")),
     st.builds(
         lambda t, seq, move: json.dumps({"type": t, "seq": seq, "move": move}),
-        st.sampled_from(["play", "call", "stuck", "ready", "resync", "hello", "x", ""]),
+        st.sampled_from(["play", "call", "stuck", "ready", "resync", "hello", "leave", "x", ""]),
         st.one_of(st.integers(-5, 2**60), st.text(max_size=3), st.none()),
         st.one_of(MOVES, st.text(max_size=8), st.integers()),
     ),
@@ -426,7 +427,9 @@ def test_fuzzed_messages_are_all_answered_and_the_game_stays_valid(
             assert answers, text
             assert any(a["type"] in ("ack", "refused", "error", "state", "event") for a in answers)
         else:
+            assert h.closed == {1: "left"}  # only leaving closes the connection
             break
+        assert 1 not in h.closed, text
     hand = h.table.hand
     assert hand is not None
     assert replay(hand.deal, hand.rules, hand.log).snapshot() == hand.snapshot()
