@@ -539,7 +539,7 @@ class Table:
             return
         self.conns[conn] = seat_no
         last = command.last_version
-        if 0 <= last <= self.version and self.version - last <= RESEND_LIMIT and last > 0:
+        if 0 < last < self.version and self.version - last <= RESEND_LIMIT:
             for body in self.events[last:]:
                 self._out.sends.append((conn, body))
         else:
