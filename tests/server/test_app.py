@@ -157,8 +157,11 @@ def test_websocket_limits_origin_size_and_rate(live: Live) -> None:
     # Flooding: refusals first, then the connection is closed.
     codes = []
     with pytest.raises(ConnectionClosed):
-        for _ in range(400):
-            same.send({"type": "resync"})
+        try:
+            for _ in range(400):
+                same.send({"type": "resync"})
+        except ConnectionClosed:
+            pass  # closed while still flooding: the answers sent before are still readable
         while True:
             codes.append(same.recv(2)["code"])
     assert "rate_limited" in codes
