@@ -38,6 +38,7 @@ screenshots: $(STAMP) chromium
 bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/simulate.py
+	$(PY) bench/load.py --tables 300 --seconds 30
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

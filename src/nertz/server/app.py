@@ -167,7 +167,7 @@ class Connection:
     sans-I/O WebSocket writes to the transport and returns); if a write ever has to
     wait, it resumes when it can and later messages queue behind it, in order. No task
     per connection and no hop through one: that hop was a third of the play-ack time
-    (docs/performance-server.md)."""
+    (docs/performance.md)."""
 
     _ids = itertools.count(1)
 

@@ -41,7 +41,7 @@ def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     # The store's writer thread gives up the GIL for every row SQLite writes and must
     # win it back from the event loop each time; at the default 5 ms switch interval a
-    # busy loop makes a batch wait up to 5 ms per row (docs/performance-server.md).
+    # busy loop makes a batch wait up to 5 ms per row (docs/performance.md).
     sys.setswitchinterval(0.0005)
     config = Config(
         db=args.db,

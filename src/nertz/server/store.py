@@ -399,7 +399,7 @@ class Store:
         """Insert rows. On SQLite: one multi-row INSERT per chunk rather than
         ``executemany``, which steps the statement once per row and gives up the GIL at
         every step; winning it back from a busy event loop each time is what made
-        batches slow (docs/performance-server.md)."""
+        batches slow (docs/performance.md)."""
         if not self._qmark:
             conn.execute(table.insert(), rows)
             return
