@@ -56,6 +56,8 @@ def test_a_whole_hand_by_drags_and_taps(page: Page, server: Server, console: Con
 def test_keyboard_only(page: Page, server: Server, console: Console) -> None:
     code = server.table(["nertz: 5D AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H", BOT, BOT])
     page.goto(f"{server.url}/t/{code}")
+    # Keys typed before the page has put the focus in the name field would be lost.
+    expect(page.get_by_placeholder("Your name")).to_be_focused()
     page.keyboard.type("Kiki")
     page.keyboard.press("Enter")  # take the seat
     expect(page.locator(".ready-btn")).to_be_visible()

@@ -707,8 +707,7 @@ class TableView {
       h("p", {}, "Share this link to invite people: ", h("code", { text: `${location.origin}/t/${this.code}${this.key ? `?key=${this.key}` : ""}` })),
       h("ul", { class: "seat-list" }, t.seats.map((s) => h("li", {},
         h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
-        ` ${s.seat === this.me ? "You" : s.name || "free seat"}`,
-        s.bot ? ` (bot ${s.bot})` : "",
+        ` ${s.name || s.bot ? this.nameOf(s.seat) : "free seat"}`,
         s.bot || s.ready ? " — ready" : s.name ? (s.connected ? " — not ready" : " — not here") : ""))),
       me && !me.ready
         ? h("button", { class: "primary ready-btn", type: "button", onclick: () => this.ready() }, "I'm ready — deal! ", h("kbd", { text: "Enter" }))
