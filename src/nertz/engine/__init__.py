@@ -13,6 +13,7 @@ from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
 from .moves import ANY, NERTZ, PILES, WASTE, Kind, Move
 from .outcome import (
+    LATE_REFUSALS,
     Called,
     CardsMoved,
     EndReason,
@@ -32,6 +33,7 @@ from .view import spectator_view, view
 
 __all__ = [
     "ANY",
+    "LATE_REFUSALS",
     "MAX_SEATS",
     "NERTZ",
     "OPTION_HELP",

@@ -13,6 +13,7 @@ from .cards import Card
 from .moves import Move
 
 __all__ = [
+    "LATE_REFUSALS",
     "Called",
     "CardsMoved",
     "EndReason",
@@ -52,6 +53,12 @@ class Refusal(StrEnum):
     ALREADY_CALLED = "already_called"
     """R28: somebody has called; only cards in the air may still land."""
     ALREADY_STUCK = "already_stuck"
+
+
+LATE_REFUSALS = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
+"""The refusals a correct player can still get: the table moved on while its move was on
+its way (a lost race, R16; the call and the end of the landing window, R28). Any other
+refusal of a bot's move is a bug in the bot."""
 
 
 @dataclass(frozen=True, slots=True)

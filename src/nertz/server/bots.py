@@ -16,14 +16,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nertz.bots import Bot, parse_seat
-from nertz.engine import Event, Move, Refusal
+from nertz.engine import LATE_REFUSALS, Event, Move, Refusal
 
 __all__ = ["EXPECTED_REFUSALS", "TAKEOVER_SPEC", "BotDriver"]
 
 TAKEOVER_SPEC = "skilled:balanced"
 """The bot that plays a person's seat while they are away."""
 
-EXPECTED_REFUSALS = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
+EXPECTED_REFUSALS = LATE_REFUSALS  # the engine's list, named for this module's readers
 """Refusals a correct bot still meets (R16, R28); any other means its picture is wrong."""
 
 

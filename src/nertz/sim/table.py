@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from nertz.bots import Bot, Decision
 from nertz.engine import (
+    LATE_REFUSALS,
     SETTLE_MS,
     Called,
     CardsMoved,
@@ -41,7 +42,7 @@ from nertz.engine import (
 
 __all__ = ["EXPECTED_REFUSALS", "MAX_HAND_MS", "HandResult", "play_hand"]
 
-EXPECTED_REFUSALS = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
+EXPECTED_REFUSALS = LATE_REFUSALS  # the engine's list, named for this module's readers
 """Refusals a correct bot still meets: a lost race (R16) and a move that arrives after
 somebody called (R28). Any other refusal is a bot bug."""
 
