@@ -60,8 +60,9 @@ LogEntry = tuple[int, int, str]
 """``(at_ms, seat, text)``: one accepted input; seat -1 and text ``GO``/``TICK`` for the table."""
 
 SETTLE_MS = 1000
-"""R25 (online): ``tick`` looks for an all-blocked table only once no card has moved for
-this long, as people at a table notice it is stuck; saying stuck checks at once."""
+"""R25 (online): ``tick`` looks for an all-blocked table once no card has moved for this
+long, as people at a table notice it is stuck (and again after a turn of the stock that
+may have blocked a seat); saying stuck checks at once."""
 
 _OK = Outcome(True)
 _NUMBER = attrgetter("number")
@@ -110,6 +111,8 @@ class Hand:
         """The time of the latest input; inputs must not go back in time."""
         self.last_card_ms = 0
         """When a card last moved (R25's idle timer)."""
+        self._look_at: int | None = None
+        """When ``tick`` next looks for an all-blocked table (R25), if it is due to."""
         self.caller: int | None = None
         self.call_ms = 0
         self.rotations = 0
@@ -134,6 +137,7 @@ class Hand:
         self._clock(at_ms)
         self.phase = Phase.PLAYING
         self.last_card_ms = at_ms
+        self._look_at = at_ms + SETTLE_MS
         self.log.append((at_ms, -1, "GO"))
         return Outcome(True, (Started(at_ms),))
 
@@ -170,49 +174,52 @@ class Hand:
         if outcome.ok:  # a card moved
             self.log.append((at_ms, seat, move.text))
             self.last_card_ms = at_ms
+            self._look_at = at_ms + SETTLE_MS
             if kind is _FOUNDATION_KIND or move.src >= NERTZ:
                 self.rotations = 0  # progress (R24) ends a blocked spell (R26)
         return outcome
 
     def tick(self, at_ms: int) -> Outcome:
-        """Let time pass: end the hand after the landing window (R28); rotate a table
-        that is all blocked (no card moved for ``SETTLE_MS``) or idle for ``idle_rotate_s``
-        (R25); end a hand
-        still blocked after ``max_rotations`` (R26). Returns the events, if any."""
+        """Let time pass: end the hand after the landing window (R28); rotate a table that
+        is idle for ``idle_rotate_s``, or all blocked when it is looked at (R25): once no
+        card has moved for ``SETTLE_MS``, and again whenever a turn of the stock may have
+        blocked a seat; end a hand still blocked after ``max_rotations`` (R26). Returns
+        the events, if any. ``next_deadline`` says when to call it."""
         self._clock(at_ms)
-        events: list[Event] = []
         if self.phase is Phase.PLAYING:
-            quiet = at_ms - self.last_card_ms
-            if quiet < SETTLE_MS:
-                return _OK  # the usual case: cards are moving
+            events: list[Event] = []
             idle_s = self.rules.idle_rotate_s
-            idle = idle_s > 0 and quiet >= idle_s * 1000
+            idle = idle_s > 0 and at_ms - self.last_card_ms >= idle_s * 1000
+            look = self._look_at is not None and at_ms >= self._look_at
+            if not idle and not look:
+                return _OK  # the usual case: cards are moving
+            self._look_at = None
             if idle or self.all_blocked():
                 events += self._rotate(at_ms, idle)
-        elif self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
-            events.append(self._end(EndReason.CALLED))
-        if not events:
-            return _OK
-        self.log.append((at_ms, -1, "TICK"))
-        return Outcome(True, tuple(events))
+            # Logged even when the table was not blocked: looking is part of the state
+            # (when the table looks next), and a replay must look at the same moments.
+            self.log.append((at_ms, -1, "TICK"))
+            return Outcome(True, tuple(events))
+        if self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
+            self.log.append((at_ms, -1, "TICK"))
+            return Outcome(True, (self._end(EndReason.CALLED),))
+        return _OK
 
     def next_deadline(self) -> int | None:
-        """When ``tick`` next has something to decide, if nothing else happens first:
-        the end of the landing window (R28), the moment a quiet table is first checked
-        for being all blocked (``SETTLE_MS``), or the idle rotation (R25). Drivers call
-        ``tick`` at this time and after every accepted input; None when only an input
-        can change anything (before Go, after the end, or a quiet table already checked)."""
+        """When ``tick`` next has something to decide, if no input comes first: the end of
+        the landing window (R28), the next look for an all-blocked table (``SETTLE_MS``
+        after the last card moved, or at once after a turn that may have blocked a seat),
+        or the idle rotation (R25). None when only an input can change anything (before
+        Go, after the end). Drivers call ``tick`` then, and again after each input."""
         if self.phase is Phase.LANDING:
             return self.call_ms + self.rules.landing_ms
         if self.phase is not Phase.PLAYING:
             return None
-        times = []
-        settle = self.last_card_ms + SETTLE_MS
-        if settle > self.now:
-            times.append(settle)
-        if self.rules.idle_rotate_s:
-            times.append(self.last_card_ms + self.rules.idle_rotate_s * 1000)
-        return min(times) if times else None
+        idle_s = self.rules.idle_rotate_s
+        idle = self.last_card_ms + idle_s * 1000 if idle_s else None
+        if self._look_at is None:
+            return idle
+        return self._look_at if idle is None else min(idle, self._look_at)
 
     # ------------------------------------------------------------------ questions
 
@@ -388,6 +395,7 @@ class Hand:
             "rotations": (self.rotations, self.rotations_total),
             "end": self.end_reason.value if self.end_reason else None,
             "last_card_ms": self.last_card_ms,
+            "look_at": self._look_at,
         }
 
     # ------------------------------------------------------------------ moves
@@ -587,8 +595,13 @@ class Hand:
             del stock[-n:]
             waste += turned
             layout.fan = n
-            if loose and not self._blocked[seat][2]:
-                self._seat_version[seat] += 1
+            if loose:
+                version, middle, blocked = self._blocked[seat]
+                fresh = version == self._seat_version[seat] and middle == self._middle_version
+                if not (fresh and blocked):
+                    self._seat_version[seat] += 1
+                    if self._look_at is None:
+                        self._look_at = self.now  # a settled table: look again at once
         elif waste:
             waste.reverse()  # R23: the waste turned over, order unchanged
             layout.stock, layout.waste = waste, stock
@@ -640,6 +653,7 @@ class Hand:
             layout.stuck = False
             self._seat_version[i] += 1
         self.last_card_ms = at_ms
+        self._look_at = at_ms + SETTLE_MS
         return [Rotated(self.rotations_total, idle)]
 
     def _end(self, reason: EndReason) -> HandEnded:

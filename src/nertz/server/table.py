@@ -38,7 +38,6 @@ from nertz.engine import (
     Event,
     Hand,
     HandEnded,
-    Kind,
     Match,
     Move,
     Phase,
@@ -52,7 +51,6 @@ from nertz.engine import (
     spectator_view,
     view,
 )
-from nertz.engine.hand import SETTLE_MS
 
 from .bots import TAKEOVER_SPEC, BotDriver
 from .protocol import (
@@ -347,8 +345,6 @@ class Table:
         self.now = 0
         self.go_at: int | None = None
         self.next_at: int | None = None
-        self._settled = -1
-        """``hand.last_card_ms`` at the last settle check (R25): one check per quiet spell."""
         self._logged = 0
         """How many of ``hand.log`` have gone out as records."""
         self._out = Out()
@@ -621,10 +617,6 @@ class Table:
                 if driver is not None and outcome.code is not None:
                     driver.refused(move, outcome.code, view(hand, seat_no))
             return False
-        if move.kind is Kind.TURN:
-            # Turning past a waste card that only its place made reachable can leave a
-            # seat blocked (R24): a settled table is looked at again (at once).
-            self._settled = -1
         bodies = self._engine_events(outcome.events, skip=conn)
         if conn is not None:
             self._out.sends.append(
@@ -666,15 +658,9 @@ class Table:
         hand = self.hand
         if hand is None or self.stage is not Stage.PLAYING:
             return None
-        if hand.phase is Phase.LANDING:
-            return hand.call_ms + self.rules.landing_ms  # R28
-        if hand.phase is not Phase.PLAYING:
-            return None
-        if self._settled != hand.last_card_ms:
-            return hand.last_card_ms + SETTLE_MS  # R25: is everyone blocked?
-        if self.rules.idle_rotate_s:
-            return hand.last_card_ms + self.rules.idle_rotate_s * 1000  # R25 (online)
-        return None
+        # The landing window (R28), the next look for an all-blocked table and the idle
+        # rotation (R25): the engine keeps these times.
+        return hand.next_deadline()
 
     def _next_due(self) -> tuple[int, str, int] | None:
         best: tuple[int, str, int] | None = None
@@ -729,13 +715,9 @@ class Table:
         hand = self.hand
         assert hand is not None
         outcome = hand.tick(now)
-        if hand.last_card_ms + SETTLE_MS <= now:
-            self._settled = hand.last_card_ms
         if outcome.events:
             self._engine_events(outcome.events)
             self._after_events(outcome.events, now)
-            if self.stage is Stage.PLAYING and hand.phase is Phase.PLAYING:
-                self._settled = -1  # after a rotation, check again once it settles
 
     def _bot(self, seat_no: int, now: int) -> None:
         driver = self.seats[seat_no].driver
@@ -802,7 +784,6 @@ class Table:
         self._out.records.append(record)
         self.hand = Hand(dealt, self.rules)
         self._logged = 0
-        self._settled = -1
         self.stage = Stage.COUNTDOWN
         self.go_at = now + self.settings.countdown_ms
         self.next_at = None
