@@ -111,6 +111,7 @@ class Hand:
         """The time of the latest input; inputs must not go back in time."""
         self.last_card_ms = 0
         """When a card last moved (R25's idle timer)."""
+        self._idle_ms = self.rules.idle_rotate_s * 1000
         self._look_at: int | None = None
         """When ``tick`` next looks for an all-blocked table (R25), if it is due to."""
         self.caller: int | None = None
@@ -185,14 +186,17 @@ class Hand:
         card has moved for ``SETTLE_MS``, and again whenever a turn of the stock may have
         blocked a seat; end a hand still blocked after ``max_rotations`` (R26). Returns
         the events, if any. ``next_deadline`` says when to call it."""
-        self._clock(at_ms)
+        if at_ms < self.now:
+            self._clock(at_ms)
+        self.now = at_ms
         if self.phase is Phase.PLAYING:
-            events: list[Event] = []
-            idle_s = self.rules.idle_rotate_s
-            idle = idle_s > 0 and at_ms - self.last_card_ms >= idle_s * 1000
-            look = self._look_at is not None and at_ms >= self._look_at
-            if not idle and not look:
+            look_at = self._look_at
+            look = look_at is not None and at_ms >= look_at
+            idle_ms = self._idle_ms
+            idle = idle_ms > 0 and at_ms - self.last_card_ms >= idle_ms
+            if not look and not idle:
                 return _OK  # the usual case: cards are moving
+            events: list[Event] = []
             self._look_at = None
             if idle or self.all_blocked():
                 events += self._rotate(at_ms, idle)
