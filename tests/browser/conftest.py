@@ -136,7 +136,7 @@ class Console:
                 else None
             ),
         )
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e} {e.stack}"))
 
 
 @pytest.fixture

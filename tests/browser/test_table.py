@@ -56,8 +56,7 @@ def test_a_whole_hand_by_drags_and_taps(page: Page, server: Server, console: Con
 def test_keyboard_only(page: Page, server: Server, console: Console) -> None:
     code = server.table(["nertz: 5D AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H", BOT, BOT])
     page.goto(f"{server.url}/t/{code}")
-    # Keys typed before the page has put the focus in the name field would be lost.
-    expect(page.get_by_placeholder("Your name")).to_be_focused()
+    expect(page.locator("#join-name")).to_be_focused()  # the page puts the focus there
     page.keyboard.type("Kiki")
     page.keyboard.press("Enter")  # take the seat
     expect(page.locator(".ready-btn")).to_be_visible()
@@ -126,3 +125,55 @@ def test_phone_landscape_by_touch(browser: Browser, server: Server) -> None:
     )
     context.close()
     assert console.errors == [], console.errors
+
+
+def test_tab_shows_the_scores_from_anywhere_but_forms_and_dialogs(
+    page: Page, server: Server, console: Console
+) -> None:
+    code = server.table([ME, BOT])
+    seat_in(page, f"{server.url}/t/{code}")
+    strip = page.locator(".strip")
+    focused = "() => document.activeElement.className || document.activeElement.tagName"
+
+    def tab(shift: bool = False) -> None:
+        page.keyboard.press("Shift+Tab" if shift else "Tab")
+
+    expect(strip).to_have_attribute("aria-expanded", "false")
+    tab()  # focus on the board
+    expect(strip).to_have_attribute("aria-expanded", "true")
+    expect(strip).to_contain_text("in middle")
+    page.locator(".stuck-btn").focus()
+    tab()  # focus on a button of the table: still the scores, and the focus stays
+    expect(strip).to_have_attribute("aria-expanded", "false")
+    assert page.evaluate(focused) == "stuck-btn"
+    page.locator(".mine [data-src='N']").click()  # a card picked with the mouse
+    tab()
+    expect(strip).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("Escape")
+    page.locator(".rules-btn").focus()
+    tab(shift=True)  # Shift+Tab moves the focus as usual (here back to the strip)
+    assert page.evaluate(focused).startswith("strip")
+    expect(strip).to_have_attribute("aria-expanded", "true")
+
+    # In the display settings (a form), Tab moves between its fields.
+    page.click(".settings summary")
+    tab()
+    assert page.evaluate("document.activeElement.type") == "checkbox"
+    tab()
+    assert page.evaluate("document.activeElement.type") == "checkbox"
+    expect(strip).to_have_attribute("aria-expanded", "true")
+    page.click(".settings summary")  # closed again
+
+    # In the rules dialog, Tab is the dialog's.
+    page.locator(".board").focus()
+    page.keyboard.press("?")
+    dialog = page.locator("dialog.rules-dialog")
+    expect(dialog).to_be_visible()
+    assert page.evaluate("document.activeElement.closest('dialog') !== null")
+    tab()
+    expect(dialog).to_be_visible()
+    expect(strip).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    tab()  # back on the table: the scores again
+    expect(strip).to_have_attribute("aria-expanded", "false")

@@ -104,6 +104,7 @@ def test_a_full_match_against_three_bots_ends_with_the_right_scores() -> None:
     final = [e["e"] for e in seen if e["e"]["k"] == "match_end"]
     assert len(final) == 1
     assert final[0]["totals"] == totals == h.table.match.totals
+    assert h.table.info()["history"] == [end["totals"] for end in ends]  # the chart's data
     assert max(totals) >= rules.target
     assert final[0]["winners"] == [s for s in range(4) if totals[s] == max(totals)]
     watched = events(h, 2)  # the spectator saw the same events from when it came in

@@ -394,10 +394,20 @@ class Table:
             "hand": self.hand_no,
             "seats": [s.public() for s in self.seats],
             "totals": list(self.match.totals),
+            "history": self._history(),
             "winners": list(self.match.winners),
             "rules": self.rules.as_dict(),
             "public": self.settings.public,
         }
+
+    def _history(self) -> list[list[int]]:
+        """Each seat's running total after each finished hand (the client's chart)."""
+        running = [0] * len(self.seats)
+        out: list[list[int]] = []
+        for record in self.match.hands:
+            running = [t + s.score for t, s in zip(running, record.scores, strict=True)]
+            out.append(running)
+        return out
 
     # ------------------------------------------------------------------ restore
 

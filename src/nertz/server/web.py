@@ -16,7 +16,8 @@ Score sheet API (``sheets.py`` checks and computes; docs/protocol.md lists it):
 * ``GET /api/sheets/{id}/csv`` the sheet as CSV.
 
 Errors are ``{"error", "reason"}`` (400 ``bad_json``, ``bad_field``, ``bad_names``,
-``bad_option``, ``bad_hand``, ``bad_count``, ``bad_caller``, ``match_over``; 404
+``bad_option``, ``bad_hand``, ``bad_count``, ``bad_caller``, ``too_many_hands``,
+``match_over``; 404
 ``unknown_sheet``, ``no_such_hand``); a refused change stores nothing.
 
 Test hook (only with ``Config.test_hooks``, never in ``nertz serve``): ``POST

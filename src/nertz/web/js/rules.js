@@ -98,7 +98,7 @@ const RULES_TEXT = [
   ]],
   ["Playing here", [
     "Drag a card where it goes, or tap it and then tap where it goes. Double-click or double-tap sends a card to a foundation that takes it.",
-    "Keys: 0 picks your Nertz card, W the waste top, 1–4 a work pile (press again to take more of its run). Then F sends it to the middle, or 1–4 puts it on that pile. Space turns the stock, N calls Nertz, S says stuck, Esc cancels, Tab shows the scores, ? shows these rules.",
+    "Keys: 0 picks your Nertz card, W the waste top, 1–4 a work pile (press again to take more of its run). Then F sends it to the middle, or 1–4 puts it on that pile. Space turns the stock, N calls Nertz, S says stuck, Esc cancels, Tab shows the scores (Shift+Tab moves the focus), ? shows these rules.",
   ]],
 ];
 

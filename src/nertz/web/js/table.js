@@ -89,7 +89,6 @@ class TableView {
     this.lastTap = null;
     this.handEnd = null;
     this.matchEnd = null;
-    this.history = store.get(`hist.${code}`, []);
     this.slots = new Map();
     this.stripOpen = false;
     this.banner = null;
@@ -148,7 +147,7 @@ class TableView {
       this.foundations, this.aside, this.bannerEl);
     this.mine = h("section", { class: "mine", "aria-label": "Your layout" });
     this.actions = h("div", { class: "actions" }, this.callBtn, this.stuckBtn);
-    this.help = h("p", { class: "keys-help", text: "Drag, or tap a card then its place · double-tap: to the middle · keys: 0 Nertz, W waste, 1–4 piles, F middle, Space turn, N call, Esc cancel" });
+    this.help = h("p", { class: "keys-help", text: "Drag, or tap a card then its place · double-tap: to the middle · keys: 0 Nertz, W waste, 1–4 piles, F middle, Space turn, N call, Esc cancel, Tab scores" });
     this.overlay = h("div", { class: "overlay", hidden: true });
     this.dialog = h("dialog", { class: "rules-dialog" });
     this.board = h("div", { class: "board", tabindex: "0", "aria-label": `Nertz table ${this.code}` },
@@ -182,7 +181,7 @@ class TableView {
         this.resyncing = false;
         this.v = msg.v;
         this.table = msg.table;
-        this.me = msg.seat;
+        this.me = msg.seat ?? null; // a spectator's state leaves ``seat`` out
         this.base = fromView(msg.view);
         this.pending = [];
         if (this.seatRec && this.seatRec.seat !== msg.seat) {
@@ -310,11 +309,8 @@ class TableView {
         t.totals = e.totals;
         this.handEnd = e;
         this.overlayHidden = false;
-        if (!this.history.some((x) => x.hand === e.hand)) {
-          this.history.push({ hand: e.hand, scores: e.scores, totals: e.totals, caller: e.caller });
-          this.history.sort((a, b) => a.hand - b.hand);
-          store.set(`hist.${this.code}`, this.history);
-        }
+        // The server's per-hand totals (docs/protocol.md, ``history``), this hand added.
+        t.history = [...(t.history || []).slice(0, e.hand - 1), e.totals];
         break;
       case "match_end":
         t.stage = "over";
@@ -693,6 +689,7 @@ class TableView {
     let content = null;
     if (t.stage === "seating") content = this.seatingPanel();
     else if ((t.stage === "between" || t.stage === "over") && this.handEnd && !this.overlayHidden) content = this.handEndPanel();
+    else if (t.stage === "between" && !this.overlayHidden) content = this.betweenPanel();
     else if (t.stage === "over" && !this.overlayHidden) content = this.matchPanel();
     box.hidden = !content;
     if (content) box.replaceChildren(content);
@@ -715,11 +712,48 @@ class TableView {
       h("p", {}, h("a", { href: `/rules?t=${this.code}`, target: "_blank", text: "Rules and options in force" })));
   }
 
+  /** Per seat, the running totals from the start (0) through every finished hand: the
+   * server's ``history``, so a person who joins or reloads mid-match sees every hand. */
   series() {
     const n = this.table.seats.length;
     const out = Array.from({ length: n }, () => [0]);
-    for (const hnd of this.history) hnd.totals.forEach((v, i) => out[i].push(v));
+    for (const totals of this.table.history || []) totals.forEach((v, i) => out[i].push(v));
     return out;
+  }
+
+  chart() {
+    const t = this.table;
+    return totalsChart(this.series(), t.seats.map((s) => this.nameOf(s.seat)), { target: t.rules.match === "race" ? t.rules.target : null });
+  }
+
+  readyLine() {
+    const me = this.me !== null ? this.table.seats[this.me] : null;
+    if (!me) return null;
+    return me.ready
+      ? h("p", { class: "waiting", text: "Waiting for the others… the next deal comes soon." })
+      : h("button", { class: "primary ready-btn", type: "button", onclick: () => this.ready() }, "Ready for the next hand ", h("kbd", { text: "Enter" }));
+  }
+
+  /** Between hands without the breakdown (this page was opened or reloaded after the
+   * hand ended): each seat's last hand score and total, from ``history``. */
+  betweenPanel() {
+    const t = this.table;
+    const hist = t.history || [];
+    const last = hist[hist.length - 1] || t.totals;
+    const before = hist[hist.length - 2] || last.map(() => 0);
+    const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${t.hand} over` },
+      h("h2", { text: `Hand ${t.hand} over` }),
+      h("table", { class: "breakdown" },
+        h("thead", {}, h("tr", {}, ["", "hand score", "total"].map((x) => h("th", { text: x })))),
+        h("tbody", {}, t.seats.map((s) => h("tr", {},
+          h("th", {}, h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }), ` ${this.nameOf(s.seat)}`),
+          h("td", { text: String(last[s.seat] - before[s.seat]) }),
+          h("td", { class: "total", text: `${before[s.seat]} → ${last[s.seat]}` }))))),
+      h("h3", { text: "Running totals" }),
+      this.chart(),
+      this.readyLine());
+    panel.append(h("button", { type: "button", class: "link", onclick: () => { this.overlayHidden = true; this.render(); }, text: "Look at the table" }));
+    return panel;
   }
 
   breakdownTable(e) {
@@ -751,14 +785,12 @@ class TableView {
       h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((this.base && this.base.rules) || t.rules).penalty} (R30).` }),
       this.breakdownTable(e),
       h("h3", { text: "Running totals" }),
-      totalsChart(this.series(), t.seats.map((s) => this.nameOf(s.seat)), { target: t.rules.match === "race" ? t.rules.target : null }));
+      this.chart());
     if (this.matchEnd) {
       panel.append(this.winnersLine());
       panel.append(h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" })));
     } else if (me) {
-      panel.append(me.ready
-        ? h("p", { class: "waiting", text: "Waiting for the others… the next deal comes soon." })
-        : h("button", { class: "primary ready-btn", type: "button", onclick: () => this.ready() }, "Ready for the next hand ", h("kbd", { text: "Enter" })));
+      panel.append(this.readyLine());
     }
     panel.append(h("button", { type: "button", class: "link", onclick: () => { this.overlayHidden = true; this.render(); }, text: "Look at the table" }));
     return panel;
@@ -779,7 +811,7 @@ class TableView {
     if (!this.matchEnd) this.matchEnd = { winners: t.winners, totals: t.totals };
     return h("div", { class: "panel match-end" },
       h("h2", { text: "Match over" }), this.winnersLine(),
-      totalsChart(this.series(), t.seats.map((s) => this.nameOf(s.seat)), { target: t.rules.match === "race" ? t.rules.target : null }),
+      this.chart(),
       h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" })));
   }
 
@@ -1012,18 +1044,30 @@ class TableView {
 
   onKeyUp() {}
 
+  /** Tab opens and closes the score strip wherever focus is on the table (a card, a
+   * button, the board), except where Tab has its usual job: in a form field or the
+   * display settings, in a dialog (the rules, a panel over the table such as the seating
+   * or the hand end). Shift+Tab always moves focus, so every button stays reachable. */
+  tabIsScores(e) {
+    if (e.key !== "Tab" || e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return false;
+    if (!this.table || this.dialog.open || !this.overlay.hidden) return false;
+    const target = e.target instanceof Element ? e.target : null;
+    if (target && target.closest("input, select, textarea, [contenteditable], details, dialog, [role=dialog], .overlay")) return false;
+    return target === null || target === document.body || this.board.contains(target);
+  }
+
   onKey(e) {
+    if (this.tabIsScores(e)) {
+      e.preventDefault();
+      this.toggleStrip();
+      return;
+    }
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
     if (this.dialog.open) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const key = e.key;
     const t = this.table;
     if (!t) return;
-    if (key === "Tab" && (e.target === this.board || e.target === document.body)) {
-      e.preventDefault();
-      this.toggleStrip();
-      return;
-    }
     if (key === "?") {
       e.preventDefault();
       this.showRulesDialog();
