@@ -115,8 +115,14 @@ def test_phone_landscape_by_touch(browser: Browser, server: Server) -> None:
     )
     assert size[0] <= 844 and size[1] <= 390, size
     for selector in [*(pile(i) for i in range(1, 5)), ".mine .pile.nertz", ".mine .pile.stock"]:
-        box = page.locator(selector).bounding_box()
-        assert box is not None
+        # The bots keep playing: a pile may be in the middle of being redrawn.
+        box = None
+        for _ in range(40):
+            box = page.locator(selector).bounding_box()
+            if box is not None:
+                break
+            page.wait_for_timeout(50)
+        assert box is not None, f"{selector} is not on screen"
         assert box["x"] >= 0 and box["x"] + box["width"] <= 844, selector
         assert box["y"] >= 0 and box["y"] + 40 <= 390, selector
     touch_drag(page, '.mine [data-src="N"]', ".middle")
