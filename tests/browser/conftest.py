@@ -13,9 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
-from nertz.server.app import Config, create_app
+from nertz.server.app import Config
+
+from ..live_server import free_port, running
 
 CHROMIUM = os.environ.get("NERTZ_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -57,12 +55,6 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -97,28 +89,10 @@ class Server:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    port = _free_port()
     db = tmp_path_factory.mktemp("web") / "web.db"
-    config = Config(db=str(db), port=port, test_hooks=True)
-    uv = uvicorn.Server(
-        uvicorn.Config(
-            create_app(config),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            ws_per_message_deflate=False,
-            lifespan="on",
-        )
-    )
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not uv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.01)
-    yield Server(f"http://127.0.0.1:{port}")
-    uv.should_exit = True
-    thread.join(10)
+    config = Config(db=str(db), port=free_port(), test_hooks=True)
+    with running(config) as port:
+        yield Server(f"http://127.0.0.1:{port}")
 
 
 @dataclass

@@ -1,0 +1,46 @@
+"""A real uvicorn server on 127.0.0.1, on a free port, in a thread; it stops itself."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import uvicorn
+
+from nertz.server.app import Config, create_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running(config: Config) -> Iterator[int]:
+    """Serve ``create_app(config)`` on ``config.port`` until the block ends."""
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(config),
+            host="127.0.0.1",
+            port=config.port,
+            log_level="warning",
+            ws_max_size=65536,
+            ws_per_message_deflate=False,
+            lifespan="on",
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.01)
+    try:
+        yield config.port
+    finally:
+        server.should_exit = True
+        thread.join(10)
