@@ -168,3 +168,12 @@ def test_a_waste_card_where_every_pass_stops_stays_in_reach_r24() -> None:
     play(hand, 0, "T", 1)
     assert hand.seats[0].waste[-1] != C("8H") and not hand.is_blocked(0)
     assert C("8H") in waste_reachable(hand.seats[0].stock, hand.seats[0].waste, 3)
+
+
+def test_saying_stuck_twice_is_refused_and_a_card_move_clears_it_r25() -> None:
+    hand = make_hand("nertz: 2H; work: 5C; stock: 9D 8D 7D", "nertz: 3H; work: 5S")
+    assert play(hand, 0, "STUCK", 5).ok
+    refused_unchanged(hand, 0, "STUCK", "already_stuck", 6)
+    assert play(hand, 0, "T", 7).ok and hand.seats[0].stuck  # turning is not a card move
+    assert play(hand, 0, "W>2", 8).ok and not hand.seats[0].stuck
+    assert play(hand, 0, "STUCK", 9).ok
