@@ -6,12 +6,12 @@ that virtual time (``Hand.play(seat, move, at_ms)``), tells every bot what happe
 and lets ``Hand.tick`` see the time pass, so foundation races (R16), landings after a
 call (R28), blocked and idle tables (R24-R26) happen as they would at a real table.
 
-The table also has its own timer, so nothing waits for a bot to act: the end of the
-landing window after a call (R28); ``SETTLE_MS`` after the last card moved, when the
-engine looks for an all-blocked table (R25); and the idle deadline (``idle_rotate_s``).
-Between these deadlines only a stock turn can change what a tick looks at (turning past
-a waste card that only its current place made reachable can leave a seat blocked, R24;
-saying stuck is checked at once), so after a turn on a settled table the loop ticks too.
+The table also has its own timer, so nothing waits for a bot to act:
+``Hand.next_deadline()``, the end of the landing window after a call (R28), the
+engine's next look for an all-blocked table (``SETTLE_MS`` after the last card moved,
+R25) and the idle deadline (``idle_rotate_s``). A stock turn that may have blocked a
+seat (turning past a waste card that only its current place made reachable, R24) makes
+the look due at once: the loop ticks right after such a turn.
 
 Bots get views and events only (``Bot.begin``, ``observe``, ``refused``); the loop is
 the only code that holds the ``Hand``.
@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from nertz.bots import Bot, Decision
 from nertz.engine import (
     LATE_REFUSALS,
-    SETTLE_MS,
-    Called,
     CardsMoved,
     Deal,
     EndReason,
@@ -48,8 +46,6 @@ somebody called (R28). Any other refusal is a bot bug."""
 
 MAX_HAND_MS = 3 * 3600 * 1000
 """A hand still going after three virtual hours is a deadlock: the loop raises."""
-
-_NEVER = 1 << 62
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +86,6 @@ def play_hand(
     start = hand.start(0)
     for bot in bots:
         bot.observe(start.events)
-    landing_ms = rules.landing_ms
-    idle_ms = rules.idle_rotate_s * 1000
     races = [0] * n
     ties = [0] * n
     bad: list[str] = []
@@ -99,9 +93,6 @@ def play_hand(
     pending = [bot.decide(0) for bot in bots]
     for seat, decision in enumerate(pending):
         due[seat] = max(1, decision.delay_ms)
-    call_due = _NEVER
-    settled = -1
-    """The ``last_card_ms`` whose settle deadline has been looked at."""
     seats = range(n)
     while True:
         # The next seat due (the lowest seat on equal times) ...
@@ -110,27 +101,18 @@ def play_hand(
         for s in seats:
             if due[s] < t:
                 seat, t = s, due[s]
-        # ... unless the table's own timer comes first: the end of the landing window
-        # (R28), else the settle deadline after the last card moved (an all-blocked
-        # table rotates, R25), else the idle deadline (``idle_rotate_s``).
-        quiet_since = hand.last_card_ms
-        if call_due < _NEVER:
-            table_t = call_due
-        elif settled != quiet_since:
-            table_t = quiet_since + SETTLE_MS
-        else:
-            table_t = quiet_since + idle_ms if idle_ms else _NEVER
-        if table_t <= t:
-            if call_due >= _NEVER and settled != quiet_since:
-                settled = quiet_since
-            events = hand.tick(table_t).events
+        # ... unless the table's own timer comes first (``Hand.next_deadline``): the end
+        # of the landing window (R28), a look for an all-blocked table or the idle
+        # rotation (R25).
+        deadline = hand.next_deadline()
+        if deadline is not None and deadline <= t:
+            events = hand.tick(deadline).events
             if hand.over:
                 break
             if events:
                 _announce(bots, events)
-                _restart(bots, pending, due, table_t)
-                continue
-            # Nothing happened at the table's deadline: go on with the seat's action.
+                _restart(bots, pending, due, deadline)
+            continue
         if t > MAX_HAND_MS:
             raise RuntimeError(f"hand {seed} did not end after {MAX_HAND_MS} ms (deadlock)")
         move = pending[seat].move
@@ -144,14 +126,13 @@ def play_hand(
                     if type(event) is CardsMoved:
                         if event.tie:
                             ties[seat] += 1
-                    elif type(event) is Called:
-                        call_due = t + landing_ms
                     elif type(event) is Rotated:
                         rotated = True
-                if move.kind is Kind.TURN and t - hand.last_card_ms >= SETTLE_MS:
+                deadline = hand.next_deadline()
+                if move.kind is Kind.TURN and deadline is not None and deadline <= t:
                     # Turning past a waste card that only its current place made
-                    # reachable can leave the seat blocked (R24): a settled table is
-                    # looked at again.
+                    # reachable can leave the seat blocked (R24): the table looks again
+                    # at once, before this seat decides.
                     later = hand.tick(t).events
                     if later:
                         _announce(bots, later)
