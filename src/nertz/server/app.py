@@ -39,10 +39,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from nertz.engine import RulesError, preset
+from nertz.engine import preset
 
-from .lobby import Entry, Lobby, LobbyError, hash_secret
+from .lobby import CreateTable, Entry, Lobby, LobbyError, hash_secret, table_request
 from .protocol import ErrorMsg, Hello, ProtocolError, decode_client, encode
+from .requests import RequestError, decode_body, error_response
 from .store import Store
 from .table import Connect, Disconnect, Inbound, Settings
 from .web import page, wants_html, web_routes
@@ -77,21 +78,6 @@ class Config:
     """Test-only: ``POST /api/test/tables`` deals explicit layouts (``web.py``)."""
 
 
-class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
-    """``POST /api/tables``. Seats are numbered from 0; ``bots`` maps a seat to a bot
-    spec (``expert``, ``demon:racer`` ...; docs/bots.md)."""
-
-    preset: str = "standard"
-    options: dict[str, str | int | bool] = {}
-    seats: int = 4
-    bots: dict[int, str] = {}
-    public: bool = True
-    bot_takeover_s: int = 30
-    reconnect_s: int = 120
-    countdown_ms: int = 3000
-    next_hand_s: int = 30
-
-
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     seat: int | None = None
@@ -115,23 +101,6 @@ def _gc_watch(phase: str, info: dict[str, int]) -> None:
 
 
 gc.callbacks.append(_gc_watch)
-
-
-def _error(code: str, reason: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "reason": reason}, status_code=status)
-
-
-def _limits(body: CreateTable) -> None:
-    checks = [
-        ("seats", body.seats, 1, 8),
-        ("bot_takeover_s", body.bot_takeover_s, 0, 3600),
-        ("reconnect_s", body.reconnect_s, 1, 86400),
-        ("countdown_ms", body.countdown_ms, 0, 10000),
-        ("next_hand_s", body.next_hand_s, 1, 600),
-    ]
-    for name, value, low, high in checks:
-        if not low <= value <= high:
-            raise LobbyError("bad_field", f"{name} must be {low} to {high}, not {value}")
 
 
 class RateLimit:
@@ -272,28 +241,10 @@ def create_app(config: Config) -> Starlette:
 
     async def create_table(request: Request) -> JSONResponse:
         try:
-            body = msgspec.json.decode(await request.body(), type=CreateTable)
-        except msgspec.ValidationError as error:
-            return _error("bad_field", f"bad table: {error}")
-        except msgspec.DecodeError as error:
-            return _error("bad_json", f"not a JSON object: {error}")
-        try:
-            _limits(body)
-            rules = preset(body.preset).with_text({k: str(v) for k, v in body.options.items()})
-            settings = Settings(
-                seats=body.seats,
-                bots=dict(body.bots),
-                public=body.public,
-                countdown_ms=body.countdown_ms,
-                next_hand_s=body.next_hand_s,
-                bot_takeover_s=body.bot_takeover_s,
-                reconnect_s=body.reconnect_s,
-            )
+            rules, settings = table_request(await decode_body(request, CreateTable, "table"))
             entry, key = lobby().create(rules, settings)
-        except RulesError as error:
-            return _error("bad_rules", str(error))
-        except LobbyError as error:
-            return _error(error.code, error.reason, error.status)
+        except RequestError as error:
+            return error.response()
         out: dict[str, Any] = {"code": entry.code, "id": entry.id, "ws": "/ws"}
         if key is not None:
             out["key"] = key
@@ -311,22 +262,17 @@ def create_app(config: Config) -> Starlette:
             if not (entry.table.settings.public or entry.key_ok(request.query_params.get("key"))):
                 raise LobbyError("private_table", "this table is private: use its link", 403)
         except LobbyError as error:
-            return _error(error.code, error.reason, error.status)
+            return error.response()
         return JSONResponse(entry.table.info())
 
     async def join_table(request: Request) -> JSONResponse:
         try:
-            body = msgspec.json.decode(await request.body(), type=JoinTable)
-        except msgspec.ValidationError as error:
-            return _error("bad_field", f"bad join: {error}")
-        except msgspec.DecodeError as error:
-            return _error("bad_json", f"not a JSON object: {error}")
-        try:
+            body = await decode_body(request, JoinTable, "join")
             entry, seat, token = await lobby().join(
                 request.path_params["code"], body.name, body.seat, body.key
             )
-        except LobbyError as error:
-            return _error(error.code, error.reason, error.status)
+        except RequestError as error:
+            return error.response()
         return JSONResponse({"code": entry.code, "seat": seat, "token": token, "ws": "/ws"})
 
     async def matches(request: Request) -> JSONResponse:
@@ -336,7 +282,7 @@ def create_app(config: Config) -> Starlette:
     async def match(request: Request) -> JSONResponse:
         found = await asyncio.to_thread(state["store"].match, request.path_params["match"])
         if found is None:
-            return _error("unknown_match", "no finished match with that id", 404)
+            return error_response("unknown_match", "no finished match with that id", 404)
         return JSONResponse(found)
 
     async def index(request: Request) -> Response:

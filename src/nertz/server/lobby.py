@@ -19,14 +19,25 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from nertz.bots import parse_seat
-from nertz.engine import Rules
+from nertz.engine import Rules, RulesError, preset
 
 from .actor import Clock, TableActor, restored_actor
+from .requests import RequestError
 from .store import Store, TableCreated
 from .table import Join, Settings, Table
 
-__all__ = ["CODE_ALPHABET", "Lobby", "LobbyError", "check_name", "hash_secret"]
+__all__ = [
+    "CODE_ALPHABET",
+    "CreateTable",
+    "Lobby",
+    "LobbyError",
+    "check_name",
+    "hash_secret",
+    "table_request",
+]
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -35,14 +46,51 @@ log = logging.getLogger("nertz.lobby")
 _NAME = re.compile(r"^[\w][\w .'\-]*$")
 
 
-class LobbyError(ValueError):
+class LobbyError(RequestError):
     """A lobby request that cannot be done: a code and a sentence."""
 
-    def __init__(self, code: str, reason: str, status: int = 400) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-        self.status = status
+
+class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables``. Seats are numbered from 0; ``bots`` maps a seat to a bot
+    spec (``expert``, ``demon:racer`` ...; docs/bots.md)."""
+
+    preset: str = "standard"
+    options: dict[str, str | int | bool] = {}
+    seats: int = 4
+    bots: dict[int, str] = {}
+    public: bool = True
+    bot_takeover_s: int = 30
+    reconnect_s: int = 120
+    countdown_ms: int = 3000
+    next_hand_s: int = 30
+
+
+def table_request(body: CreateTable) -> tuple[Rules, Settings]:
+    """The rules and settings a request asks for, each value checked (``LobbyError``)."""
+    checks = [
+        ("seats", body.seats, 1, 8),
+        ("bot_takeover_s", body.bot_takeover_s, 0, 3600),
+        ("reconnect_s", body.reconnect_s, 1, 86400),
+        ("countdown_ms", body.countdown_ms, 0, 10000),
+        ("next_hand_s", body.next_hand_s, 1, 600),
+    ]
+    for name, value, low, high in checks:
+        if not low <= value <= high:
+            raise LobbyError("bad_field", f"{name} must be {low} to {high}, not {value}")
+    try:
+        rules = preset(body.preset).with_text({k: str(v) for k, v in body.options.items()})
+    except RulesError as error:
+        raise LobbyError("bad_rules", str(error)) from None
+    settings = Settings(
+        seats=body.seats,
+        bots=dict(body.bots),
+        public=body.public,
+        countdown_ms=body.countdown_ms,
+        next_hand_s=body.next_hand_s,
+        bot_takeover_s=body.bot_takeover_s,
+        reconnect_s=body.reconnect_s,
+    )
+    return rules, settings
 
 
 def hash_secret(secret: str) -> str:

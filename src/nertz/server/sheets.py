@@ -31,6 +31,7 @@ from sqlalchemy import Column, Engine, Float, MetaData, String, Table, Text, sel
 from nertz.engine import Match, Rules, RulesError, score
 
 from .lobby import LobbyError, check_name
+from .requests import RequestError
 
 __all__ = [
     "SHEET_OPTIONS",
@@ -68,14 +69,8 @@ sheets_t = Table(
 )
 
 
-class SheetError(ValueError):
+class SheetError(RequestError):
     """A sheet or hand that cannot be stored: a code and a sentence."""
-
-    def __init__(self, code: str, reason: str, status: int = 400) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-        self.status = status
 
 
 class HandIn(msgspec.Struct, forbid_unknown_fields=True):

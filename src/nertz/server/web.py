@@ -39,11 +39,11 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from nertz.engine import Deal, Rules, RulesError, preset
+from nertz.engine import Deal
 
-from .lobby import LobbyError
+from .lobby import CreateTable, table_request
+from .requests import RequestError, decode_body
 from .sheets import HandIn, Sheet, SheetError, SheetIn, SheetStore, check_sheet, compute, to_csv
-from .table import Settings
 
 __all__ = ["WEB_DIR", "page", "wants_html", "web_routes"]
 
@@ -62,22 +62,11 @@ def page(request: Request | None = None) -> HTMLResponse:
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
 
 
-def _error(code: str, reason: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "reason": reason}, status_code=status)
-
-
-class TestTable(msgspec.Struct, forbid_unknown_fields=True):
+class TestTable(CreateTable, kw_only=True):
     """``POST /api/test/tables``: a table whose every hand is dealt from ``layouts``."""
 
     layouts: list[str]
-    middle: list[str] = []
-    preset: str = "standard"
-    options: dict[str, str | int | bool] = {}
-    seats: int = 4
-    bots: dict[int, str] = {}
-    public: bool = True
-    countdown_ms: int = 3000
-    next_hand_s: int = 30
+    middle: list[str] = msgspec.field(default_factory=list)
 
 
 def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseRoute]:
@@ -91,14 +80,6 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
             state["sheets"] = found
         return found
 
-    async def body_of(request: Request, kind: type[Any]) -> Any:
-        try:
-            return msgspec.json.decode(await request.body(), type=kind)
-        except msgspec.ValidationError as error:
-            raise SheetError("bad_field", f"bad input: {error}") from None
-        except msgspec.DecodeError as error:
-            raise SheetError("bad_json", f"not a JSON object: {error}") from None
-
     def answer(sheet_id: str, sheet: Sheet, status: int = 200) -> JSONResponse:
         out = compute(sheet)
         out["id"], out["link"] = sheet_id, f"/sheet/{sheet_id}"
@@ -109,15 +90,16 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
     ) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
             try:
-                return await handler(request)  # type: ignore[no-any-return]
-            except SheetError as error:
-                return _error(error.code, error.reason, error.status)
+                response: Response = await handler(request)
+            except RequestError as error:
+                return error.response()
+            return response
 
         return run
 
     @guarded
     async def create_sheet(request: Request) -> Response:
-        data = await body_of(request, SheetIn)
+        data = await decode_body(request, SheetIn, "sheet")
         sheet = check_sheet(data)
         sheet_id = await asyncio.to_thread(sheets().create, sheet)
         return answer(sheet_id, sheet, 201)
@@ -131,7 +113,7 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
     @guarded
     async def put_sheet(request: Request) -> Response:
         sheet_id = request.path_params["id"]
-        data = await body_of(request, SheetIn)
+        data = await decode_body(request, SheetIn, "sheet")
         sheet = check_sheet(data)
         async with lock:
             await asyncio.to_thread(sheets().save, sheet_id, sheet)
@@ -139,7 +121,7 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
 
     async def change_hands(request: Request, number: int | None) -> Response:
         sheet_id = request.path_params["id"]
-        hand = await body_of(request, HandIn)
+        hand = await decode_body(request, HandIn, "hand")
         async with lock:
             old = await asyncio.to_thread(sheets().load, sheet_id)
             hands = list(old.hands)
@@ -173,23 +155,15 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
 
     async def test_table(request: Request) -> Response:
         try:
-            body = msgspec.json.decode(await request.body(), type=TestTable)
-            rules: Rules = preset(body.preset).with_text(
-                {k: str(v) for k, v in body.options.items()}
-            )
-            dealt = Deal.from_layouts(body.layouts, body.middle)
-            settings = Settings(
-                seats=body.seats,
-                bots=dict(body.bots),
-                public=body.public,
-                countdown_ms=body.countdown_ms,
-                next_hand_s=body.next_hand_s,
-            )
+            body = await decode_body(request, TestTable, "test table")
+            rules, settings = table_request(body)
+            try:
+                dealt = Deal.from_layouts(body.layouts, body.middle)
+            except ValueError as error:
+                raise RequestError("bad_field", str(error)) from None
             entry, _ = state["lobby"].create(rules, settings)
-        except (msgspec.DecodeError, RulesError, ValueError) as error:
-            return _error("bad_field", str(error))
-        except LobbyError as error:
-            return _error(error.code, error.reason, error.status)
+        except RequestError as error:
+            return error.response()
         entry.table.dealer = lambda seats, rules, seed: dealt
         return JSONResponse({"code": entry.code, "link": f"/t/{entry.code}"}, status_code=201)
 
