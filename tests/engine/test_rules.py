@@ -43,7 +43,7 @@ def test_options_from_text() -> None:
         ({"target": 0}, "'target' must be 1 to 10000"),
         ({"tie_window_ms": -1}, "'tie_window_ms' must be 0 to 1000"),
         ({"colour": "red"}, "unknown option 'colour'; options are: draw, nertz_pile"),
-        ({"jokers": True}, "'jokers' (R41) is not available yet"),
+        ({"jokers": 1}, "option 'jokers' must be on or off, not 1"),
     ],
 )
 def test_bad_options_are_refused_naming_option_and_values(change: dict, message: str) -> None:

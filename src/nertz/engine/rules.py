@@ -45,9 +45,9 @@ class Rules:
     tie_break: str = "share"
     """R32: equal winners share, or the caller of the last hand wins among them."""
     jokers: bool = False
-    """R41: two jokers per deck (a later variant)."""
+    """R41: each deck carries two jokers (54 cards, stock 37)."""
     partnerships: bool = False
-    """R40: two people per seat (a later variant)."""
+    """R40: two people share each seat (one layout, deck, back and score)."""
     tie_window_ms: int = 40
     """R16 (online): same-rank cards this close on one foundation both stay; 0 = off."""
     landing_ms: int = 250
@@ -133,8 +133,8 @@ _ALLOWED: dict[str, tuple[Any, ...] | range] = {
     "rounds_to_win": range(1, 51),
     "gap_to_win": range(1, 10001),
     "tie_break": TIE_BREAKS,
-    "jokers": (False,),
-    "partnerships": (False,),
+    "jokers": (False, True),
+    "partnerships": (False, True),
     "tie_window_ms": range(0, 1001),
     "landing_ms": range(0, 5001),
     "idle_rotate_s": range(0, 601),
@@ -149,9 +149,6 @@ def _check(rules: Rules) -> None:
         if name in ("jokers", "partnerships"):
             if not isinstance(value, bool):
                 raise RulesError(f"option {name!r} must be on or off, not {value!r}")
-            if value:
-                rule = "R41" if name == "jokers" else "R40"
-                raise RulesError(f"option {name!r} ({rule}) is not available yet; use off")
             continue
         ok = (
             isinstance(value, str)
