@@ -9,6 +9,7 @@ from .blocked import waste_reachable
 from .cards import MAX_SEATS, Card, Suit, full_deck
 from .foundations import Foundation
 from .hand import SETTLE_MS, Hand, LogEntry, Phase
+from .holds import PARTNERS, Holds
 from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
 from .moves import ANY, NERTZ, PILES, WASTE, Kind, Move
@@ -37,6 +38,7 @@ __all__ = [
     "MAX_SEATS",
     "NERTZ",
     "OPTION_HELP",
+    "PARTNERS",
     "PILES",
     "PRESETS",
     "SETTLE_MS",
@@ -51,6 +53,7 @@ __all__ = [
     "Hand",
     "HandEnded",
     "HandRecord",
+    "Holds",
     "Kind",
     "LogEntry",
     "Match",

@@ -53,6 +53,8 @@ class Refusal(StrEnum):
     ALREADY_CALLED = "already_called"
     """R28: somebody has called; only cards in the air may still land."""
     ALREADY_STUCK = "already_stuck"
+    PARTNER_HOLDS = "partner_holds"
+    """R40: the seat's other partner has picked up that card (``holds.Holds``)."""
 
 
 LATE_REFUSALS = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
