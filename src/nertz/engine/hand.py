@@ -582,7 +582,9 @@ class Hand:
         dest = layout.work[dst]
         if dest:
             end, first = dest[-1], cards[0]
-            if first.rank + 1 != end.rank or first.red == end.red:
+            # A joker's rank (0) says nothing: a pinned joker fits only where its pin
+            # does (R41), even on an ace of the other colour.
+            if first.rank == 0 or first.rank + 1 != end.rank or first.red == end.red:
                 stands = (
                     pin(layout.work[src], len(layout.work[src]) - count) if src < PILES else None
                 )
@@ -612,7 +614,7 @@ class Hand:
         if card is None:
             return _empty_source(move)
         head = layout.work[dst][0]
-        if card.rank != head.rank + 1 or card.red == head.red:
+        if head.rank == 0 or card.rank != head.rank + 1 or card.red == head.red:
             stands = pin(layout.work[dst], 0)
             if not (self._jokers and lies_on(head, stands, card)):
                 return refuse(Refusal.DOES_NOT_FIT, _misfit(card, stands, head, "under"))
@@ -747,16 +749,14 @@ class Hand:
         elif number == ANY:
             fits = self.wants.get(card.key)
             if not fits:
-                return refuse(
-                    Refusal.DOES_NOT_FIT, f"no foundation takes the {card.name} now (R13)"
-                )
+                # ``beaten`` when that card already got there: the same lost race as a
+                # real card's (R16), which a player cannot see coming.
+                return self._miss(card, self.foundations)
             number = fits[0].number
         elif not 0 <= number < len(self.foundations):
             return refuse(Refusal.NO_SUCH_FOUNDATION, f"there is no foundation F{number + 1}")
         elif self.foundations[number].needs != card.key:
-            return refuse(
-                Refusal.DOES_NOT_FIT, f"F{number + 1} does not take the {card.name} now (R13)"
-            )
+            return self._miss(card, (self.foundations[number],))
         until = at_ms + self.rules.joker_announce_ms
         self.announcements.append(Announcement(seat, move, joker, number, until))
         events: list[Event] = [JokerAnnounced(seat, move, joker, number, until)]
