@@ -43,3 +43,15 @@ def test_an_announcement_after_the_real_card_landed_is_beaten_r41_r16() -> None:
     for text in ("W>F1=2H", "W>F=2H"):
         assert "F1 already has the 2 of hearts" in refused_unchanged(hand, 0, text, "beaten", 10)
     refused_unchanged(hand, 0, "W>F=3S", "does_not_fit", 10)  # never there: a misplay
+
+
+def test_a_pile_longer_than_thirteen_moves_as_one_run_r41() -> None:
+    """R41, R18: anything lies on a joker, so a king may start again on the joker that
+    lies on an ace: here a work pile of 16 cards, every run of which can move into the
+    empty space, in play and in notation."""
+    pile = "KS QH JS 10H 9S 8H 7S 6H 5S 4H 3S 2H AS JK1"
+    hand = make_hand(f"nertz: 9C QC KD; work: {pile} / - / 5D / 3C", "nertz: 4D", rules=JOKERS)
+    assert play(hand, 0, "N>1").ok and play(hand, 0, "N>1").ok
+    assert {"1/16>2", "1/3>2"} <= {str(m) for m in hand.legal_moves(0)}
+    assert play(hand, 0, "1/16>2").ok
+    assert hand.seats[0].to_text().startswith(f"nertz: 9C; work: - / {pile} KD QC /")

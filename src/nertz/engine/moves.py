@@ -45,6 +45,9 @@ ANY = -1
 
 MAX_FOUNDATIONS = 4 * 8
 """At most one foundation per ace in play: four per seat, eight seats."""
+MAX_RUN = 3 * 13 + 2
+"""The longest work pile: king down to ace (R17); with jokers (R41), since anything lies
+on a joker and a joker on anything, a king to ace on each of a deck's two jokers too."""
 
 
 class Kind(IntEnum):
@@ -165,7 +168,7 @@ class Move:
             if "/" in src_text:
                 src_text, count_text = src_text.split("/")
                 count = int(count_text)
-                if not 1 <= count <= 13 or src_text in ("N", "W"):
+                if not 1 <= count <= MAX_RUN or src_text in ("N", "W"):
                     raise ValueError
             return _PILE[_parse_src(src_text)][_parse_pile(dst_text)][count - 1]
         except (ValueError, IndexError, KeyError):
@@ -191,7 +194,9 @@ _FOUNDATION = tuple(
     tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS)) for src in range(6)
 )
 _PILE = tuple(
-    tuple(tuple(Move(Kind.PILE, src, n, pile) for n in range(1, 14)) for pile in range(PILES))
+    tuple(
+        tuple(Move(Kind.PILE, src, n, pile) for n in range(1, MAX_RUN + 1)) for pile in range(PILES)
+    )
     for src in range(6)
 )
 _UNDER = tuple(tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6))
