@@ -54,6 +54,13 @@ class SeatStats:
     """Plays refused because another card got there first (R16)."""
     ties: int
     """Cards that landed in a true tie (R16)."""
+    jokers_announced: int = 0
+    """Jokers this seat announced for the middle (R41); 0 with jokers off."""
+    jokers_landed: int = 0
+    jokers_stayed: int = 0
+    """Announced jokers that stayed home: the real card got there first (R41)."""
+    answers: int = 0
+    """Real cards this seat played in time to send another seat's joker home (R41)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,10 @@ class TableStats:
     """Share of hands that ended blocked, with no call (R26)."""
     bad_refusals: int
     """Refusals other than a lost race or a late play: bot bugs; 0 expected."""
+    jokers_per_hand: float = 0.0
+    """Jokers announced for the middle per hand, all seats together (R41)."""
+    jokers_stayed_share: float = 0.0
+    """Share of announced jokers that stayed home (R41)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +111,8 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
     calls = [0] * n
     races = [0] * n
     ties = [0] * n
+    # Jokers announced, landed, stayed home, and answers, per seat (R41).
+    jokers = [[0] * n for _ in range(4)]
     hands = length = rotations = blocked = bad = 0
     for match in results:
         for seat in match.winners:
@@ -118,6 +131,13 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
                 left[s] += hand.nertz_left[s]
                 races[s] += hand.races_lost[s]
                 ties[s] += hand.ties[s]
+            if hand.jokers_announced:
+                for row, counts in zip(
+                    jokers,
+                    (hand.jokers_announced, hand.jokers_landed, hand.jokers_stayed, hand.answers),
+                ):
+                    for s in range(n):
+                        row[s] += counts[s]
     matches = len(results)
     per_hand = max(1, hands)
     labels = seat_labels(setup.seats)
@@ -140,6 +160,10 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
                 calls=calls[s],
                 races_lost=races[s],
                 ties=ties[s],
+                jokers_announced=jokers[0][s],
+                jokers_landed=jokers[1][s],
+                jokers_stayed=jokers[2][s],
+                answers=jokers[3][s],
             )
         )
     table = TableStats(
@@ -150,5 +174,7 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
         rotations_per_hand=rotations / per_hand,
         blocked_share=blocked / per_hand,
         bad_refusals=bad,
+        jokers_per_hand=sum(jokers[0]) / per_hand,
+        jokers_stayed_share=sum(jokers[2]) / max(1, sum(jokers[0])),
     )
     return Summary(setup, tuple(seats), table)
