@@ -77,6 +77,8 @@ class TableStats:
     """Share of hands that ended blocked, with no call (R26)."""
     bad_refusals: int
     """Refusals other than a lost race or a late play: bot bugs; 0 expected."""
+    hand_s_sd: float = 0.0
+    """Standard deviation of a hand's length in virtual seconds (its se: ``/ sqrt(hands)``)."""
     jokers_per_hand: float = 0.0
     """Jokers announced for the middle per hand, all seats together (R41)."""
     jokers_stayed_share: float = 0.0
@@ -114,12 +116,14 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
     # Jokers announced, landed, stayed home, and answers, per seat (R41).
     jokers = [[0] * n for _ in range(4)]
     hands = length = rotations = blocked = bad = 0
+    squares = 0.0
     for match in results:
         for seat in match.winners:
             wins[seat] += 1 / len(match.winners)
         for hand in match.hands:
             hands += 1
             length += hand.length_ms
+            squares += (hand.length_ms / 1000) ** 2
             rotations += hand.rotations
             blocked += hand.blocked
             bad += len(hand.bad)
@@ -174,6 +178,7 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
         rotations_per_hand=rotations / per_hand,
         blocked_share=blocked / per_hand,
         bad_refusals=bad,
+        hand_s_sd=math.sqrt(max(0.0, squares / per_hand - (length / per_hand / 1000) ** 2)),
         jokers_per_hand=sum(jokers[0]) / per_hand,
         jokers_stayed_share=sum(jokers[2]) / max(1, sum(jokers[0])),
     )
