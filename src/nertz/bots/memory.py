@@ -38,6 +38,9 @@ from nertz.engine import (
 
 __all__ = ["Announced", "Memory"]
 
+_NOTHING_BUSY: dict[int, int] = {}
+"""``Memory.busy`` with no announcement open; never changed."""
+
 Announced = tuple[int, int, Card, int, int, int]
 """An open joker announcement (R41): ``(seat, src, joker, key, foundation, until_ms)``,
 ``key`` the ``Card.key`` it stands for, ``foundation`` 0-based or -1 for a new one."""
@@ -225,6 +228,8 @@ class Memory:
     def busy(self) -> dict[int, int]:
         """The seat's own sources whose joker is announced (R41), each with the time its
         window closes: moving that joker or covering it sends it home."""
+        if not self.announced:
+            return _NOTHING_BUSY  # the usual case, asked on every look
         me = self.seat
         return {a[1]: a[5] for a in self.announced if a[0] == me}
 
