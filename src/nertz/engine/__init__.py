@@ -9,7 +9,7 @@ from .blocked import waste_reachable
 from .cards import MAX_SEATS, Card, Suit, full_deck
 from .foundations import Foundation
 from .hand import SETTLE_MS, Hand, LogEntry, Phase
-from .holds import PARTNERS, Holds
+from .holds import PARTNERS, Holds, picked_up, touches
 from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
 from .moves import ANY, NERTZ, PILES, WASTE, Kind, Move
@@ -73,10 +73,12 @@ __all__ = [
     "deal",
     "full_deck",
     "hand_scores",
+    "picked_up",
     "preset",
     "replay",
     "score",
     "spectator_view",
+    "touches",
     "view",
     "waste_reachable",
 ]
