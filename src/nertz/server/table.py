@@ -1186,14 +1186,14 @@ def restore_from_records(
     dealer: Callable[[int, Rules, int], Deal] | None = None,
 ) -> Table:
     """``Table.restore`` from a table's records in the order they were produced (the
-    store's rows): the latest record of each seat, each hand's
+    store's rows): the latest record of each place (each partner of a seat, R40), each hand's
     deal with its inputs in order, every event."""
-    seats: dict[int, SeatRecord] = {}
+    seats: dict[tuple[int, int], SeatRecord] = {}
     hands: dict[int, tuple[DealRecord, list[tuple[int, int, str]]]] = {}
     events: list[bytes] = []
     for record in records:
         if type(record) is SeatRecord:
-            seats[record.seat] = record
+            seats[(record.seat, record.partner)] = record
         elif type(record) is DealRecord:
             hands[record.hand] = (record, [])
         elif type(record) is InputRecord:
