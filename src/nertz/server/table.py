@@ -841,7 +841,11 @@ class Table:
             return
         seat, partner = place.number, place.partner
         other = self.holds.held(seat)[1 - partner]
-        driver.plan(now, frozenset(() if other is None else (other,)), self._role(place))
+        avoid = frozenset(() if other is None else (other,))
+        mate = self.place(seat, 1 - partner).driver
+        if mate is not None and mate.move is not None:
+            avoid |= touches(mate.move)  # a bot partner's whole move is in plain sight
+        driver.plan(now, avoid, self._role(place))
         before = (self.holds.held(seat)[partner], self.holds.card(seat, partner))
         self.holds.drop(seat, partner)
         src = picked_up(driver.move) if driver.move is not None else None
