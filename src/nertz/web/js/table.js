@@ -360,10 +360,7 @@ class TableView {
       this.pickSeq = null;
       this.sentHold = null;
       this.selected = null;
-      if (this.drag) {
-        this.drag.ghost.remove();
-        this.drag = null;
-      }
+      if (this.drag) this.drag.refused = true; // let go of it: it springs back on release
       toast(reason, "error", 3200);
       this.render();
       return;
@@ -434,7 +431,8 @@ class TableView {
    * go puts it down. Only at a partnership table; a play puts it down by itself. */
   syncHold() {
     if (this.me === null || this.partner === null || !this.socket || !this.playable()) return;
-    const want = this.drag ? this.drag.src : this.selected ? this.selected.src : null;
+    const dragged = this.drag && !this.drag.refused ? this.drag.src : null;
+    const want = this.drag ? dragged : this.selected ? this.selected.src : null;
     if (want === this.sentHold) return;
     this.sentHold = want;
     if (want === null) this.socket.send({ type: "drop" });
@@ -1149,7 +1147,7 @@ class TableView {
     const ghostRect = d.ghost.firstChild && d.ghost.firstChild.getBoundingClientRect();
     d.ghost.remove();
     if (ghostRect) before.set(`${d.cards[0]}@${this.me}`, ghostRect);
-    if (!target || target.dataset.drop === d.src) {
+    if (!target || target.dataset.drop === d.src || d.refused) {
       this.render(before);
       return;
     }
