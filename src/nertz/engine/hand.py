@@ -751,6 +751,7 @@ class Hand:
                     Refusal.DOES_NOT_FIT, f"no foundation takes the {card.name} now (R13)"
                 )
             number = fits[0].number
+            move = Move.announce(move.src, card, number)  # everyone is told which one
         elif not 0 <= number < len(self.foundations):
             return refuse(Refusal.NO_SUCH_FOUNDATION, f"there is no foundation F{number + 1}")
         elif self.foundations[number].needs != card.key:
@@ -796,6 +797,9 @@ class Hand:
                     "the joker stays home",
                 )
             self._grow(target, card, at_ms)
+            # The real card had the whole window to get there first: arriving now it is
+            # beaten, not a true tie (R16) with the joker.
+            target.top_ms = at_ms - self.rules.tie_window_ms - 1
         # The foundation grew by the announced card; the joker lies there in its stead.
         place = len(target.cards) - 1
         target.cards[place] = joker
