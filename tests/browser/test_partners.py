@@ -66,7 +66,7 @@ def test_r40_two_pages_share_a_seat_and_respect_each_others_hand(
     # Bob reaches for it anyway: refused, with the reason on his screen.
     drag(bob, '.mine [data-src="N"]', ".middle")
     expect(bob.locator(".toast.error")).to_contain_text(
-        "your partner is holding the ace of hearts from your Nertz pile (R40)"
+        "your partner has picked up the ace of hearts from your Nertz pile (R40)"
     )
     expect(foundation(bob, 1)).to_have_count(0)
 

@@ -53,7 +53,15 @@ def test_views_are_json_ready_and_carry_the_rules_and_scores() -> None:
     out = json.loads(json.dumps(view(hand, 1)))
     assert out["rules"]["draw"] == 1
     assert out["foundations"] == [
-        {"number": 1, "suit": "H", "top": "AH", "count": 1, "owners": [0], "finished": False}
+        {
+            "number": 1,
+            "suit": "H",
+            "top": "AH",
+            "top_as": None,
+            "count": 1,
+            "owners": [0],
+            "finished": False,
+        }
     ]
     assert [s["middle"] for s in out["seats"]] == [1, 0]
     assert out["scores"][0]["score"] == 1 - 2 * 1

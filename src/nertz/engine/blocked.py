@@ -9,6 +9,10 @@ it stands. The search is exact:
 * the work piles are explored by a search over their rearrangements (runs between
   piles, R17-R19), which in real positions has a handful of states at most. Cards
   never enter or leave the work piles during this search: either is already progress.
+
+With jokers (R41) a joker within reach is progress by itself: it can always be
+announced as an ace for a new foundation. The joker rules (``jokers.lies_on``) then
+decide which runs move between the work piles.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from .cards import Card, Suit
 from .foundations import Foundation
+from .jokers import lies_on, pin
 from .layout import SeatLayout
 
 __all__ = ["is_blocked", "waste_reachable"]
@@ -46,10 +51,14 @@ def waste_reachable(stock: Sequence[Card], waste: Sequence[Card], draw: int) -> 
     return out
 
 
-def is_blocked(layout: SeatLayout, wants: Mapping[int, list[Foundation]], draw: int) -> bool:
+def is_blocked(
+    layout: SeatLayout, wants: Mapping[int, list[Foundation]], draw: int, jokers: bool = False
+) -> bool:
     """R24: True when no sequence of this seat's moves makes progress.
 
-    ``wants`` maps a ``Card.key`` to the foundations that take that card next.
+    ``wants`` maps a ``Card.key`` to the foundations that take that card next; ``jokers``
+    says the table plays with jokers (R41). A card of rank 1 or less (an ace, or a joker
+    announced as one) always goes to the middle.
     """
     nertz_top = layout.nertz[-1] if layout.nertz else None
     # The common case first: a card in plain sight goes to the middle or a work pile.
@@ -57,12 +66,12 @@ def is_blocked(layout: SeatLayout, wants: Mapping[int, list[Foundation]], draw: 
     for pile in (layout.nertz, layout.waste):
         if pile:
             card = pile[-1]
-            if card.rank == 1 or card.key in wants or card.place in ends:
+            if card.rank <= 1 or card.key in wants or card.place in ends:
                 return False
     anything_to_place = bool(layout.nertz or layout.waste or layout.stock)
     for pile in layout.work:
         if pile:
-            if pile[-1].rank == 1 or pile[-1].key in wants:
+            if pile[-1].rank <= 1 or pile[-1].key in wants:
                 return False
         elif anything_to_place:
             return False
@@ -71,7 +80,7 @@ def is_blocked(layout: SeatLayout, wants: Mapping[int, list[Foundation]], draw: 
         movers.append(nertz_top)
     targets: set[int] = set()
     for card in movers:
-        if card.rank == 1 or wants.get(card.key):
+        if card.rank <= 1 or wants.get(card.key):
             return False
         if card.rank < 13:
             for suit in _RED if not card.red else _BLACK:
@@ -88,10 +97,20 @@ def is_blocked(layout: SeatLayout, wants: Mapping[int, list[Foundation]], draw: 
                     return False  # an empty space takes the Nertz card or a waste card
                 continue
             end = stack[-1]
-            if end.key in targets or end.rank == 1 or wants.get(end.key):
+            if end.key in targets or end.rank <= 1 or wants.get(end.key):
                 return False
         for i, source in enumerate(piles):
             if not source:
+                continue
+            if jokers:
+                for j, k in _joker_cuts(piles, i):
+                    nxt = list(piles)
+                    nxt[i] = source[:k]
+                    nxt[j] = piles[j] + source[k:]
+                    key = frozenset(p for p in nxt if p)
+                    if key not in seen:
+                        seen.add(key)
+                        todo.append(tuple(nxt))
                 continue
             head_rank = source[0].rank
             for j, dest in enumerate(piles):
@@ -114,3 +133,19 @@ def is_blocked(layout: SeatLayout, wants: Mapping[int, list[Foundation]], draw: 
                         seen.add(key)
                         todo.append(tuple(nxt))
     return True
+
+
+def _joker_cuts(piles: Sequence[tuple[Card, ...]], i: int) -> list[tuple[int, int]]:
+    """``(dest, cut)`` for every run of pile ``i`` that may move to another pile under
+    the joker rules (R17, R18, R41): ``source[cut:]`` moves onto pile ``dest``."""
+    source = piles[i]
+    out = []
+    for j, dest in enumerate(piles):
+        if j == i:
+            continue
+        if dest:
+            end = dest[-1]
+            out += [(j, k) for k in range(len(source)) if lies_on(source[k], pin(source, k), end)]
+        else:
+            out += [(j, k) for k in range(1, len(source))]
+    return out

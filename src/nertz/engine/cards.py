@@ -9,7 +9,9 @@ Text forms: ASCII ``AS``, ``10H`` (``TH`` is accepted for ten), ``QD``; and symb
 ``10♥``, ``Q♦``. ``str(card)`` is the ASCII form without the owner;
 ``repr(card)`` is code that builds the same card, owner included.
 
-Rank 0 is reserved for jokers (R41, a later variant); no deck holds one yet.
+Jokers (R41) are rank 0: a deck with jokers has two, ``JK1`` (suit clubs, the black
+one) and ``JK2`` (suit hearts, the red one). A joker's suit only tells the two apart:
+what a joker stands for is decided where it lies (``jokers.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-__all__ = ["MAX_SEATS", "RANK_NAMES", "Card", "Suit", "full_deck"]
+__all__ = ["JOKER", "MAX_SEATS", "RANK_NAMES", "Card", "Suit", "full_deck"]
 
 MAX_SEATS = 8
 """R2: at most eight seats."""
@@ -44,7 +46,12 @@ class Suit(IntEnum):
         return self is Suit.DIAMONDS or self is Suit.HEARTS
 
 
-RANK_NAMES = ("?", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+JOKER = 0
+"""R41: the rank of a joker."""
+_JOKER_SUITS = (Suit.CLUBS, Suit.HEARTS)
+"""``JK1`` and ``JK2``: the suit only tells a deck's two jokers apart."""
+
+RANK_NAMES = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _RANK_OF = {name: i for i, name in enumerate(RANK_NAMES) if i} | {"T": 10, "1": 1}
 _SUIT_OF = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
 # Symbol variants people type: the white suits and emoji forms.
@@ -76,6 +83,14 @@ class Card:
     def __post_init__(self) -> None:
         red = self.suit.red
         rank = self.rank
+        if rank == JOKER:
+            # Nothing asks for a joker's place and it slides under nothing by its own
+            # rank: every fit with a joker is decided by the joker rules (R41).
+            for name, value in (("red", red), ("key", self.suit * 16), ("place", -1)):
+                object.__setattr__(self, name, value)
+            object.__setattr__(self, "accepts", -2)
+            object.__setattr__(self, "under", -3)
+            return
         object.__setattr__(self, "red", red)
         object.__setattr__(self, "key", self.suit * 16 + rank)
         object.__setattr__(self, "place", rank * 2 + red)
@@ -88,8 +103,21 @@ class Card:
         return _CARDS[owner][suit][rank]
 
     @staticmethod
+    def joker(number: int, owner: int = 0) -> Card:
+        """Joker 1 or 2 of ``owner``'s deck (R41)."""
+        if number not in (1, 2):
+            raise ValueError(f"a deck has jokers 1 and 2, not {number}")
+        return _CARDS[owner][_JOKER_SUITS[number - 1]][JOKER]
+
+    @property
+    def is_joker(self) -> bool:
+        """R41: a joker stands for any card."""
+        return self.rank == JOKER
+
+    @staticmethod
     def parse(text: str, owner: int = 0) -> Card:
-        """Read ``AS``, ``10H``, ``TH``, ``Q♦`` ...; raise ``ValueError`` quoting bad text.
+        """Read ``AS``, ``10H``, ``TH``, ``Q♦``, ``JK1`` ...; raise ``ValueError`` quoting
+        bad text.
 
         ``QH@2`` names the owner in the text and overrides ``owner``.
         """
@@ -99,13 +127,20 @@ class Card:
             if not seat.isdigit():
                 raise ValueError(f"not a card: {text!r} (the owner after '@' is a seat number)")
             owner = int(seat)
+        if token in ("JK1", "JK2"):
+            if not 0 <= owner < MAX_SEATS:
+                raise ValueError(
+                    f"card owner must be a seat from 0 to {MAX_SEATS - 1}, not {owner}"
+                )
+            return Card.joker(int(token[2]), owner)
         if len(token) < 2:
             raise ValueError(f"not a card: {text!r} (expected rank then suit, e.g. 'QH' or '10♥')")
         rank = _RANK_OF.get(token[:-1])
         suit = _SUIT_OF.get(token[-1])
         if rank is None or suit is None:
             raise ValueError(
-                f"not a card: {text!r} (ranks A 2-10 J Q K, T for ten; suits C D H S or ♣ ♦ ♥ ♠)"
+                f"not a card: {text!r} (ranks A 2-10 J Q K, T for ten; suits C D H S or ♣ ♦ ♥ ♠;"
+                " jokers JK1 JK2)"
             )
         if not 0 <= owner < MAX_SEATS:
             raise ValueError(f"card owner must be a seat from 0 to {MAX_SEATS - 1}, not {owner}")
@@ -118,16 +153,26 @@ class Card:
 
     @property
     def symbol(self) -> str:
-        """The symbol form, e.g. ``10♥``."""
+        """The symbol form, e.g. ``10♥``; a joker is ``🃏1`` or ``🃏2``."""
+        if self.rank == JOKER:
+            return f"🃏{self._joker_number}"
         return RANK_NAMES[self.rank] + self.suit.symbol
+
+    @property
+    def _joker_number(self) -> int:
+        return _JOKER_SUITS.index(self.suit) + 1
 
     @property
     def name(self) -> str:
         """A spoken name for screen readers and messages, e.g. ``queen of hearts``."""
+        if self.rank == JOKER:
+            return f"joker {self._joker_number}"
         words = ("", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
         return f"{words[self.rank]} of {self.suit.name.lower()}"
 
     def __str__(self) -> str:
+        if self.rank == JOKER:
+            return f"JK{self._joker_number}"
         return RANK_NAMES[self.rank] + self.suit.letter
 
     def __repr__(self) -> str:
@@ -139,6 +184,10 @@ _CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
 )
 
 
-def full_deck(owner: int) -> list[Card]:
-    """The 52 cards of one seat's deck, clubs to spades, ace to king (R1)."""
-    return [_CARDS[owner][s][r] for s in Suit for r in range(1, 14)]
+def full_deck(owner: int, jokers: bool = False) -> list[Card]:
+    """The 52 cards of one seat's deck, clubs to spades, ace to king (R1), then its two
+    jokers when ``jokers`` (R41: 54 cards)."""
+    deck = [_CARDS[owner][s][r] for s in Suit for r in range(1, 14)]
+    if jokers:
+        deck += [_CARDS[owner][s][JOKER] for s in _JOKER_SUITS]
+    return deck

@@ -6,7 +6,8 @@ time in milliseconds; nothing reads a clock. Inputs:
 * ``start(at_ms)``: Go (R8);
 * ``play(seat, move, at_ms)``: a seat's move, checked and applied, or refused;
 * ``tick(at_ms)``: time passing: closes the landing window after a call (R28), rotates
-  a table that is blocked or idle (R25), ends a hand still blocked (R26).
+  a table that is blocked or idle (R25), ends a hand still blocked (R26), lands or
+  sends home a joker whose announcement has run its time (R41).
 
 Plays are applied in the order given (the server's arrival order). Every accepted
 input is appended to ``log`` as ``(at_ms, seat, text)`` (seat -1 for the table), so a
@@ -20,8 +21,9 @@ from enum import StrEnum
 from operator import attrgetter
 
 from .blocked import is_blocked
-from .cards import Card
+from .cards import Card, Suit
 from .foundations import Foundation
+from .jokers import Announcement, Pin, describe, lies_on, pin
 from .layout import Deal, SeatLayout
 from .moves import (
     _FOUNDATION,
@@ -43,6 +45,8 @@ from .outcome import (
     EndReason,
     Event,
     HandEnded,
+    JokerAnnounced,
+    JokerStayed,
     Outcome,
     Refusal,
     Rotated,
@@ -65,6 +69,8 @@ long, as people at a table notice it is stuck (and again after a turn of the sto
 may have blocked a seat); saying stuck checks at once."""
 
 _OK = Outcome(True)
+_NO_EVENTS: list[Event] = []
+"""Shared and never changed: ``tick`` builds new lists rather than appending to it."""
 _NUMBER = attrgetter("number")
 _TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
 _PileCache = tuple[
@@ -97,6 +103,8 @@ class Hand:
         self.deal = deal
         self.rules = rules or Rules()
         self.seats: list[SeatLayout] = deal.build_layouts()
+        if not self.rules.jokers and any(c.rank == 0 for s in self.seats for c in s.cards()):
+            raise ValueError("this deal has jokers but the rules have jokers off (R41)")
         self.foundations: list[Foundation] = []
         self.wants: dict[int, list[Foundation]] = {}
         """``Card.key`` -> the foundations that take that card next (R13)."""
@@ -128,6 +136,9 @@ class Hand:
         self._piles: list[_PileCache] = [_NO_PILES] * len(self.seats)
         self._witness = 0
         """The seat last found neither blocked nor stuck."""
+        self._jokers = self.rules.jokers
+        self.announcements: list[Announcement] = []
+        """R41: jokers announced for the middle whose window is still open, oldest first."""
 
     # ------------------------------------------------------------------ inputs
 
@@ -168,7 +179,12 @@ class Hand:
         elif kind is _UNDER_KIND:
             outcome = self._under(seat, move)
         else:
-            outcome = self._call(seat, at_ms) if kind is Kind.CALL else self._stuck(seat, at_ms)
+            if kind is Kind.ANNOUNCE:
+                outcome = self._announce(seat, move, at_ms)
+            elif kind is Kind.CALL:
+                outcome = self._call(seat, at_ms)
+            else:
+                outcome = self._stuck(seat, at_ms)
             if outcome.ok:
                 self.log.append((at_ms, seat, move.text))
             return outcome
@@ -189,32 +205,47 @@ class Hand:
         if at_ms < self.now:
             self._clock(at_ms)
         self.now = at_ms
+        pending = self.announcements
+        events: list[Event] = (
+            self._settle(at_ms) if pending and at_ms >= pending[0].until_ms else _NO_EVENTS
+        )
         if self.phase is Phase.PLAYING:
             look_at = self._look_at
             look = look_at is not None and at_ms >= look_at
             idle_ms = self._idle_ms
             idle = idle_ms > 0 and at_ms - self.last_card_ms >= idle_ms
             if not look and not idle:
-                return _OK  # the usual case: cards are moving
-            events: list[Event] = []
-            self._look_at = None
-            if idle or self.all_blocked():
-                events += self._rotate(at_ms, idle)
-            # Logged even when the table was not blocked: looking is part of the state
-            # (when the table looks next), and a replay must look at the same moments.
-            self.log.append((at_ms, -1, "TICK"))
-            return Outcome(True, tuple(events))
-        if self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
-            self.log.append((at_ms, -1, "TICK"))
-            return Outcome(True, (self._end(EndReason.CALLED),))
-        return _OK
+                if not events:
+                    return _OK  # the usual case: cards are moving
+            else:
+                self._look_at = None
+                if idle or self.all_blocked():
+                    events = events + self._rotate(at_ms, idle)
+                # Logged even when the table was not blocked: looking is part of the
+                # state (when the table looks next), and a replay must look at the same
+                # moments.
+        elif self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
+            events = events + self._end(EndReason.CALLED)
+        elif not events:
+            return _OK
+        self.log.append((at_ms, -1, "TICK"))
+        return Outcome(True, tuple(events))
 
     def next_deadline(self) -> int | None:
         """When ``tick`` next has something to decide, if no input comes first: the end of
         the landing window (R28), the next look for an all-blocked table (``SETTLE_MS``
         after the last card moved, or at once after a turn that may have blocked a seat),
-        or the idle rotation (R25). None when only an input can change anything (before
-        Go, after the end). Drivers call ``tick`` then, and again after each input."""
+        or the idle rotation (R25), or the end of a joker's announcement (R41). None when
+        only an input can change anything (before Go, after the end). Drivers call
+        ``tick`` then, and again after each input."""
+        pending = self.announcements
+        if pending:
+            until = pending[0].until_ms
+            deadline = self._table_deadline()
+            return until if deadline is None else min(until, deadline)
+        return self._table_deadline()
+
+    def _table_deadline(self) -> int | None:
         if self.phase is Phase.LANDING:
             return self.call_ms + self.rules.landing_ms
         if self.phase is not Phase.PLAYING:
@@ -234,6 +265,8 @@ class Hand:
             phase is not Phase.LANDING or self.now > self.call_ms + self.rules.landing_ms
         ):
             return []
+        if self._jokers:
+            return self._legal_with_jokers(seat)
         layout = self.seats[seat]
         cached = self._piles[seat]
         if cached[0] != self._work_version[seat]:
@@ -338,12 +371,15 @@ class Hand:
         cached = self._blocked[seat]
         if cached[0] == version and cached[1] == middle:
             return cached[2]
-        result = is_blocked(self.seats[seat], self.wants, self.rules.draw)
+        result = is_blocked(self.seats[seat], self.wants, self.rules.draw, self._jokers)
         self._blocked[seat] = (version, middle, result)
         return result
 
     def all_blocked(self) -> bool:
-        """R25: every seat is blocked or has said it is stuck."""
+        """R25: every seat is blocked or has said it is stuck (never while a joker's
+        announcement is open: it is about to change the middle, R41)."""
+        if self.announcements:
+            return False
         seats = self.seats
         # Ask first the seat that was free last time: it usually still is, and its
         # answer is often cached.
@@ -381,6 +417,7 @@ class Hand:
                 twin.wants.setdefault(f.needs, []).append(f)
         twin.middle = self.middle[:]
         twin.log = self.log[:]
+        twin.announcements = self.announcements[:]
         twin._seat_version = self._seat_version[:]
         twin._blocked = self._blocked[:]
         twin._work_version = self._work_version[:]
@@ -394,7 +431,11 @@ class Hand:
         return {
             "phase": self.phase.value,
             "seats": [s.to_text() + f"; fan {s.fan}; stuck {s.stuck}" for s in self.seats],
-            "middle": [" ".join(c.tagged for c in f.cards) for f in self.foundations],
+            "middle": [" ".join(f.texts()) for f in self.foundations],
+            "announcements": [
+                (a.seat, a.move.text, a.joker.tagged, a.foundation, a.until_ms)
+                for a in self.announcements
+            ],
             "caller": self.caller,
             "rotations": (self.rotations, self.rotations_total),
             "end": self.end_reason.value if self.end_reason else None,
@@ -435,6 +476,11 @@ class Hand:
         card = self._take(layout, move.src)
         if card is None:
             return _empty_source(move)
+        if card.rank == 0:
+            return refuse(
+                Refusal.DOES_NOT_FIT,
+                f"a joker goes to the middle only announced as a card, e.g. {move.text}=7H (R41)",
+            )
         number = move.dst
         tie = False
         if number != ANY and not 0 <= number < len(self.foundations):
@@ -541,11 +587,11 @@ class Hand:
         if dest:
             end, first = dest[-1], cards[0]
             if first.rank + 1 != end.rank or first.red == end.red:
-                return refuse(
-                    Refusal.DOES_NOT_FIT,
-                    f"the {first.name} cannot go on the {end.name} "
-                    "(R17: one rank lower, other colour)",
+                stands = (
+                    pin(layout.work[src], len(layout.work[src]) - count) if src < PILES else None
                 )
+                if not (self._jokers and lies_on(first, stands, end)):
+                    return refuse(Refusal.DOES_NOT_FIT, _misfit(first, stands, end, "on"))
         revealed = None
         if src < PILES:
             del layout.work[src][-count:]
@@ -571,11 +617,9 @@ class Hand:
             return _empty_source(move)
         head = layout.work[dst][0]
         if card.rank != head.rank + 1 or card.red == head.red:
-            return refuse(
-                Refusal.DOES_NOT_FIT,
-                f"the {card.name} cannot go under the {head.name} "
-                "(R19: one rank higher, other colour)",
-            )
+            stands = pin(layout.work[dst], 0)
+            if not (self._jokers and lies_on(head, stands, card)):
+                return refuse(Refusal.DOES_NOT_FIT, _misfit(card, stands, head, "under"))
         revealed = self._remove(layout, src)
         layout.work[dst].insert(0, card)
         self._seat_version[seat] += 1
@@ -644,7 +688,7 @@ class Hand:
         """R25: every seat turns its stock onto its waste, turns the waste over and puts
         the new stock's top card at the bottom; R26: or the hand ends."""
         if self.rotations >= self.rules.max_rotations:
-            return [self._end(EndReason.BLOCKED)]
+            return self._end(EndReason.BLOCKED)
         self.rotations += 1
         self.rotations_total += 1
         for i, layout in enumerate(self.seats):
@@ -660,15 +704,196 @@ class Hand:
         self._look_at = at_ms + SETTLE_MS
         return [Rotated(self.rotations_total, idle)]
 
-    def _end(self, reason: EndReason) -> HandEnded:
+    def _end(self, reason: EndReason) -> list[Event]:
+        # A joker announced before the end lands if its place is still free: its window
+        # closes early, as the last cards in the air land (R28, R41).
+        events = self._settle(self.now, everything=True)
         self.phase = Phase.OVER
         self.end_reason = reason
-        return HandEnded(reason, self.caller if reason is EndReason.CALLED else None)
+        events.append(HandEnded(reason, self.caller if reason is EndReason.CALLED else None))
+        return events
+
+    # ------------------------------------------------------------------ jokers (R41)
+
+    def _announce(self, seat: int, move: Move, at_ms: int) -> Outcome:
+        """R41: announce the joker on ``move.src`` as ``move.announced`` for a foundation.
+        It lands when ``joker_announce_ms`` has passed, unless the real card got there
+        first (then it stays home)."""
+        if self.phase is not Phase.PLAYING:
+            return refuse(
+                Refusal.ALREADY_CALLED, "somebody has called: no joker can be announced now (R41)"
+            )
+        layout = self.seats[seat]
+        joker = self._take(layout, move.src)
+        if joker is None:
+            return _empty_source(move)
+        card = move.announced
+        assert card is not None
+        if joker.rank != 0:
+            return refuse(
+                Refusal.DOES_NOT_FIT,
+                f"only a joker is announced (R41); the {joker.name} goes to the middle as itself",
+            )
+        for open_one in self.announcements:
+            if open_one.joker is joker:
+                return refuse(
+                    Refusal.JOKER_ANNOUNCED,
+                    f"this joker is already announced as the {open_one.move.announced}; "
+                    "it lands or stays when its announcement ends (R41)",
+                )
+        number = move.dst
+        if card.rank == 1:
+            if number != ANY:
+                return refuse(
+                    Refusal.DOES_NOT_FIT,
+                    f"an ace starts a new foundation (R12): announce {card} for F",
+                )
+        elif number == ANY:
+            fits = self.wants.get(card.key)
+            if not fits:
+                return refuse(
+                    Refusal.DOES_NOT_FIT, f"no foundation takes the {card.name} now (R13)"
+                )
+            number = fits[0].number
+            move = Move.announce(move.src, card, number)  # everyone is told which one
+        elif not 0 <= number < len(self.foundations):
+            return refuse(Refusal.NO_SUCH_FOUNDATION, f"there is no foundation F{number + 1}")
+        elif self.foundations[number].needs != card.key:
+            return refuse(
+                Refusal.DOES_NOT_FIT, f"F{number + 1} does not take the {card.name} now (R13)"
+            )
+        until = at_ms + self.rules.joker_announce_ms
+        self.announcements.append(Announcement(seat, move, joker, number, until))
+        events: list[Event] = [JokerAnnounced(seat, move, joker, number, until)]
+        if until <= at_ms:  # no window at all: the joker lands at once
+            events += self._settle(at_ms)
+        return Outcome(True, tuple(events))
+
+    def _settle(self, at_ms: int, everything: bool = False) -> list[Event]:
+        """Land or send home the announced jokers whose window has ended (all of them
+        when ``everything``), oldest first."""
+        events: list[Event] = []
+        pending = self.announcements
+        while pending and (everything or pending[0].until_ms <= at_ms):
+            events.append(self._land_joker(pending.pop(0), at_ms))
+        return events
+
+    def _land_joker(self, announced: Announcement, at_ms: int) -> Event:
+        seat, move, joker = announced.seat, announced.move, announced.joker
+        layout = self.seats[seat]
+        said = move.announced
+        assert said is not None
+        card = Card.of(said.rank, said.suit, seat)
+        if self._take(layout, move.src) is not joker:
+            return JokerStayed(
+                seat, move, joker, "the joker left its pile before its announcement ended (R41)"
+            )
+        if announced.foundation < 0:
+            target = self._add_foundation([card], at_ms)
+        else:
+            target = self.foundations[announced.foundation]
+            if target.needs != card.key:
+                return JokerStayed(
+                    seat,
+                    move,
+                    joker,
+                    f"the {card.name} reached F{target.number + 1} first (R41): "
+                    "the joker stays home",
+                )
+            self._grow(target, card, at_ms)
+            # The real card had the whole window to get there first: arriving now it is
+            # beaten, not a true tie (R16) with the joker.
+            target.top_ms = at_ms - self.rules.tie_window_ms - 1
+        # The foundation grew by the announced card; the joker lies there in its stead.
+        place = len(target.cards) - 1
+        target.cards[place] = joker
+        target.jokers[place] = card
+        revealed = self._remove(layout, move.src)
+        self.middle[seat] += 1
+        self._seat_version[seat] += 1
+        if move.src < PILES:
+            self._work_version[seat] += 1
+        self._middle_version += 1
+        layout.stuck = False
+        self.last_card_ms = at_ms
+        self._look_at = at_ms + SETTLE_MS
+        self.rotations = 0  # progress (R24) ends a blocked spell (R26)
+        return CardsMoved(seat, move, (joker,), target.number, False, revealed)
+
+    def _legal_with_jokers(self, seat: int) -> list[Move]:
+        """``legal_moves`` at a table with jokers (R41): the same moves, found plainly
+        with the joker rules instead of the cached fast path."""
+        layout = self.seats[seat]
+        work = layout.work
+        wants = self.wants
+        playing = self.phase is Phase.PLAYING
+        announced = {a.joker for a in self.announcements}
+        moves: list[Move] = []
+        add = moves.append
+        tops = [(src, pile[-1]) for src, pile in enumerate(work) if pile]
+        tops += [
+            (src, pile[-1]) for src, pile in ((NERTZ, layout.nertz), (WASTE, layout.waste)) if pile
+        ]
+        empty = [j for j in _RANGE if not work[j]]
+        for src, card in tops:
+            if card.rank == 0:
+                if playing and card not in announced:
+                    for key, fits in wants.items():
+                        real = Card.of(key & 15, Suit(key >> 4), seat)
+                        moves += [Move.announce(src, real, f.number) for f in fits]
+                    moves += [Move.announce(src, Card.of(1, suit, seat)) for suit in Suit]
+            elif card.rank == 1:
+                add(_FOUNDATION[src][0])
+            else:
+                moves += [_FOUNDATION[src][f.number + 1] for f in wants.get(card.key, ())]
+            if src >= NERTZ:
+                for j in _RANGE:
+                    if not work[j] or lies_on(card, None, work[j][-1]):
+                        add(_PILE[src][j][0])
+            if empty:
+                for j in _RANGE:
+                    head_pile = work[j]
+                    if j != src and head_pile and lies_on(head_pile[0], pin(head_pile, 0), card):
+                        add(_UNDER[src][j])
+        for i in _RANGE:
+            source = work[i]
+            size = len(source)
+            for k in range(size):
+                first, stands = source[k], pin(source, k)
+                for j in _RANGE:
+                    if j != i and (not work[j] or lies_on(first, stands, work[j][-1])):
+                        add(_PILE[i][j][size - k - 1])
+        if layout.stock or layout.waste:
+            add(TURN)
+        if playing:
+            if not layout.nertz:
+                add(CALL)
+            if not layout.stuck:
+                add(STUCK)
+        return moves
 
     def _clock(self, at_ms: int) -> None:
         if at_ms < self.now:
             raise ValueError(f"time went backwards: {at_ms} ms after {self.now} ms")
         self.now = at_ms
+
+
+def _misfit(card: Card, stands: Pin | None, other: Card, how: str) -> str:
+    """Why ``card`` may not go ``on`` ``other`` (R17), or slide ``under`` the head
+    ``other`` (R19), in words; ``stands`` is the pin of the joker among them (R41)."""
+    if how == "on":
+        if card.rank == 0:
+            return (
+                f"the joker stands for a {describe(stands)} (R41: a card lies on it), "
+                f"which cannot go on the {other.name} (R17)"
+            )
+        return f"the {card.name} cannot go on the {other.name} (R17: one rank lower, other colour)"
+    if other.rank == 0:
+        return (
+            f"the joker at the head of that pile stands for a {describe(stands)} (R41), "
+            f"so the {card.name} cannot go under it (R19)"
+        )
+    return f"the {card.name} cannot go under the {other.name} (R19: one rank higher, other colour)"
 
 
 def _empty_source(move: Move) -> Outcome:

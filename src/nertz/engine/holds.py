@@ -110,5 +110,5 @@ class Holds:
 
 def _sentence(src: int, card: Card | None) -> str:
     where = _SOURCE_NAMES[src] if 0 <= src < PILES + 2 else f"source {src}"
-    what = f"the {card.name} from your {where}" if card is not None else f"your {where}"
-    return f"your partner is holding {what} (R40); let them play it first"
+    what = f"the {card.name} from your {where}" if card is not None else f"the card on your {where}"
+    return f"your partner has picked up {what} (R40); let them play it first"

@@ -20,15 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import MAX_SEATS, Card, full_deck
+from .jokers import lies_on
 from .moves import PILES
 from .rules import Rules
 
-__all__ = ["Deal", "SeatLayout", "deal", "run_fits"]
-
-
-def run_fits(lower: Card, upper: Card) -> bool:
-    """True when ``lower`` may lie on ``upper``: one rank lower, other colour (R17)."""
-    return lower.rank + 1 == upper.rank and lower.red != upper.red
+__all__ = ["Deal", "SeatLayout", "deal"]
 
 
 class SeatLayout:
@@ -110,8 +106,10 @@ class SeatLayout:
             raise ValueError(f"a seat has {PILES} work piles, not {len(piles)}")
         piles += [[] for _ in range(PILES - len(piles))]
         for number, pile in enumerate(piles, 1):
-            for lower, upper in zip(pile[1:], pile):
-                if not run_fits(lower, upper):
+            for upper, lower in itertools.pairwise(pile):
+                # A joker may lie on anything and anything on a joker (R41): it was free
+                # when it was placed, whatever later pinned it.
+                if not (lower.is_joker or upper.is_joker or lies_on(lower, None, upper)):
                     raise ValueError(
                         f"work pile {number}: {lower} cannot lie on {upper} "
                         "(R17: one rank lower, other colour)"
@@ -207,7 +205,8 @@ class Deal:
 
 
 def deal(seats: int, rules: Rules, seed: int) -> Deal:
-    """Deal a hand for 1 to 8 seats from ``seed``, each seat from its own deck (R1, R4-R6).
+    """Deal a hand for 1 to 8 seats from ``seed``, each seat from its own deck (R1, R4-R6);
+    with ``rules.jokers`` each deck has 54 cards and the stock 37 (R41).
 
     Each seat's deck is shuffled by its own generator seeded from ``seed`` and the seat,
     so a seat's cards do not depend on how many others sit at the table.
@@ -217,7 +216,7 @@ def deal(seats: int, rules: Rules, seed: int) -> Deal:
     starts = []
     size = rules.nertz_pile
     for owner in range(seats):
-        deck = full_deck(owner)
+        deck = full_deck(owner, rules.jokers)
         random.Random(f"nertz:{seed}:{owner}").shuffle(deck)
         work = tuple((c,) for c in deck[size : size + PILES])
         starts.append((tuple(deck[:size]), *work, tuple(deck[size + PILES :]), ()))

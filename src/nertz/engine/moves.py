@@ -15,6 +15,8 @@ text       meaning                                                     rule
 ``3>1``    end card of work pile 3 onto work pile 1                    R17
 ``3/2>1``  the last two cards of work pile 3 onto work pile 1          R17-18
 ``W<2``    waste top slid under the head of work pile 2                R19
+``N>F3=7H`` announce the Nertz top, a joker, as the 7H for foundation  R41
+           3 (``N>F=AS``: as an ace, for a new foundation)
 ``T``      turn the stock (or turn the waste over when it is empty)    R21-23
 ``NERTZ``  call Nertz                                                  R27
 ``STUCK``  say this seat is stuck                                      R25
@@ -28,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from .cards import Card, Suit
+
 __all__ = ["ANY", "NERTZ", "PILES", "WASTE", "Kind", "Move"]
 
 PILES = 4
@@ -38,6 +42,10 @@ WASTE = 5
 """Source code of the waste's top card."""
 ANY = -1
 """Foundation target meaning "whichever takes it" (for an ace: a new foundation)."""
+
+MAX_RUN = 54
+"""The longest run a work pile can hold: a whole deck with its jokers (R41 lets any card
+lie on a joker, so a pile is not limited to thirteen)."""
 
 MAX_FOUNDATIONS = 4 * 8
 """At most one foundation per ace in play: four per seat, eight seats."""
@@ -52,6 +60,8 @@ class Kind(IntEnum):
     TURN = 3
     CALL = 4
     STUCK = 5
+    ANNOUNCE = 6
+    """R41: a joker announced as a card for a foundation; it lands when the window ends."""
 
 
 _SRC_TEXT = ("1", "2", "3", "4", "N", "W")
@@ -63,13 +73,15 @@ class Move:
 
     ``src`` is a work pile 0-3, ``NERTZ`` or ``WASTE``; ``count`` is how many cards
     leave a work pile (a run, R17); ``dst`` is a work pile 0-3 or a foundation number
-    (``ANY`` for whichever fits).
+    (``ANY`` for whichever fits). ``card`` is the ``Card.key`` a joker is announced as
+    (R41), 0 for every other move.
     """
 
     kind: Kind
     src: int = 0
     count: int = 1
     dst: int = ANY
+    card: int = 0
     text: str = field(init=False, repr=False, compare=False)
     """The notation of the move (as ``str``), computed once."""
 
@@ -91,13 +103,35 @@ class Move:
         """The slide-under shortcut (R19)."""
         return _UNDER[src][pile]
 
+    @staticmethod
+    def announce(src: int, card: Card, foundation: int = ANY) -> Move:
+        """Announce the joker at ``src`` as ``card`` for ``foundation`` (R41); an ace is
+        announced for a new foundation (``ANY``)."""
+        if card.rank == 0:
+            raise ValueError("a joker is announced as a real card, not as a joker (R41)")
+        key = (src, foundation, card.key)
+        move = _ANNOUNCE.get(key)
+        if move is None:
+            move = _ANNOUNCE[key] = Move(Kind.ANNOUNCE, src, 1, foundation, card.key)
+        return move
+
+    @property
+    def announced(self) -> Card | None:
+        """The card a joker is announced as (owner 0: only rank and suit count), if any."""
+        if self.kind is not Kind.ANNOUNCE:
+            return None
+        return Card.of(self.card & 15, Suit(self.card >> 4))
+
     def __str__(self) -> str:
         return self.text
 
     def _notation(self) -> str:
         k = self.kind
-        if k is Kind.FOUNDATION:
-            return f"{_SRC_TEXT[self.src]}>F" + ("" if self.dst == ANY else str(self.dst + 1))
+        if k is Kind.FOUNDATION or k is Kind.ANNOUNCE:
+            text = f"{_SRC_TEXT[self.src]}>F" + ("" if self.dst == ANY else str(self.dst + 1))
+            if k is Kind.ANNOUNCE:
+                text += f"={Card.of(self.card & 15, Suit(self.card >> 4))}"
+            return text
         if k is Kind.PILE:
             run = f"/{self.count}" if self.count > 1 else ""
             return f"{_SRC_TEXT[self.src]}{run}>{self.dst + 1}"
@@ -116,6 +150,12 @@ class Move:
         if token in simple:
             return simple[token]
         try:
+            if "=" in token:
+                base_text, _, card_text = token.partition("=")
+                base = Move.parse(base_text)
+                if base.kind is not Kind.FOUNDATION:
+                    raise ValueError
+                return Move.announce(base.src, Card.parse(card_text), base.dst)
             if "<" in token:
                 src_text, dst_text = token.split("<")
                 return _UNDER[_parse_src(src_text)][_parse_pile(dst_text)]
@@ -129,13 +169,13 @@ class Move:
             if "/" in src_text:
                 src_text, count_text = src_text.split("/")
                 count = int(count_text)
-                if not 1 <= count <= 13 or src_text in ("N", "W"):
+                if not 1 <= count <= MAX_RUN or src_text in ("N", "W"):
                     raise ValueError
             return _PILE[_parse_src(src_text)][_parse_pile(dst_text)][count - 1]
         except (ValueError, IndexError, KeyError):
             raise ValueError(
                 f"not a move: {text!r} (e.g. 'N>F', 'W>F3', '3/2>1', 'W<2', 'T', 'NERTZ', "
-                "'STUCK'; see docs/engine.md)"
+                "'STUCK', 'N>F2=7H'; see docs/engine.md)"
             ) from None
 
 
@@ -155,10 +195,14 @@ _FOUNDATION = tuple(
     tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS)) for src in range(6)
 )
 _PILE = tuple(
-    tuple(tuple(Move(Kind.PILE, src, n, pile) for n in range(1, 14)) for pile in range(PILES))
+    tuple(
+        tuple(Move(Kind.PILE, src, n, pile) for n in range(1, MAX_RUN + 1)) for pile in range(PILES)
+    )
     for src in range(6)
 )
 _UNDER = tuple(tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6))
+_ANNOUNCE: dict[tuple[int, int, int], Move] = {}
+"""Announcements, interned as they are first made (there are thousands of possible ones)."""
 TURN = Move(Kind.TURN)
 CALL = Move(Kind.CALL)
 STUCK = Move(Kind.STUCK)

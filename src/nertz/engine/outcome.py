@@ -19,6 +19,8 @@ __all__ = [
     "EndReason",
     "Event",
     "HandEnded",
+    "JokerAnnounced",
+    "JokerStayed",
     "Outcome",
     "Refusal",
     "Rotated",
@@ -53,6 +55,8 @@ class Refusal(StrEnum):
     ALREADY_CALLED = "already_called"
     """R28: somebody has called; only cards in the air may still land."""
     ALREADY_STUCK = "already_stuck"
+    JOKER_ANNOUNCED = "joker_announced"
+    """R41: that joker is already announced; it lands or stays when the window ends."""
     PARTNER_HOLDS = "partner_holds"
     """R40: the seat's other partner has picked up that card (``holds.Holds``)."""
 
@@ -97,6 +101,30 @@ class StockTurned(Event):
 
     seat: int
     cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class JokerAnnounced(Event):
+    """R41: ``seat`` announced the joker on its ``move.src`` as ``move.announced`` for
+    ``foundation`` (-1: a new one, for an ace). Until ``until_ms`` any seat may play that
+    real card there first; then the joker lands (``CardsMoved``) or stays
+    (``JokerStayed``)."""
+
+    seat: int
+    move: Move
+    joker: Card
+    foundation: int
+    until_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class JokerStayed(Event):
+    """R41: an announced joker did not land and stays where it was; ``reason`` says why."""
+
+    seat: int
+    move: Move
+    joker: Card
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,11 @@ cards appear as counts only, even to their owner: the Nertz pile shows its top c
 and its size (R4), the stock its size (R6), the waste only the cards of the last turn
 that still lie on it (R21). Deck seeds never appear, and neither does whether a seat is
 blocked: that depends on the stock's order (R24).
+
+Jokers show as ``JK1`` and ``JK2`` (R41). What each one stands for is shown beside it:
+``pinned`` runs parallel to ``work`` (words such as ``red 6`` for a pinned joker, else
+null), a foundation's ``top_as`` is the card its top joker stands for (else null), and
+``announcements`` lists the jokers announced for the middle whose window is open.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from .hand import Hand
+from .jokers import describe, pin
 from .layout import SeatLayout
 from .rules import Rules
 
@@ -26,6 +32,10 @@ def _seat(layout: SeatLayout, middle: int) -> dict[str, Any]:
         "nertz_top": str(nertz[-1]) if nertz else None,
         "nertz_count": len(nertz),
         "work": [[str(c) for c in pile] for pile in layout.work],
+        "pinned": [
+            [describe(pin(pile, i)) if c.rank == 0 else None for i, c in enumerate(pile)]
+            for pile in layout.work
+        ],
         "stock_count": len(layout.stock),
         "waste_count": len(waste),
         "waste": [str(c) for c in waste[len(waste) - layout.fan :]] if layout.fan else [],
@@ -51,11 +61,23 @@ def spectator_view(hand: Hand) -> dict[str, Any]:
                 "number": f.number + 1,
                 "suit": f.suit.letter,
                 "top": str(f.cards[-1]),
+                "top_as": str(f.jokers[len(f.cards) - 1]) if f.cards[-1].rank == 0 else None,
                 "count": len(f.cards),
                 "owners": [c.owner for c in f.cards],
                 "finished": f.finished,
             }
             for f in hand.foundations
+        ],
+        "announcements": [
+            {
+                "seat": a.seat,
+                "move": a.move.text,
+                "joker": str(a.joker),
+                "as": str(a.move.announced),
+                "foundation": a.foundation + 1 if a.foundation >= 0 else None,
+                "until_ms": a.until_ms,
+            }
+            for a in hand.announcements
         ],
         "caller": hand.caller,
         "rotations": hand.rotations_total,
