@@ -513,13 +513,18 @@ class Hand:
             target.cards.append(card)
         else:
             self._grow(target, card, at_ms)
+        self._sent_to_middle(seat, move.src)
+        return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
+
+    def _sent_to_middle(self, seat: int, src: int) -> None:
+        """A card of ``seat`` left ``src`` for the middle: count it (R29), and mark what
+        changed for the caches (blocked answers, work-pile moves)."""
         self.middle[seat] += 1
         self._seat_version[seat] += 1
-        if move.src < PILES:
+        if src < PILES:
             self._work_version[seat] += 1
         self._middle_version += 1
-        layout.stuck = False
-        return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
+        self.seats[seat].stuck = False
 
     def _tie_target(
         self, card: Card, at_ms: int, candidates: list[Foundation] | tuple[Foundation, ...]
@@ -809,12 +814,7 @@ class Hand:
         target.cards[place] = joker
         target.jokers[place] = card
         revealed = self._remove(layout, move.src)
-        self.middle[seat] += 1
-        self._seat_version[seat] += 1
-        if move.src < PILES:
-            self._work_version[seat] += 1
-        self._middle_version += 1
-        layout.stuck = False
+        self._sent_to_middle(seat, move.src)
         self.last_card_ms = at_ms
         self._look_at = at_ms + SETTLE_MS
         self.rotations = 0  # progress (R24) ends a blocked spell (R26)
