@@ -131,7 +131,7 @@ def test_a_bot_holding_the_real_card_answers_an_announcement_in_time() -> None:
     result = play_hand(bots, JOKERS, 0, fixed=deal)
     events = bots[0].events
     said = next(e for e in events if isinstance(e, JokerAnnounced))
-    assert (said.seat, str(said.move)) == (1, "N>F=6H")
+    assert (said.seat, str(said.move)) == (1, "N>F1=6H")  # the engine names F1
     answer = next(
         e for e in events if isinstance(e, CardsMoved) and e.seat == 0 and str(e.cards[0]) == "6H"
     )

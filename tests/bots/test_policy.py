@@ -33,6 +33,7 @@ PUBLIC = {
     "Rotated",
     "SaidStuck",
     "StockTurned",
+    "touches",
 }
 """Engine names a bot may import: values and public events, never Hand or a layout."""
 

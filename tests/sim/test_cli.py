@@ -22,6 +22,10 @@ from nertz.cli import main
         (["--rules", "fast"], ["'fast'", "standard, bonus, quick, easy"]),
         (["--matches", "0"], ["--matches"]),
         (["--seats", "expert", "--set", "match=gap"], ["gap", "two seats"]),
+        # R40: pairs need partnerships, and partnerships need pairs of known bots.
+        (["--seats", "expert+casual,expert"], ["partnerships=on", "R40"]),
+        (["--set", "partnerships=on", "--seats", "expert,expert"], ["level+level", "R40"]),
+        (["--set", "partnerships=on", "--seats", "expert+wizard"], ["'wizard'"]),
     ],
 )
 def test_bad_arguments_stop_with_one_line(

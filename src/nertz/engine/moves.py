@@ -43,11 +43,12 @@ WASTE = 5
 ANY = -1
 """Foundation target meaning "whichever takes it" (for an ace: a new foundation)."""
 
+MAX_RUN = 54
+"""The longest run a work pile can hold: a whole deck with its jokers (R41 lets any card
+lie on a joker, so a pile is not limited to thirteen)."""
+
 MAX_FOUNDATIONS = 4 * 8
 """At most one foundation per ace in play: four per seat, eight seats."""
-MAX_RUN = 3 * 13 + 2
-"""The longest work pile: king down to ace (R17); with jokers (R41), since anything lies
-on a joker and a joker on anything, a king to ace on each of a deck's two jokers too."""
 
 
 class Kind(IntEnum):

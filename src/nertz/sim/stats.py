@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .runner import MatchResult, Setup, seat_labels
+from .runner import MatchResult, Setup, seat_labels, spec_text
 
 __all__ = ["SeatStats", "Summary", "TableStats", "summarize", "wilson"]
 
@@ -61,6 +61,10 @@ class SeatStats:
     """Announced jokers that stayed home: the real card got there first (R41)."""
     answers: int = 0
     """Real cards this seat played in time to send another seat's joker home (R41)."""
+    partner: str | None = None
+    """R40: the seat's second bot (``level:style``), the one that turns the stock."""
+    stock_turn_share: float | None = None
+    """R40: the share of the seat's stock turns made by that stock partner."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,9 @@ class TableStats:
     """Jokers announced for the middle per hand, all seats together (R41)."""
     jokers_stayed_share: float = 0.0
     """Share of announced jokers that stayed home (R41)."""
+    partner_clashes: int = 0
+    """R40: a partner's move refused because the other partner's card changed the
+    layout first (both meant the one empty space, say); 0 without partnerships."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +102,10 @@ class Summary:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "seats_spec": [str(s) for s in self.setup.seats],
+            "seats_spec": [
+                spec_text(i, self.setup.seats, self.setup.partners)
+                for i in range(len(self.setup.seats))
+            ],
             "rules": self.setup.rules.as_dict(),
             "seed": self.setup.seed,
             "seats": [asdict(s) for s in self.seats],
@@ -115,8 +125,10 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
     ties = [0] * n
     # Jokers announced, landed, stayed home, and answers, per seat (R41).
     jokers = [[0] * n for _ in range(4)]
-    hands = length = rotations = blocked = bad = 0
+    hands = length = rotations = blocked = bad = clashes = 0
     squares = 0.0
+    paired = bool(setup.partners)
+    turns = [[0, 0] for _ in range(n)]
     for match in results:
         for seat in match.winners:
             wins[seat] += 1 / len(match.winners)
@@ -127,6 +139,11 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
             rotations += hand.rotations
             blocked += hand.blocked
             bad += len(hand.bad)
+            clashes += sum(hand.clashes)
+            if paired:
+                for s in range(n):
+                    turns[s][0] += hand.turns[2 * s]
+                    turns[s][1] += hand.turns[2 * s + 1]
             if hand.caller is not None:
                 calls[hand.caller] += 1
             for s in range(n):
@@ -144,7 +161,7 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
                         row[s] += counts[s]
     matches = len(results)
     per_hand = max(1, hands)
-    labels = seat_labels(setup.seats)
+    labels = seat_labels(setup.seats, setup.partners)
     seats = []
     for s, spec in enumerate(setup.seats):
         low, high = wilson(wins[s], matches)
@@ -168,6 +185,8 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
                 jokers_landed=jokers[1][s],
                 jokers_stayed=jokers[2][s],
                 answers=jokers[3][s],
+                partner=str(setup.partners[s]) if paired else None,
+                stock_turn_share=turns[s][1] / max(1, sum(turns[s])) if paired else None,
             )
         )
     table = TableStats(
@@ -181,5 +200,6 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
         hand_s_sd=math.sqrt(max(0.0, squares / per_hand - (length / per_hand / 1000) ** 2)),
         jokers_per_hand=sum(jokers[0]) / per_hand,
         jokers_stayed_share=sum(jokers[2]) / max(1, sum(jokers[0])),
+        partner_clashes=clashes,
     )
     return Summary(setup, tuple(seats), table)

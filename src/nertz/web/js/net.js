@@ -22,7 +22,7 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.tries = 0;
-      const hello = { type: "hello", table: this.code, protocol: 1, last_version: this.lastVersion() };
+      const hello = { type: "hello", table: this.code, protocol: 2, last_version: this.lastVersion() };
       if (this.token) hello.token = this.token;
       if (this.key) hello.key = this.key;
       ws.send(JSON.stringify(hello));
