@@ -335,3 +335,17 @@ def test_a_pile_longer_than_thirteen_moves_as_one_run_r41() -> None:
     assert {"1/16>2", "1/3>2"} <= {str(m) for m in hand.legal_moves(0)}
     assert play(hand, 0, "1/16>2").ok
     assert hand.seats[0].to_text().startswith(f"nertz: 9C; work: - / {pile} KD QC /")
+
+
+def test_an_open_announcement_keeps_the_table_from_idling_r25_r41() -> None:
+    """R25's idle rotation counts time with no card moving; a joker announced for the
+    middle is a card on its way, so the table does not rotate under it."""
+    rules = Rules(jokers=True, idle_rotate_s=1, joker_announce_ms=1500)
+    hand = joker_hand(
+        "nertz: JK1; work: 5C", "nertz: 2C; work: -", middle=(HEARTS_TO_6,), rules=rules
+    )
+    assert play(hand, 0, "N>F1=7H", at_ms=900).ok
+    assert hand.tick(1000).events == ()  # a second with no card moved, but one is coming
+    (landed,) = hand.tick(2400).events
+    assert isinstance(landed, CardsMoved) and hand.rotations_total == 0
+    assert [type(e).__name__ for e in hand.tick(3400).events] == ["Rotated"]  # idle again

@@ -213,7 +213,8 @@ class Hand:
             look_at = self._look_at
             look = look_at is not None and at_ms >= look_at
             idle_ms = self._idle_ms
-            idle = idle_ms > 0 and at_ms - self.last_card_ms >= idle_ms
+            # An open announcement is a card on its way (R41): the table is not idle.
+            idle = idle_ms > 0 and at_ms - self.last_card_ms >= idle_ms and not pending
             if not look and not idle:
                 if not events:
                     return _OK  # the usual case: cards are moving
