@@ -346,6 +346,7 @@ def test_an_open_announcement_keeps_the_table_from_idling_r25_r41() -> None:
     )
     assert play(hand, 0, "N>F1=7H", at_ms=900).ok
     assert hand.tick(1000).events == ()  # a second with no card moved, but one is coming
+    assert hand.next_deadline() == 2400  # and the idle rotation waits for it
     (landed,) = hand.tick(2400).events
     assert isinstance(landed, CardsMoved) and hand.rotations_total == 0
     assert [type(e).__name__ for e in hand.tick(3400).events] == ["Rotated"]  # idle again

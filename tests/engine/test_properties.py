@@ -481,6 +481,20 @@ def check_scores(hand: Hand) -> None:
         ), f"seat {seat}"
 
 
+def check_timer(hand: Hand) -> None:
+    """``next_deadline`` always moves on: a tick at the deadline either ends the hand or
+    leaves a later deadline, so a driver that waits for it never loops in place (R25,
+    R28, R41)."""
+    deadline = hand.next_deadline()
+    if deadline is None:
+        return
+    at = max(deadline, hand.now)
+    twin = hand.copy()
+    twin.tick(at)
+    after = twin.next_deadline()
+    assert after is None or after > at, f"tick({at}) leaves the deadline at {after}"
+
+
 def check_hand(hand: Hand) -> None:
     """The rules every state of a hand keeps: cards, foundations, work piles, scores."""
     check_cards(hand)
@@ -588,6 +602,7 @@ def test_every_step_keeps_cards_foundations_piles_scores_and_views(game: Game) -
     def check(table: Table, seat: int) -> None:
         hand = table.hand
         check_hand(hand)
+        check_timer(hand)
         everyone = seat < 0 or hand.over or table.index % 16 == 0
         check_views(hand, range(len(hand.seats)) if everyone else [seat])
         check_blocked_cache(hand, range(len(hand.seats)))

@@ -252,7 +252,8 @@ class Hand:
         if self.phase is not Phase.PLAYING:
             return None
         idle_s = self.rules.idle_rotate_s
-        idle = self.last_card_ms + idle_s * 1000 if idle_s else None
+        # While an announcement is open the table is not idle (R41): its end comes first.
+        idle = self.last_card_ms + idle_s * 1000 if idle_s and not self.announcements else None
         if self._look_at is None:
             return idle
         return self._look_at if idle is None else min(idle, self._look_at)
