@@ -39,8 +39,10 @@ __all__ = [
     "encode",
 ]
 
-PROTOCOL_VERSION = 1
-"""Bumped whenever a message changes shape (``docs/protocol.md``)."""
+PROTOCOL_VERSION = 2
+"""Bumped whenever a message changes shape (``docs/protocol.md``). 2: jokers (R41):
+the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's ``moved``,
+the views' ``pinned``, ``top_as`` and ``announcements``, the state's ``now_ms``."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -114,6 +116,9 @@ class StateMsg(_Server, tag="state"):
     table: dict[str, Any]
     view: dict[str, Any] | None = None
     seat: int | None = None
+    now_ms: int | None = None
+    """The table's clock (ms): a joker's announcement is open until the view's
+    ``until_ms`` (R41), so a client counts down ``until_ms - now_ms``."""
 
 
 class EventMsg(_Server, tag="event"):

@@ -38,6 +38,7 @@ from nertz.engine import (
     Event,
     Hand,
     HandEnded,
+    Kind,
     Match,
     Move,
     Phase,
@@ -51,6 +52,7 @@ from nertz.engine import (
     spectator_view,
     view,
 )
+from nertz.engine.outcome import JokerAnnounced, JokerStayed
 
 from .bots import TAKEOVER_SPEC, BotDriver
 from .protocol import (
@@ -287,7 +289,7 @@ def event_dict(event: Event) -> dict[str, Any]:
     """An engine event as its public JSON form (face-up cards only, as the engine
     guarantees)."""
     if type(event) is CardsMoved:
-        return {
+        moved: dict[str, Any] = {
             "k": "moved",
             "seat": event.seat,
             "move": event.move.text,
@@ -295,6 +297,28 @@ def event_dict(event: Event) -> dict[str, Any]:
             "foundation": event.foundation + 1 if event.foundation >= 0 else None,
             "tie": event.tie,
             "revealed": str(event.revealed) if event.revealed is not None else None,
+        }
+        if event.move.kind is Kind.ANNOUNCE:
+            # R41: an announced joker landed; it stands for the announced card there.
+            moved["as"] = str(event.move.announced)
+        return moved
+    if type(event) is JokerAnnounced:
+        return {
+            "k": "announced",
+            "seat": event.seat,
+            "move": event.move.text,
+            "joker": str(event.joker),
+            "as": str(event.move.announced),
+            "foundation": event.foundation + 1 if event.foundation >= 0 else None,
+            "until_ms": event.until_ms,
+        }
+    if type(event) is JokerStayed:
+        return {
+            "k": "joker_stayed",
+            "seat": event.seat,
+            "move": event.move.text,
+            "joker": str(event.joker),
+            "reason": event.reason,
         }
     if type(event) is StockTurned:
         return {"k": "turned", "seat": event.seat, "cards": [str(c) for c in event.cards]}
@@ -877,7 +901,8 @@ class Table:
         seen: dict[str, Any] | None = None
         if hand is not None:
             seen = spectator_view(hand) if seat_no is None else view(hand, seat_no)
-        self._out.sends.append((conn, encode(StateMsg(self.version, self.info(), seen, seat_no))))
+        state = StateMsg(self.version, self.info(), seen, seat_no, self.now)
+        self._out.sends.append((conn, encode(state)))
 
     def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None:
         self._out.sends.append((conn, encode(ErrorMsg(code, reason, seq))))
