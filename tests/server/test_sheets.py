@@ -82,7 +82,8 @@ def test_a_jokers_sheet_counts_up_to_54_cards_a_deck(tmp_path: Path) -> None:
         for body, reason in [
             (
                 {**hand, "middle": [55, 41]},
-                "Ann: cards in the middle must be 0 to 54 (a deck of 54, R1, R41: jokers on), not 55",
+                "Ann: cards in the middle must be 0 to 54 (a deck of 54, R1, R41: jokers on),"
+                " not 55",
             ),
             ({**hand, "nertz_left": [0, 14]}, "Bob: Nertz cards left must be 0 to 13"),
             (
