@@ -31,6 +31,7 @@ PUBLIC = {
     "Rotated",
     "SaidStuck",
     "StockTurned",
+    "touches",
 }
 """Engine names a bot may import: values and public events, never Hand or a layout."""
 

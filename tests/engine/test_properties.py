@@ -1,16 +1,20 @@
 """Property-based tests: random legal play from random deals must keep every rule.
 
 Hypothesis draws a deal (seed, 2-8 seats, R2), table options (draw, nertz_pile,
-tie_window_ms, landing_ms, idle_rotate_s, max_rotations, penalty, caller_bonus) and a
-list of steps. Each step moves time forward (never back) by nothing, a few ms (inside a
-tie window, R16), a few seconds (the settle time of an all-blocked table, R25) or a long
-jump (idle rotations, R25, and the end of a blocked hand, R26), then does one of:
+tie_window_ms, landing_ms, idle_rotate_s, max_rotations, penalty, caller_bonus, jokers
+and joker_announce_ms, R41) and a list of steps. Each step moves time forward (never
+back) by nothing, a few ms (inside a tie window, R16), a few seconds (the settle time of
+an all-blocked table, R25) or a long jump (idle rotations, R25, and the end of a blocked
+hand, R26), then does one of:
 
 * a legal move of one seat, chosen greedily (middle first, then the Nertz card, then the
   waste, then turn) or at random, so hands reach calls (R27, R28) as well as odd corners;
 * a probe: any syntactically possible move text, mostly refused, sometimes a true tie;
 * ``tick`` (time passing);
 * ``STUCK`` or ``NERTZ``.
+
+With ``partners``, each seat is a partnership (R40): every step is one partner's, who
+may first pick up a card, and every move passes ``Holds.check`` before ``play``.
 
 Each test checks one family of properties after every step, so that a failure in one
 family does not hide the others. ``now`` is left out of snapshot comparisons: it is the
@@ -40,6 +44,8 @@ from nertz.engine import (
     Deal,
     EndReason,
     Hand,
+    Holds,
+    JokerAnnounced,
     Kind,
     Move,
     Outcome,
@@ -48,6 +54,7 @@ from nertz.engine import (
     Rules,
     Suit,
     deal,
+    describe,
     full_deck,
     replay,
     spectator_view,
@@ -85,6 +92,8 @@ OPTIONS = st.fixed_dictionaries(
         "max_rotations": st.sampled_from([1, 0, 2, 3]),
         "penalty": st.sampled_from([2, 1]),
         "caller_bonus": st.sampled_from([0, 10, 25]),
+        "jokers": st.booleans(),
+        "joker_announce_ms": st.sampled_from([1500, 0, 200]),
     }
 )
 
@@ -122,10 +131,14 @@ GAMES = st.builds(
 # ---------------------------------------------------------------- the driver
 
 
-def move_texts(foundations: int, runs: int = 13) -> list[str]:
+def move_texts(foundations: int, runs: int = 13, jokers: tuple[str, ...] = ()) -> list[str]:
     """Every syntactically possible move text with foundations F1 to F{foundations} and
-    runs of 1 to ``runs`` cards."""
+    runs of 1 to ``runs`` cards, and every announcement (R41) of the sources ``jokers``."""
     texts = ["T", "NERTZ", "STUCK"]
+    for src in jokers:
+        for card in full_deck(0):
+            texts.append(f"{src}>F={card}")
+            texts += [f"{src}>F{n}={card}" for n in range(1, foundations + 1)]
     for src in ["N", "W", "1", "2", "3", "4"]:
         texts.append(f"{src}>F")
         texts += [f"{src}>F{n}" for n in range(1, foundations + 1)]
@@ -141,6 +154,12 @@ def move_texts(foundations: int, runs: int = 13) -> list[str]:
 
 
 PROBES = [Move.parse(text) for text in move_texts(MAX_FOUNDATIONS)]
+PROBES += [
+    Move.parse(f"{src}>F{n}={card}")
+    for src in "NW14"
+    for n in ("", "1", "2")
+    for card in ("AH", "2C", "7D", "KS")
+]
 FOUNDATION_PROBES = [m for m in PROBES if m.kind is Kind.FOUNDATION]
 
 
@@ -151,7 +170,7 @@ def greedy(moves: list[Move]) -> Move | None:
     for move in moves:
         if move.kind is Kind.CALL:
             return move
-        if move.kind is Kind.FOUNDATION:
+        if move.kind in (Kind.FOUNDATION, Kind.ANNOUNCE):
             rank = 0 if move.src == NERTZ else 1
         elif move.kind in (Kind.PILE, Kind.UNDER) and move.src == NERTZ:
             rank = 2
@@ -189,10 +208,13 @@ class Table:
     two states must agree afterwards (``Hand.copy`` is faithful).
     """
 
-    def __init__(self, game: Game, mirror: bool = False) -> None:
+    def __init__(self, game: Game, mirror: bool = False, partners: bool = False) -> None:
         self.game = game
         self.hand = Hand(deal(game.seats, game.rules, game.seed), game.rules)
         self.mirror = mirror
+        self.holds = Holds(game.seats) if partners else None
+        self.partner = 0
+        """The partner (R40) whose step this is."""
         self.now = 0
         self.index = -1
         """The number of the step being played (-1 before the first)."""
@@ -227,6 +249,9 @@ class Table:
         hand = self.hand
         if action == 0:
             return  # wait: nobody is ever forced to play (R9); shrinking ends here
+        if self.holds is not None:
+            self.partner = (pick >> 12) & 1
+            self.pick_up(seat, (pick >> 13) % 8)
         if action < 40:
             # A greedy burst: up to 8 moves of one seat, a millisecond or none apart; half
             # the time a card goes to "whichever foundation takes it" (X>F, R13).
@@ -253,9 +278,40 @@ class Table:
         else:
             self.play(seat, Move.parse("NERTZ"))
 
+    def pick_up(self, seat: int, choice: int) -> None:
+        """R40: the partner picks up a source (0-5), or (6, 7) puts their card down; a
+        source the other partner holds is refused to them."""
+        assert self.holds is not None
+        if choice > WASTE:
+            self.holds.drop(seat, self.partner)
+            return
+        other = self.holds.held(seat)[1 - self.partner]
+        outcome = self.holds.pick(seat, self.partner, choice)
+        assert outcome.ok == (other != choice), f"pick {choice} with the partner on {other}"
+        self.stats[f"pick {'ok' if outcome.ok else outcome.code}"] += 1
+
     def play(self, seat: int, move: Move) -> None:
+        if self.holds is not None:
+            # R40: a move that takes or covers the card the other partner holds is
+            # refused before the engine sees it; any other goes on as the seat's.
+            other = self.holds.held(seat)[1 - self.partner]
+            takes = other is not None and (
+                other == move.src
+                if move.kind in (Kind.FOUNDATION, Kind.ANNOUNCE)
+                else other in (move.src, move.dst)
+                if move.kind in (Kind.PILE, Kind.UNDER)
+                else other == WASTE and move.kind is Kind.TURN
+            )
+            verdict = self.holds.check(seat, self.partner, move)
+            assert verdict.ok != takes, f"{move} with the partner holding {other}: {verdict}"
+            if not verdict.ok:
+                assert verdict.code is Refusal.PARTNER_HOLDS and "partner" in verdict.reason
+                self.stats["partner_holds"] += 1
+                return
         twin = self.hand.copy() if self.mirror else None
         outcome = self.hand.play(seat, move, self.now)
+        if outcome.ok and self.holds is not None:
+            self.holds.drop(seat, self.partner)  # played: the partner's hand is empty
         note(f"{self.now} ms seat {seat} {move}: {outcome}")
         self.stats[f"{move.kind.name} {'ok' if outcome.ok else outcome.code}"] += 1
         for e in outcome.events:
@@ -308,7 +364,16 @@ def game_over_stats(table: Table) -> None:
     event(f"seats={len(hand.seats)}")
     event(f"end={hand.end_reason.value if hand.end_reason else hand.phase.value}")
     event(f"steps={len(table.game.steps) // 50 * 50}+")
-    for name in ("Called", "Rotated", "CardsMoved(tie)", "SaidStuck", "HandEnded"):
+    event(f"jokers={hand.rules.jokers}")
+    for name in (
+        "Called",
+        "Rotated",
+        "CardsMoved(tie)",
+        "SaidStuck",
+        "HandEnded",
+        "JokerAnnounced",
+        "JokerStayed",
+    ):
         if table.stats[name]:
             event(f"saw {name}")
 
@@ -317,6 +382,10 @@ def canonical(text: str, outcome: Outcome) -> str:
     """The listed form of an accepted move: ``X>F`` (whichever foundation takes it) is
     listed under the foundation it lands on, except for an ace, which starts a new one
     (R12)."""
+    if ">F=" in text and outcome.events:
+        announced = outcome.events[0]
+        assert isinstance(announced, JokerAnnounced)
+        return announced.move.text  # R41: the foundation it is announced for is named
     if text.endswith(">F") and outcome.events:
         moved = outcome.events[0]
         assert isinstance(moved, CardsMoved)
@@ -332,13 +401,14 @@ def without_now(snapshot: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- the checks
 
 
-DECK = sorted(card.key for card in full_deck(0))
-"""The 52 cards of a deck by suit and rank (``Card.key``), the same for every owner."""
+DECKS = {jokers: sorted(card.key for card in full_deck(0, jokers)) for jokers in (False, True)}
+"""The 52 cards of a deck (54 with jokers, R41) by suit and rank (``Card.key``), the same
+for every owner."""
 
 
 def check_cards(hand: Hand) -> None:
-    """R1, R11, R29: each seat's 52 cards are all present exactly once, in its own
-    layout or in the middle, where every card carries its owner."""
+    """R1, R11, R29, R41: each seat's 52 cards (54 with jokers) are all present exactly
+    once, in its own layout or in the middle, where every card carries its owner."""
     in_middle: list[list[Card]] = [[] for _ in hand.seats]
     for f in hand.foundations:
         for card in f.cards:
@@ -347,16 +417,20 @@ def check_cards(hand: Hand) -> None:
     for seat, layout in enumerate(hand.seats):
         own = layout.cards()
         assert all(card.owner == seat for card in own), f"seat {seat} holds another's card"
-        assert sorted(c.key for c in own + in_middle[seat]) == DECK, f"seat {seat}'s deck"
+        deck = DECKS[hand.rules.jokers]
+        assert sorted(c.key for c in own + in_middle[seat]) == deck, f"seat {seat}'s deck"
         assert hand.middle[seat] == len(in_middle[seat]), "hand.middle miscounts (R29)"
 
 
 def check_foundations(hand: Hand) -> None:
     """R12, R13, R15, R16: a foundation starts with an ace and runs up in its suit by
-    one; an equal rank next to each other only as a true tie of different owners."""
+    one; an equal rank next to each other only as a true tie of different owners. R41: a
+    joker there stands for the card announced for it, and only a joker does."""
     for number, f in enumerate(hand.foundations):
-        cards = f.cards
-        where = f"F{number + 1} {' '.join(c.tagged for c in cards)}"
+        cards = [f.stands_for(i) for i in range(len(f.cards))]
+        assert all(f.cards[i].is_joker for i in f.jokers), f"F{number + 1}: a joker entry"
+        assert all(c.is_joker == (i in f.jokers) for i, c in enumerate(f.cards))
+        where = f"F{number + 1} {' '.join(f.texts())}"
         assert f.number == number, where
         assert cards[0].rank == 1 and cards[0].suit == f.suit, where
         assert f.top_rank == cards[-1].rank, where
@@ -377,11 +451,14 @@ def check_foundations(hand: Hand) -> None:
 
 
 def check_work_piles(hand: Hand) -> None:
-    """R5, R17: work piles build down by one rank in alternating colours."""
+    """R5, R17: work piles build down by one rank in alternating colours; R41: a joker
+    may lie on anything and anything on a joker."""
     for seat, layout in enumerate(hand.seats):
         assert len(layout.work) == 4, "R5: four work piles"
         for number, pile in enumerate(layout.work, 1):
             for upper, lower in pairwise(pile):
+                if upper.is_joker or lower.is_joker:
+                    continue
                 assert lower.rank + 1 == upper.rank, f"seat {seat} pile {number}: {pile}"
                 assert (lower.suit in RED) != (upper.suit in RED), f"seat {seat} pile {number}"
 
@@ -409,7 +486,7 @@ HIDDEN_KEYS = ("stock", "seed", "deal", "log", "nertz")
 
 CARD_TEXT = {
     form: card.key
-    for card in full_deck(0)
+    for card in full_deck(0, jokers=True)
     for form in (str(card), card.symbol, *(f"{card}@{o}" for o in range(MAX_SEATS)))
 }
 """Every text a card may appear as in a view, to its suit and rank."""
@@ -446,6 +523,20 @@ def check_view(hand: Hand, data: dict[str, Any]) -> None:
         assert section["nertz_top"] == (str(layout.nertz[-1]) if layout.nertz else None)
         if layout.waste:
             assert section["waste"][-1:] == [str(layout.waste[-1])], "R21: the top is in play"
+        assert section["pinned"] == [
+            [describe(stands_for(pile, i)) if c.is_joker else None for i, c in enumerate(pile)]
+            for pile in layout.work
+        ], f"seat {seat}: a pinned joker shown wrong (R41)"
+
+
+def stands_for(pile: list[Card], index: int) -> tuple[int, bool] | None:
+    """R41, worked out afresh: a joker stands for the card one above and of the other
+    colour from the first real card lying on it, stepping one rank and one colour per
+    joker between them; with no real card on it, it is free."""
+    for distance, card in enumerate(pile[index + 1 :], 1):
+        if not card.is_joker:
+            return card.rank + distance, card.red ^ (distance % 2 == 1)
+    return None
 
 
 def check_views(hand: Hand, seats: range | list[int]) -> None:
@@ -461,7 +552,8 @@ def check_blocked(hand: Hand) -> None:
         progress = [
             m
             for m in hand.legal_moves(seat)
-            if m.kind is Kind.FOUNDATION or (m.kind in (Kind.PILE, Kind.UNDER) and m.src >= NERTZ)
+            if m.kind in (Kind.FOUNDATION, Kind.ANNOUNCE)
+            or (m.kind in (Kind.PILE, Kind.UNDER) and m.src >= NERTZ)
         ]
         if progress:
             assert not hand.is_blocked(seat), f"seat {seat} can play {progress[0]} (R24)"
@@ -473,7 +565,7 @@ def check_blocked_cache(hand: Hand, seats: range | list[int]) -> None:
     if hand.over:
         return
     for seat in seats:
-        fresh = search_blocked(hand.seats[seat], hand.wants, hand.rules.draw)
+        fresh = search_blocked(hand.seats[seat], hand.wants, hand.rules.draw, hand.rules.jokers)
         assert hand.is_blocked(seat) == fresh, f"seat {seat}: cached blocked answer is stale"
 
 
@@ -524,9 +616,12 @@ def test_legal_moves_are_exactly_the_moves_play_accepts(game: Game) -> None:
                 continue
             listed = {m.text for m in moves}
             accepted = set()
-            longest = max(len(pile) for pile in hand.seats[s].work)
+            layout = hand.seats[s]
+            longest = max(len(pile) for pile in layout.work)
+            tops = [("N", layout.nertz), ("W", layout.waste), *zip("1234", layout.work)]
+            jokers = tuple(src for src, pile in tops if pile and pile[-1].is_joker)
             twin = hand.copy()
-            for text in move_texts(len(hand.foundations) + 1, longest + 1):
+            for text in move_texts(len(hand.foundations) + 1, longest + 1, jokers):
                 # A refused play changes nothing (tested below), so the copy is reused.
                 outcome = twin.play(s, Move.parse(text), hand.now)
                 if not outcome.ok:
@@ -603,6 +698,28 @@ def test_replaying_the_log_rebuilds_the_hand(game: Game) -> None:
         assert again.scores() == hand.scores()
 
     Table(game).run(check)
+
+
+@PROPERTY_SETTINGS
+@given(GAMES)
+def test_partners_share_one_layout_and_never_take_the_card_the_other_holds(game: Game) -> None:
+    """R40: two partners move one seat's cards, each one card at a time, their plays
+    settled in arrival order like anyone's: a card one partner holds is refused to the
+    other (``partner_holds``) and everything else is the seat's play, so every rule of
+    the hand still holds and the log replays with seats alone."""
+    rules = game.rules.with_options(partnerships=True)
+    table = Table(Game(game.seed, game.seats, rules, game.steps), partners=True)
+
+    def check(table: Table, seat: int) -> None:
+        hand = table.hand
+        check_cards(hand)
+        check_foundations(hand)
+        check_work_piles(hand)
+        check_scores(hand)
+
+    hand = table.run(check)
+    assert replay(hand.deal, hand.rules, hand.log).snapshot() == hand.snapshot()
+    event(f"partner refusals: {min(table.stats['partner_holds'], 5)}+")
 
 
 # ---------------------------------------------------------------- the smallest cases found

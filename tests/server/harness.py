@@ -48,8 +48,10 @@ class Harness:
         self.replies.append(out.reply)
         return out
 
-    def join(self, name: str, token: str, seat: int | None = None) -> Any:
-        return self.do(Join(name, token_hash(token), seat)).reply
+    def join(
+        self, name: str, token: str, seat: int | None = None, partner: int | None = None
+    ) -> Any:
+        return self.do(Join(name, token_hash(token), seat, partner)).reply
 
     def connect(self, conn: int, token: str | None, last_version: int = -1) -> None:
         self.do(Connect(conn, token_hash(token) if token else None, last_version))

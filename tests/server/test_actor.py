@@ -39,7 +39,7 @@ async def _scenario(store: Store) -> None:
     actor.start()
     box = Box()
     actor.outboxes[1] = box
-    assert await actor.request(Join("ann", token_hash("t0"))) == (0, None)
+    assert await actor.request(Join("ann", token_hash("t0"))) == ((0, 0), None)
     actor.submit(Connect(1, token_hash("t0")))
     actor.submit(Inbound(1, Ready()))
     for _ in range(200):

@@ -21,6 +21,7 @@ import pytest
 
 from nertz.engine import Deal, Rules
 from nertz.server.app import Config
+from nertz.server.protocol import PROTOCOL_VERSION
 from nertz.server.table import Settings, Stage, restore_from_records
 
 from ..live_server import free_port, running
@@ -62,9 +63,9 @@ class Seats:
         for client, name in ((self.ann, "Ann"), (self.ben, "Ben")):
             token = httpx.post(f"{live.http}/api/tables/{code}/join", json={"name": name})
             hello = {"type": "hello", "table": code, "token": token.json()["token"]}
-            client.send({**hello, "protocol": 2})
+            client.send({**hello, "protocol": PROTOCOL_VERSION})
             client.until(lambda m: m["type"] == "state")
-        self.watcher.send({"type": "hello", "table": code, "protocol": 2})
+        self.watcher.send({"type": "hello", "table": code, "protocol": PROTOCOL_VERSION})
         self.watcher.until(lambda m: m["type"] == "state")
         for client in (self.ann, self.ben):
             client.send({"type": "ready"})

@@ -38,8 +38,8 @@ async def _lobby() -> None:
     with pytest.raises(LobbyError) as caught:
         await lobby.join(private.code, "Ann")
     assert caught.value.code == "private_table"
-    entry, seat, token = await lobby.join(private.code, "Ann", key=key)
-    assert seat == 0 and len(token) >= 32  # 192 random bits
+    entry, seat, partner, token = await lobby.join(private.code, "Ann", key=key)
+    assert (seat, partner) == (0, 0) and len(token) >= 32  # 192 random bits
     stored = entry.table.seats[0]
     assert stored.token_hash == hash_secret(token) and stored.token_hash != token
     assert [t["code"] for t in lobby.open_tables()] == [public.code]

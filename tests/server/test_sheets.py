@@ -94,3 +94,19 @@ def test_a_jokers_sheet_counts_up_to_54_cards_a_deck(tmp_path: Path) -> None:
             answer = client.post(f"/api/sheets/{sid}/hands", json=body)
             assert answer.status_code == 400 and reason in answer.json()["reason"], answer.json()
         assert len(client.get(f"/api/sheets/{sid}").json()["hands"]) == 1
+
+
+def test_r40_a_partnership_is_one_seat_with_two_names(tmp_path: Path) -> None:
+    with TestClient(create_app(Config(db=str(tmp_path / "r40.db")))) as client:
+        made = client.post("/api/sheets", json={"names": ["Ann&Bob", "Cy & Di", "Ed"]})
+        assert made.status_code == 201
+        sheet = made.json()
+        assert sheet["names"] == ["Ann & Bob", "Cy & Di", "Ed"]
+        hand = {"middle": [18, 3, 22], "nertz_left": [0, 6, 3], "caller": 0}
+        scored = client.post(f"/api/sheets/{sheet['id']}/hands", json=hand).json()
+        assert scored["totals"] == [18, -9, 16]  # one score for the pair (R30, R40)
+        bad = client.post("/api/sheets", json={"names": ["Ann & ", "Cy"]})
+        assert bad.status_code == 400 and bad.json()["error"] == "bad_names"
+        assert "player 1" in bad.json()["reason"]
+        three = client.post("/api/sheets", json={"names": ["A & B & C", "Cy"]}).json()
+        assert three["error"] == "bad_names" and "R40" in three["reason"]

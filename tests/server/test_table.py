@@ -39,8 +39,8 @@ def fast(**changes: Any) -> Settings:
 
 def seated(rules: Rules, settings: Settings, token: str = "t0") -> Harness:
     h = Harness(rules, settings)
-    seat, error = h.join("ann", token)
-    assert (seat, error) == (0, None)
+    place, error = h.join("ann", token)
+    assert (place, error) == ((0, 0), None)
     h.connect(1, token)
     h.send(1, {"type": "ready"})
     return h

@@ -9,6 +9,7 @@ kept as a reference for the terminal demo.
 from .greedy import greedy_move
 from .levels import DEFAULT_LEVEL, LEVELS, Level
 from .policy import Bot, Decision
+from .roles import NERTZ_ROLE, ROLES, STOCK_ROLE
 from .seats import SeatSpec, parse_seat
 from .styles import DEFAULT_STYLE, STYLES, CallSituation, Style
 
@@ -16,6 +17,9 @@ __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_STYLE",
     "LEVELS",
+    "NERTZ_ROLE",
+    "ROLES",
+    "STOCK_ROLE",
     "STYLES",
     "Bot",
     "CallSituation",

@@ -17,14 +17,15 @@ which is exactly what a person at the seat can see (R4, R6, R21).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nertz.engine import NERTZ, PILES, WASTE, Card, Event, Move, Refusal
+from nertz.engine import NERTZ, PILES, WASTE, Card, Event, Move, Refusal, StockTurned
 
 from .levels import LEVELS, Level
 from .memory import Memory
+from .roles import allowed
 from .styles import STYLES, CallSituation, Style
 
 __all__ = ["Bot", "Decision"]
@@ -62,6 +63,8 @@ class Bot:
         self._target = 0
         self._turns = 0
         """Stock turns since the last progress or news (counts fruitless passes)."""
+        self.role: str | None = None
+        """At a partnership seat (R40), this bot's share of the work (``roles.py``)."""
         self._shuffles = 0
         self._mark = (0, 0)
         self._free: tuple[int, Move | None] = (-1, None)
@@ -96,21 +99,46 @@ class Bot:
         if memory is None:
             raise RuntimeError("call begin(view) before anything else")
         memory.observe(events)
+        if self.role is not None:
+            # R40: either partner may turn the seat's stock; both count the passes.
+            for event in events:
+                if type(event) is StockTurned and event.seat == self.seat:
+                    self._turns += 1
 
     def refused(self, move: Move, code: Refusal) -> None:
         """The bot's move was refused. A lost race (``beaten``, R16) needs nothing:
         the winner's card is already known from its event. Anything else means the
         bot's picture is wrong; the driver should ``resync``."""
 
-    def decide(self, now_ms: int) -> Decision:
-        """The next action, chosen from memory alone."""
+    def decide(
+        self, now_ms: int, avoid: frozenset[int] = frozenset(), role: str | None = None
+    ) -> Decision:
+        """The next action, chosen from memory alone. At a partnership seat (R40)
+        ``avoid`` holds the sources the partner has picked up: no move touching one is
+        chosen; ``role`` (``roles.py``) is this bot's share of the seat's work."""
         m = self.memory
         if m is None:
             raise RuntimeError("call begin(view) before anything else")
         lv = self.level
-        rng = self.rng
         if m.over or m.called:
             return Decision(None, 4 * lv.card_ms)  # R28: the hand is ending; hands off
+        self.role = role
+        for move, mean_ms, tag in self._choices(m):
+            if (role is not None or avoid) and not allowed(move, role, avoid):
+                continue
+            if tag == "shuffle":
+                self._shuffles += 1
+            elif tag == "turn" and role is None:
+                self._turns += 1  # a partner counts turns from the events (observe)
+            return self._act(move, mean_ms)
+        return Decision(None, 2 * lv.card_ms)  # stuck: wait for the middle or a rotation
+
+    def _choices(self, m: Memory) -> Iterator[tuple[Move, int, str]]:
+        """Every action worth taking now, best first (``tag`` names its bookkeeping).
+        A solo bot takes the first; a partner the first its role and its partner's
+        hold allow. Lazy: a choice not reached draws no random numbers."""
+        lv = self.level
+        rng = self.rng
         mark = (m.progress, m.news)
         if mark != self._mark:
             if mark[0] != self._mark[0]:
@@ -128,11 +156,11 @@ class Bot:
         wide = self.style.wide or fruitless
 
         if m.nertz_count == 0 and self.style.should_call(self._situation(m, fruitless)):
-            return self._act(_CALL, lv.turn_ms)  # R27
+            yield _CALL, lv.turn_ms, ""  # R27
 
         # Cards to the middle (R12-R14): the Nertz card first.
         if nt is not None and (nt.rank == 1 or nt.key in wants) and rng.random() >= miss:
-            return self._act(_TO_MIDDLE[NERTZ], lv.card_ms)
+            yield _TO_MIDDLE[NERTZ], lv.card_ms, ""
         for i in range(PILES):
             pile = work[i]
             if pile:
@@ -142,9 +170,9 @@ class Bot:
                     and (wide or len(pile) == 1 or end.rank <= 2)
                     and rng.random() >= miss
                 ):
-                    return self._act(_TO_MIDDLE[i], lv.card_ms)
+                    yield _TO_MIDDLE[i], lv.card_ms, ""
         if wt is not None and (wt.rank == 1 or wt.key in wants) and rng.random() >= miss:
-            return self._act(_TO_MIDDLE[WASTE], lv.card_ms)
+            yield _TO_MIDDLE[WASTE], lv.card_ms, ""
 
         plan = lv.plan
         version = m.version
@@ -152,21 +180,19 @@ class Bot:
         if nt is not None:
             move = self._place(NERTZ, nt, False)
             if move is not None:
-                return self._act(move, lv.card_ms)
+                yield move, lv.card_ms, ""
             if plan >= 1 and self._shuffles < _MAX_SHUFFLES and all(work):
                 if self._free[0] != version:
                     self._free = (version, self._free_space())
                 move = self._free[1]
                 if move is not None:
-                    self._shuffles += 1
-                    return self._act(move, lv.card_ms)
+                    yield move, lv.card_ms, "shuffle"
         if plan >= 3 and self._shuffles < _MAX_SHUFFLES:
             if self._bare[0] != version:
                 self._bare = (version, self._expose())
             move = self._bare[1]
             if move is not None:
-                self._shuffles += 1
-                return self._act(move, lv.card_ms)
+                yield move, lv.card_ms, "shuffle"
 
         # The waste card onto the work piles: a racer only to make a landing for the
         # Nertz card; planners keep an empty space for the Nertz card (R18).
@@ -176,16 +202,14 @@ class Bot:
                 keep = plan >= 1 and nt is not None and not landing
                 move = self._place(WASTE, wt, keep)
                 if move is not None:
-                    return self._act(move, lv.card_ms)
+                    yield move, lv.card_ms, ""
 
         if not fruitless and (m.stock_count or m.waste):
-            self._turns += 1
-            return self._act(_TURN, lv.turn_ms)  # R21-R23
+            yield _TURN, lv.turn_ms, "turn"  # R21-R23
         if m.nertz_count == 0:
-            return self._act(_CALL, lv.turn_ms)
+            yield _CALL, lv.turn_ms, ""
         if not m.stuck[self.seat]:
-            return self._act(_STUCK, lv.card_ms)  # R25
-        return Decision(None, 2 * lv.card_ms)  # stuck: wait for the middle or a rotation
+            yield _STUCK, lv.card_ms, ""  # R25
 
     # ------------------------------------------------------------------ helpers
 

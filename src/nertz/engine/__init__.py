@@ -9,7 +9,8 @@ from .blocked import waste_reachable
 from .cards import MAX_SEATS, Card, Suit, full_deck
 from .foundations import Foundation
 from .hand import SETTLE_MS, Hand, LogEntry, Phase
-from .holds import PARTNERS, Holds
+from .holds import PARTNERS, Holds, picked_up, touches
+from .jokers import Announcement, describe, lies_on, pin
 from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
 from .moves import ANY, NERTZ, PILES, WASTE, Kind, Move
@@ -20,6 +21,8 @@ from .outcome import (
     EndReason,
     Event,
     HandEnded,
+    JokerAnnounced,
+    JokerStayed,
     Outcome,
     Refusal,
     Rotated,
@@ -43,6 +46,7 @@ __all__ = [
     "PRESETS",
     "SETTLE_MS",
     "WASTE",
+    "Announcement",
     "Called",
     "Card",
     "CardsMoved",
@@ -54,6 +58,8 @@ __all__ = [
     "HandEnded",
     "HandRecord",
     "Holds",
+    "JokerAnnounced",
+    "JokerStayed",
     "Kind",
     "LogEntry",
     "Match",
@@ -71,12 +77,17 @@ __all__ = [
     "StockTurned",
     "Suit",
     "deal",
+    "describe",
     "full_deck",
     "hand_scores",
+    "lies_on",
+    "picked_up",
+    "pin",
     "preset",
     "replay",
     "score",
     "spectator_view",
+    "touches",
     "view",
     "waste_reachable",
 ]

@@ -69,6 +69,8 @@ long, as people at a table notice it is stuck (and again after a turn of the sto
 may have blocked a seat); saying stuck checks at once."""
 
 _OK = Outcome(True)
+_NO_EVENTS: list[Event] = []
+"""Shared and never changed: ``tick`` builds new lists rather than appending to it."""
 _NUMBER = attrgetter("number")
 _TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
 _PileCache = tuple[
@@ -203,26 +205,27 @@ class Hand:
         if at_ms < self.now:
             self._clock(at_ms)
         self.now = at_ms
-        events: list[Event] = []
         pending = self.announcements
-        if pending and at_ms >= pending[0].until_ms:
-            events += self._settle(at_ms)
+        events: list[Event] = (
+            self._settle(at_ms) if pending and at_ms >= pending[0].until_ms else _NO_EVENTS
+        )
         if self.phase is Phase.PLAYING:
             look_at = self._look_at
             look = look_at is not None and at_ms >= look_at
             idle_ms = self._idle_ms
             idle = idle_ms > 0 and at_ms - self.last_card_ms >= idle_ms
-            if look or idle:
+            if not look and not idle:
+                if not events:
+                    return _OK  # the usual case: cards are moving
+            else:
                 self._look_at = None
                 if idle or self.all_blocked():
-                    events += self._rotate(at_ms, idle)
+                    events = events + self._rotate(at_ms, idle)
                 # Logged even when the table was not blocked: looking is part of the
                 # state (when the table looks next), and a replay must look at the same
                 # moments.
-            elif not events:
-                return _OK  # the usual case: cards are moving
         elif self.phase is Phase.LANDING and at_ms >= self.call_ms + self.rules.landing_ms:
-            events += self._end(EndReason.CALLED)
+            events = events + self._end(EndReason.CALLED)
         elif not events:
             return _OK
         self.log.append((at_ms, -1, "TICK"))
@@ -235,11 +238,12 @@ class Hand:
         or the idle rotation (R25), or the end of a joker's announcement (R41). None when
         only an input can change anything (before Go, after the end). Drivers call
         ``tick`` then, and again after each input."""
-        deadline = self._table_deadline()
-        if self.announcements:
-            until = self.announcements[0].until_ms
+        pending = self.announcements
+        if pending:
+            until = pending[0].until_ms
+            deadline = self._table_deadline()
             return until if deadline is None else min(until, deadline)
-        return deadline
+        return self._table_deadline()
 
     def _table_deadline(self) -> int | None:
         if self.phase is Phase.LANDING:
@@ -751,6 +755,7 @@ class Hand:
                     Refusal.DOES_NOT_FIT, f"no foundation takes the {card.name} now (R13)"
                 )
             number = fits[0].number
+            move = Move.announce(move.src, card, number)  # everyone is told which one
         elif not 0 <= number < len(self.foundations):
             return refuse(Refusal.NO_SUCH_FOUNDATION, f"there is no foundation F{number + 1}")
         elif self.foundations[number].needs != card.key:
@@ -796,6 +801,9 @@ class Hand:
                     "the joker stays home",
                 )
             self._grow(target, card, at_ms)
+            # The real card had the whole window to get there first: arriving now it is
+            # beaten, not a true tie (R16) with the joker.
+            target.top_ms = at_ms - self.rules.tie_window_ms - 1
         # The foundation grew by the announced card; the joker lies there in its stead.
         place = len(target.cards) - 1
         target.cards[place] = joker

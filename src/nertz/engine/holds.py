@@ -14,10 +14,11 @@ picked up, dropped, or lapses. A partner is 0 or 1 within its seat.
 
 from __future__ import annotations
 
+from .cards import Card
 from .moves import PILES, WASTE, Kind, Move
 from .outcome import Outcome, Refusal, refuse
 
-__all__ = ["PARTNERS", "Holds", "touches"]
+__all__ = ["PARTNERS", "Holds", "picked_up", "touches"]
 
 PARTNERS = 2
 """R40: two people share a seat."""
@@ -40,31 +41,47 @@ def touches(move: Move) -> frozenset[int]:
     return frozenset((move.src,))
 
 
+def picked_up(move: Move) -> int | None:
+    """The source a hand holds while ``move`` is on its way: the card's own pile, or
+    the waste for a turn of the stock (the turned cards will cover its top, R21). A
+    call or *stuck* picks nothing up."""
+    kind = move.kind
+    if kind is Kind.TURN:
+        return WASTE
+    if kind in (Kind.CALL, Kind.STUCK):
+        return None
+    return move.src
+
+
 class Holds:
     """What each partner of each seat holds now (R40). Mutable, owned by a table."""
 
-    __slots__ = ("_held",)
+    __slots__ = ("_cards", "_held")
 
     def __init__(self, seats: int) -> None:
         self._held: list[list[int | None]] = [[None] * PARTNERS for _ in range(seats)]
+        self._cards: list[list[Card | None]] = [[None] * PARTNERS for _ in range(seats)]
 
-    def pick(self, seat: int, partner: int, src: int) -> Outcome:
+    def pick(self, seat: int, partner: int, src: int, card: Card | None = None) -> Outcome:
         """``partner`` picks up the card at ``src``; refused while the other holds it.
-        Picking up again moves the partner's hold (each holds one thing at a time)."""
+        Picking up again moves the partner's hold (each holds one thing at a time).
+        ``card``, the face-up card picked up, only names it in the other's refusals."""
         if not 0 <= partner < PARTNERS:
             return refuse(Refusal.NO_SUCH_SEAT, f"a seat has partners 0 and 1, not {partner}")
         if not 0 <= src <= WASTE:
             return refuse(Refusal.NOT_AVAILABLE, f"there is no source {src} to pick up")
         other = self._held[seat][1 - partner]
         if other == src:
-            return refuse(Refusal.PARTNER_HOLDS, _sentence(src))
+            return refuse(Refusal.PARTNER_HOLDS, _sentence(src, self._cards[seat][1 - partner]))
         self._held[seat][partner] = src
+        self._cards[seat][partner] = card
         return _OK
 
     def drop(self, seat: int, partner: int) -> bool:
         """``partner`` puts their card down (played it, or let go); True if they held one."""
         held = self._held[seat][partner] is not None
         self._held[seat][partner] = None
+        self._cards[seat][partner] = None
         return held
 
     def check(self, seat: int, partner: int, move: Move) -> Outcome:
@@ -72,19 +89,26 @@ class Holds:
         holds (R40); else ok. The engine still judges the move itself."""
         other = self._held[seat][1 - partner]
         if other is not None and other in touches(move):
-            return refuse(Refusal.PARTNER_HOLDS, _sentence(other))
+            return refuse(Refusal.PARTNER_HOLDS, _sentence(other, self._cards[seat][1 - partner]))
         return _OK
 
     def held(self, seat: int) -> tuple[int | None, ...]:
         """What each partner of ``seat`` holds: a source code, or None."""
         return tuple(self._held[seat])
 
+    def card(self, seat: int, partner: int) -> Card | None:
+        """The card ``partner`` of ``seat`` picked up, when the table named it."""
+        return self._cards[seat][partner]
+
     def clear(self) -> None:
-        """Everyone's hands are empty (a new hand is dealt, R33)."""
+        """Everyone's hands are empty (a new hand is dealt, R33; the table rotated, R25)."""
         for seat in self._held:
             seat[:] = [None] * PARTNERS
+        for cards in self._cards:
+            cards[:] = [None] * PARTNERS
 
 
-def _sentence(src: int) -> str:
+def _sentence(src: int, card: Card | None) -> str:
     where = _SOURCE_NAMES[src] if 0 <= src < PILES + 2 else f"source {src}"
-    return f"your partner has picked up the card on your {where} (R40); let them play it first"
+    what = f"the {card.name} from your {where}" if card is not None else f"the card on your {where}"
+    return f"your partner has picked up {what} (R40); let them play it first"

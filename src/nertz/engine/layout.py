@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import MAX_SEATS, Card, full_deck
-from .jokers import lies_on, pin
+from .jokers import lies_on
 from .moves import PILES
 from .rules import Rules
 
@@ -106,12 +106,13 @@ class SeatLayout:
             raise ValueError(f"a seat has {PILES} work piles, not {len(piles)}")
         piles += [[] for _ in range(PILES - len(piles))]
         for number, pile in enumerate(piles, 1):
-            for i in range(1, len(pile)):
-                if not lies_on(pile[i], pin(pile, i), pile[i - 1]):
+            for upper, lower in itertools.pairwise(pile):
+                # A joker may lie on anything and anything on a joker (R41): it was free
+                # when it was placed, whatever later pinned it.
+                if not (lower.is_joker or upper.is_joker or lies_on(lower, None, upper)):
                     raise ValueError(
-                        f"work pile {number}: {pile[i]} cannot lie on {pile[i - 1]} "
-                        "(R17: one rank lower, other colour; R41: a joker stands for the "
-                        "card one above what lies on it)"
+                        f"work pile {number}: {lower} cannot lie on {upper} "
+                        "(R17: one rank lower, other colour)"
                     )
         layout = SeatLayout(
             owner,

@@ -43,6 +43,10 @@ WASTE = 5
 ANY = -1
 """Foundation target meaning "whichever takes it" (for an ace: a new foundation)."""
 
+MAX_RUN = 54
+"""The longest run a work pile can hold: a whole deck with its jokers (R41 lets any card
+lie on a joker, so a pile is not limited to thirteen)."""
+
 MAX_FOUNDATIONS = 4 * 8
 """At most one foundation per ace in play: four per seat, eight seats."""
 
@@ -165,7 +169,7 @@ class Move:
             if "/" in src_text:
                 src_text, count_text = src_text.split("/")
                 count = int(count_text)
-                if not 1 <= count <= 13 or src_text in ("N", "W"):
+                if not 1 <= count <= MAX_RUN or src_text in ("N", "W"):
                     raise ValueError
             return _PILE[_parse_src(src_text)][_parse_pile(dst_text)][count - 1]
         except (ValueError, IndexError, KeyError):
@@ -191,7 +195,9 @@ _FOUNDATION = tuple(
     tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS)) for src in range(6)
 )
 _PILE = tuple(
-    tuple(tuple(Move(Kind.PILE, src, n, pile) for n in range(1, 14)) for pile in range(PILES))
+    tuple(
+        tuple(Move(Kind.PILE, src, n, pile) for n in range(1, MAX_RUN + 1)) for pile in range(PILES)
+    )
     for src in range(6)
 )
 _UNDER = tuple(tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6))

@@ -82,6 +82,8 @@ class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     seat: int | None = None
     key: str | None = None
+    partner: int | None = None
+    """At a partnership table (R40): which place of ``seat``, i.e. sit with whom."""
 
 
 _GC_PAUSES: dict[str, float] = {"count": 0, "max_ms": 0.0, "total_ms": 0.0}
@@ -268,12 +270,15 @@ def create_app(config: Config) -> Starlette:
     async def join_table(request: Request) -> JSONResponse:
         try:
             body = await decode_body(request, JoinTable, "join")
-            entry, seat, token = await lobby().join(
-                request.path_params["code"], body.name, body.seat, body.key
+            entry, seat, partner, token = await lobby().join(
+                request.path_params["code"], body.name, body.seat, body.key, body.partner
             )
         except RequestError as error:
             return error.response()
-        return JSONResponse({"code": entry.code, "seat": seat, "token": token, "ws": "/ws"})
+        answer: dict[str, Any] = {"code": entry.code, "seat": seat, "token": token, "ws": "/ws"}
+        if entry.table.per_seat > 1:
+            answer["partner"] = partner
+        return JSONResponse(answer)
 
     async def matches(request: Request) -> JSONResponse:
         rows = await asyncio.to_thread(state["store"].history)
@@ -413,7 +418,7 @@ async def _play_table(lobby: Lobby, config: Config) -> None:
     """``make play``: one table, seats 1-3 bots, seat 0 joined for you."""
     settings = Settings(seats=4, bots={1: "skilled", 2: "casual", 3: "skilled:racer"})
     entry, _ = lobby.create(preset("standard"), settings)
-    _, seat, token = await lobby.join(entry.code, "you", 0)
+    _, seat, _, token = await lobby.join(entry.code, "you", 0)
     ws = f"ws://{config.host}:{config.port}/ws"
     hello = f'{{"type": "hello", "table": "{entry.code}", "token": "{token}"}}'
     host = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from nertz.bots import Bot, parse_seat
+from nertz.bots import NERTZ_ROLE, STOCK_ROLE, Bot, parse_seat
 from nertz.engine import LATE_REFUSALS, Event, Move, Refusal
 
-__all__ = ["EXPECTED_REFUSALS", "TAKEOVER_SPEC", "BotDriver"]
+__all__ = ["EXPECTED_REFUSALS", "NERTZ_ROLE", "STOCK_ROLE", "TAKEOVER_SPEC", "BotDriver"]
 
 TAKEOVER_SPEC = "skilled:balanced"
 """The bot that plays a person's seat while they are away."""
@@ -38,6 +38,8 @@ class BotDriver:
         self.due: int | None = None
         """Table time (ms) when ``move`` lands, or the bot looks again; None: idle."""
         self.move: Move | None = None
+        self.role: str | None = None
+        """At a partnership seat (R40): the share of the work it played last plan."""
 
     def begin(self, view: Mapping[str, Any], totals: Sequence[int], now_ms: int) -> None:
         """A hand is dealt (R33), or the bot takes a seat mid-hand: read the view."""
@@ -45,9 +47,14 @@ class BotDriver:
         self.due = None
         self.move = None
 
-    def plan(self, now_ms: int) -> None:
-        """Ask the bot for its next action and start its timer (docs/bots.md)."""
-        decision = self.bot.decide(now_ms)
+    def plan(
+        self, now_ms: int, avoid: frozenset[int] = frozenset(), role: str | None = None
+    ) -> None:
+        """Ask the bot for its next action and start its timer (docs/bots.md). At a
+        partnership seat (R40) ``avoid`` is what its partner holds and ``role`` its
+        share of the work."""
+        self.role = role
+        decision = self.bot.decide(now_ms, avoid, role)
         self.move = decision.move
         self.due = now_ms + max(1, decision.delay_ms)
 

@@ -21,10 +21,10 @@ from typing import Any
 
 import msgspec
 
-from nertz.bots import parse_seat
 from nertz.engine import Rules, RulesError, preset
 
 from .actor import Clock, TableActor, restored_actor
+from .partners import seat_bots
 from .requests import RequestError
 from .store import Store, TableCreated
 from .table import Join, Settings, Table
@@ -52,11 +52,14 @@ class LobbyError(RequestError):
 
 class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/tables``. Seats are numbered from 0; ``bots`` maps a seat to a bot
-    spec (``expert``, ``demon:racer`` ...; docs/bots.md)."""
+    spec (``expert``, ``demon:racer`` ...; docs/bots.md), at a partnership table to
+    both partners' (``expert+casual``, or ``+expert`` for a person with a bot partner).
+    ``people`` (partnership tables only) sets the seats from a head count (R40)."""
 
     preset: str = "standard"
     options: dict[str, str | int | bool] = {}
-    seats: int = 4
+    seats: int | None = None
+    people: int | None = None
     bots: dict[int, str] = {}
     public: bool = True
     bot_takeover_s: int = 30
@@ -67,8 +70,13 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
 
 def table_request(body: CreateTable) -> tuple[Rules, Settings]:
     """The rules and settings a request asks for, each value checked (``LobbyError``)."""
+    try:
+        rules = preset(body.preset).with_text({k: str(v) for k, v in body.options.items()})
+    except RulesError as error:
+        raise LobbyError("bad_rules", str(error)) from None
+    seats = _seats(body, rules)
     checks = [
-        ("seats", body.seats, 1, 8),
+        ("seats", seats, 1, 8),
         ("bot_takeover_s", body.bot_takeover_s, 0, 3600),
         ("reconnect_s", body.reconnect_s, 1, 86400),
         ("countdown_ms", body.countdown_ms, 0, 10000),
@@ -77,12 +85,8 @@ def table_request(body: CreateTable) -> tuple[Rules, Settings]:
     for name, value, low, high in checks:
         if not low <= value <= high:
             raise LobbyError("bad_field", f"{name} must be {low} to {high}, not {value}")
-    try:
-        rules = preset(body.preset).with_text({k: str(v) for k, v in body.options.items()})
-    except RulesError as error:
-        raise LobbyError("bad_rules", str(error)) from None
     settings = Settings(
-        seats=body.seats,
+        seats=seats,
         bots=dict(body.bots),
         public=body.public,
         countdown_ms=body.countdown_ms,
@@ -91,6 +95,43 @@ def table_request(body: CreateTable) -> tuple[Rules, Settings]:
         reconnect_s=body.reconnect_s,
     )
     return rules, settings
+
+
+def _seats(body: CreateTable, rules: Rules) -> int:
+    """How many seats: ``seats`` (default 4), or at a partnership table half of the
+    players, ``people`` and the bots of ``bots`` together (R40: two to a seat)."""
+    if body.people is None:
+        return 4 if body.seats is None else body.seats
+    if not rules.partnerships:
+        raise LobbyError(
+            "bad_field", "people is for partnership tables (partnerships on, R40); give seats"
+        )
+    bots = 0
+    for spec in body.bots.values():
+        try:
+            bots += sum(b is not None for b in seat_bots(spec, True))
+        except ValueError as error:
+            raise LobbyError("bad_bots", str(error)) from None
+    players = body.people + bots
+    if body.people < 1 or players % 2:
+        raise LobbyError(
+            "odd_people",
+            f"partnerships need an even number of players (R40): {body.people} "
+            f"{'person' if body.people == 1 else 'people'} and {bots} bot"
+            f"{'' if bots == 1 else 's'} leave one without a partner; invite one more "
+            'person or give someone a bot partner (bots: {"0": "+skilled"})',
+        )
+    if not 1 <= players // 2 <= 8:
+        raise LobbyError(
+            "bad_field",
+            f"a partnership table seats 2 to 16 players (1 to 8 seats), not {players}",
+        )
+    if body.seats is not None and body.seats != players // 2:
+        raise LobbyError(
+            "bad_field",
+            f"{players} players make {players // 2} partnership seats, not {body.seats}",
+        )
+    return players // 2
 
 
 def hash_secret(secret: str) -> str:
@@ -180,7 +221,7 @@ class Lobby:
                     "bad_bots", f"bot seat {seat} is not a seat (0 to {settings.seats - 1})"
                 )
             try:
-                parse_seat(spec)
+                seat_bots(spec, rules.partnerships)
             except ValueError as error:
                 raise LobbyError("bad_bots", str(error)) from None
         code = self._new_code()
@@ -215,18 +256,24 @@ class Lobby:
         return entry
 
     async def join(
-        self, code: str, name: object, seat: int | None = None, key: str | None = None
-    ) -> tuple[Entry, int, str]:
-        """Take a seat: returns the table, the seat number and the seat token."""
+        self,
+        code: str,
+        name: object,
+        seat: int | None = None,
+        key: str | None = None,
+        partner: int | None = None,
+    ) -> tuple[Entry, int, int, str]:
+        """Take a seat: returns the table, the seat number, the place in it (the
+        partner, R40; 0 without partnerships) and the seat token."""
         entry = self.find(code)
         if not entry.key_ok(key):
             raise LobbyError("private_table", "this table is private: use its link", 403)
         clean = check_name(name)
         token = secrets.token_urlsafe(24)
-        number, error = await entry.actor.request(Join(clean, hash_secret(token), seat))
+        place, error = await entry.actor.request(Join(clean, hash_secret(token), seat, partner))
         if error is not None:
             raise LobbyError(error[0], error[1], 409)
-        return entry, number, token
+        return entry, place[0], place[1], token
 
     def open_tables(self) -> list[dict[str, Any]]:
         """Public tables with a free seat, or still waiting to start."""
@@ -235,7 +282,7 @@ class Lobby:
             table = entry.table
             if not table.settings.public or table.stage.value == "over":
                 continue
-            free = [s.number for s in table.seats if not s.taken]
+            free = sorted({p.number for p in table.places if not p.taken})
             out.append(
                 {
                     "code": entry.code,

@@ -1,9 +1,10 @@
 """The wire protocol: every message as a msgspec Struct, JSON on a WebSocket.
 
 Client messages are tagged by ``type`` (``hello``, ``ready``, ``play``, ``call``,
-``stuck``, ``resync``, ``leave``). Server messages are ``state`` (a full picture),
-``event`` (one versioned table event), ``ack`` and ``refused`` (the answer to every
-play), and ``error`` (a message the server could not act on). ``docs/protocol.md``
+``stuck``, ``pick``, ``drop``, ``resync``, ``leave``). Server messages are ``state`` (a
+full picture), ``event`` (one versioned table event), ``ack`` and ``refused`` (the
+answer to every play), ``hold`` (a partner picked up or put down a card, R40) and
+``error`` (a message the server could not act on). ``docs/protocol.md``
 documents each one; ``PROTOCOL_VERSION`` changes whenever a message changes shape.
 
 Decoding never raises on bad input: ``decode_client`` returns either a message or a
@@ -24,10 +25,13 @@ __all__ = [
     "Ack",
     "Call",
     "ClientMessage",
+    "Drop",
     "ErrorMsg",
     "EventMsg",
     "Hello",
+    "HoldMsg",
     "Leave",
+    "Pick",
     "Play",
     "ProtocolError",
     "Ready",
@@ -39,10 +43,12 @@ __all__ = [
     "encode",
 ]
 
-PROTOCOL_VERSION = 2
-"""Bumped whenever a message changes shape (``docs/protocol.md``). 2: jokers (R41):
-the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's ``moved``,
-the views' ``pinned``, ``top_as`` and ``announcements``, the state's ``now_ms``."""
+PROTOCOL_VERSION = 3
+"""Bumped whenever a message changes shape (``docs/protocol.md``). 2: partnerships
+(R40): ``pick``, ``drop``, ``hold``; ``partner`` in ``state`` and seat events. 3: jokers
+(R41): the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's
+``moved``, the views' ``pinned``, ``top_as`` and ``announcements``, the state's
+``now_ms``."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -92,6 +98,20 @@ class Stuck(_Client, tag="stuck", frozen=True):
     seq: Seq
 
 
+class Pick(_Client, tag="pick", frozen=True):
+    """At a partnership table (R40): this partner picked up the card at ``src`` (``N``,
+    ``W`` or a work pile ``1``-``4``), e.g. a drag started or a card was selected. Only
+    a refusal is answered (``refused`` with ``seq``); everyone gets a ``hold``."""
+
+    seq: Seq
+    src: Short
+
+
+class Drop(_Client, tag="drop", frozen=True):
+    """This partner put the card down without playing it (a drag cancelled, a selection
+    cleared). A play puts it down by itself."""
+
+
 class Resync(_Client, tag="resync", frozen=True):
     """Send me the full state again (after a version gap)."""
 
@@ -100,8 +120,8 @@ class Leave(_Client, tag="leave", frozen=True):
     """Leave the seat for now: the server closes the connection; the token still works."""
 
 
-ClientMessage = Hello | Ready | Play | Call | Stuck | Resync | Leave
-CLIENT_TYPES = ("hello", "ready", "play", "call", "stuck", "resync", "leave")
+ClientMessage = Hello | Ready | Play | Call | Stuck | Pick | Drop | Resync | Leave
+CLIENT_TYPES = ("hello", "ready", "play", "call", "stuck", "pick", "drop", "resync", "leave")
 
 
 class _Server(msgspec.Struct, tag_field="type", omit_defaults=True):
@@ -116,6 +136,8 @@ class StateMsg(_Server, tag="state"):
     table: dict[str, Any]
     view: dict[str, Any] | None = None
     seat: int | None = None
+    partner: int | None = None
+    """Which of the seat's two people this connection is, at a partnership table."""
     now_ms: int | None = None
     """The table's clock (ms): a joker's announcement is open until the view's
     ``until_ms`` (R41), so a client counts down ``until_ms - now_ms``."""
@@ -144,6 +166,17 @@ class Refused(_Server, tag="refused"):
     seq: int
     code: str
     reason: str
+
+
+class HoldMsg(_Server, tag="hold", omit_defaults=False):
+    """R40: partner ``partner`` of ``seat`` now holds the card at ``src`` (``card``, face
+    up), or nothing (both null). Not versioned and not stored: holds are momentary,
+    and a ``state`` carries the current ones in ``table.seats[..].holding``."""
+
+    seat: int
+    partner: int
+    src: str | None
+    card: str | None
 
 
 class ErrorMsg(_Server, tag="error"):

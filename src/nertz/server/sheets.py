@@ -164,6 +164,23 @@ def _check_hand(number: int, hand: HandIn, names: list[str], rules: Rules) -> No
             )
 
 
+def seat_name(raw: object) -> str:
+    """One seat's name on the sheet: a player's, or a partnership's (R40) written
+    ``Ann & Bob``: two names, each checked like a table name, scored as one seat."""
+    if isinstance(raw, str) and PARTNERS_SEP.strip() in raw:
+        parts = raw.split(PARTNERS_SEP.strip())
+        if len(parts) != 2:
+            raise LobbyError(
+                "bad_names", f"a partnership is two names, 'Ann & Bob' (R40), not {raw!r}"
+            )
+        return PARTNERS_SEP.join(check_name(part) for part in parts)
+    return check_name(raw)
+
+
+PARTNERS_SEP = " & "
+"""Between the two names of a partnership seat (R40)."""
+
+
 def check_sheet(data: SheetIn) -> Sheet:
     """Check a whole sheet; raises ``SheetError`` naming the first problem."""
     if not 2 <= len(data.names) <= 8:
@@ -171,7 +188,7 @@ def check_sheet(data: SheetIn) -> Sheet:
     names = []
     for i, raw in enumerate(data.names):
         try:
-            names.append(check_name(raw))
+            names.append(seat_name(raw))
         except LobbyError as error:
             raise SheetError("bad_names", f"player {i + 1}: {error.reason}") from None
     if len({n.casefold() for n in names}) != len(names):

@@ -41,6 +41,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    inspect,
     select,
     update,
 )
@@ -84,6 +85,8 @@ seats_t = Table(
     metadata,
     Column("table_id", String(40), primary_key=True),
     Column("seat", Integer, primary_key=True),
+    # R40: which of a partnership seat's two people; 0 at other tables.
+    Column("partner", Integer, primary_key=True, server_default="0"),
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), index=True),
     Column("bot", String(40)),
@@ -129,7 +132,9 @@ events_t = Table(
 
 
 _DELETE_SEAT = delete(seats_t).where(
-    seats_t.c.table_id == bindparam("t"), seats_t.c.seat == bindparam("s")
+    seats_t.c.table_id == bindparam("t"),
+    seats_t.c.seat == bindparam("s"),
+    seats_t.c.partner == bindparam("p"),
 )
 _SCORE_HAND = (
     update(hands_t)
@@ -184,6 +189,7 @@ class Store:
         self.engine: Engine = create_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        _add_partner_column(self.engine)
         metadata.create_all(self.engine)
         self._qmark = self.engine.dialect.paramstyle == "qmark" and url.startswith("sqlite")
         self._queue: collections.deque[
@@ -306,7 +312,7 @@ class Store:
         hands: list[dict[str, Any]] = []
         inputs: list[dict[str, Any]] = []
         events: list[dict[str, Any]] = []
-        seats: dict[tuple[str, int], dict[str, Any]] = {}
+        seats: dict[tuple[str, int, int], dict[str, Any]] = {}
         scores: list[dict[str, Any]] = []
         ended: list[dict[str, Any]] = []
         for table_id, records, _ in work:
@@ -326,9 +332,10 @@ class Store:
                 elif kind is EventRecord:
                     events.append({"table_id": table_id, "version": r.version, "body": r.body})
                 elif kind is SeatRecord:
-                    seats[(table_id, r.seat)] = {
+                    seats[(table_id, r.seat, r.partner)] = {
                         "table_id": table_id,
                         "seat": r.seat,
+                        "partner": r.partner,
                         "name": r.name,
                         "token_hash": r.token_hash,
                         "bot": r.bot,
@@ -388,7 +395,7 @@ class Store:
                 if rows:
                     self._insert(conn, table, rows)
             if seats:
-                conn.execute(_DELETE_SEAT, [{"t": t, "s": n} for t, n in seats])
+                conn.execute(_DELETE_SEAT, [{"t": t, "s": n, "p": p} for t, n, p in seats])
                 conn.execute(seats_t.insert(), list(seats.values()))
             if scores:
                 conn.execute(_SCORE_HAND, scores)
@@ -445,7 +452,7 @@ class Store:
     def _records(self, conn: Any, table_id: str) -> list[Record]:
         records: list[Record] = []
         for s in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id)):
-            records.append(SeatRecord(s.seat, s.name, s.token_hash, s.bot))
+            records.append(SeatRecord(s.seat, s.name, s.token_hash, s.bot, s.partner))
         hands = conn.execute(
             select(hands_t).where(hands_t.c.table_id == table_id).order_by(hands_t.c.number)
         ).all()
@@ -497,9 +504,11 @@ class Store:
             if row is None or row.finished is None:
                 return None
             seats = [
-                {"seat": s.seat, "name": s.name, "bot": s.bot}
+                {"seat": s.seat, "partner": s.partner, "name": s.name, "bot": s.bot}
                 for s in conn.execute(
-                    select(seats_t).where(seats_t.c.table_id == match_id).order_by(seats_t.c.seat)
+                    select(seats_t)
+                    .where(seats_t.c.table_id == match_id)
+                    .order_by(seats_t.c.seat, seats_t.c.partner)
                 )
             ]
             hands = [
@@ -539,6 +548,26 @@ class Store:
     def finished_codes(self) -> set[str]:
         with self.engine.connect() as conn:
             return {r.code for r in conn.execute(select(tables_t.c.code))}
+
+
+def _add_partner_column(engine: Engine) -> None:
+    """A database made before partnerships (R40) has one row per seat: rebuild its
+    ``seats`` with the ``partner`` column in the key (0 for every row kept)."""
+    if "seats" not in inspect(engine).get_table_names():
+        return
+    if "partner" in {c["name"] for c in inspect(engine).get_columns("seats")}:
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE seats RENAME TO seats_before_partners")
+        for index in inspect(conn).get_indexes("seats_before_partners"):
+            conn.exec_driver_sql(f"DROP INDEX {index['name']}")
+        seats_t.create(conn)
+        conn.exec_driver_sql(
+            "INSERT INTO seats (table_id, seat, partner, name, token_hash, bot) "
+            "SELECT table_id, seat, 0, name, token_hash, bot FROM seats_before_partners"
+        )
+        conn.exec_driver_sql("DROP TABLE seats_before_partners")
+    log.info("store: seats now have a partner column (R40)")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

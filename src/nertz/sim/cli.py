@@ -25,7 +25,7 @@ from nertz.bots import LEVELS, STYLES, SeatSpec, parse_seat
 from nertz.engine import MAX_SEATS, Match, Rules, RulesError, preset
 from nertz.engine.rules import PRESETS
 
-from .runner import MatchResult, Setup, run
+from .runner import MatchResult, Setup, run, spec_text
 from .stats import Summary, summarize
 
 __all__ = ["UsageError", "add_parser", "main", "setup_from"]
@@ -49,7 +49,8 @@ def add_parser(sub: Any) -> None:
         "--seats",
         default="expert,expert,expert,expert",
         help="comma-separated seat specs, 1 to 8: level, style or level:style "
-        f"(levels: {', '.join(LEVELS)}; styles: {', '.join(STYLES)})",
+        f"(levels: {', '.join(LEVELS)}; styles: {', '.join(STYLES)}); with "
+        "--set partnerships=on two bots a seat: expert+casual,skilled+skilled",
     )
     p.add_argument("--matches", type=int, default=100, help="matches to play (default 100)")
     p.add_argument(
@@ -78,16 +79,36 @@ def _one_line(message: str) -> NoReturn:
 
 def parse_seats(text: str) -> tuple[SeatSpec, ...]:
     """``expert,casual,racer`` -> seat specs; 1 to 8 of them (R2)."""
+    return parse_table(text, False)[0]
+
+
+def parse_table(text: str, partnerships: bool) -> tuple[tuple[SeatSpec, ...], tuple[SeatSpec, ...]]:
+    """``--seats``: the seat specs, and at a partnership table (R40) each seat's second
+    bot: ``expert+casual,skilled+skilled`` (the first of a pair watches the Nertz pile,
+    the second turns the stock)."""
     parts = [t for t in (x.strip() for x in text.split(",")) if t]
     if not 1 <= len(parts) <= MAX_SEATS:
         raise UsageError(
             f"--seats: {len(parts)} seat(s) given; a table has 1 to {MAX_SEATS} seats "
             f"(levels: {', '.join(LEVELS)}; styles: {', '.join(STYLES)})"
         )
+    pairs = [p.split("+") for p in parts]
+    if not partnerships:
+        if any(len(p) > 1 for p in pairs):
+            raise UsageError(
+                "--seats: 'A+B' seats two bots as partners; add --set partnerships=on (R40)"
+            )
+    elif any(len(p) != 2 or not all(x.strip() for x in p) for p in pairs):
+        raise UsageError(
+            "--seats: with partnerships on every seat is two bots, 'level+level' "
+            "(e.g. expert+casual,skilled+skilled; R40)"
+        )
     try:
-        return tuple(parse_seat(p) for p in parts)
+        first = tuple(parse_seat(p[0]) for p in pairs)
+        second = tuple(parse_seat(p[1]) for p in pairs) if partnerships else ()
     except ValueError as error:
         raise UsageError(f"--seats: {error}") from None
+    return first, second
 
 
 def parse_rules(name: str, changes: list[str]) -> Rules:
@@ -110,8 +131,8 @@ def parse_rules(name: str, changes: list[str]) -> Rules:
 
 def setup_from(args: argparse.Namespace) -> Setup:
     """Check every argument; raise ``UsageError`` with a one-line message."""
-    seats = parse_seats(args.seats)
     rules = parse_rules(args.rules, args.set)
+    seats, partners = parse_table(args.seats, rules.partnerships)
     if args.matches < 1:
         raise UsageError(f"--matches must be at least 1, not {args.matches}")
     if args.jobs < 1:
@@ -120,7 +141,7 @@ def setup_from(args: argparse.Namespace) -> Setup:
         Match(len(seats), rules)
     except ValueError as error:
         raise UsageError(f"--seats/--set: {error}") from None
-    return Setup(seats, rules, args.seed)
+    return Setup(seats, rules, args.seed, partners)
 
 
 def main(args: argparse.Namespace, console: Console | None = None) -> int:
@@ -134,7 +155,7 @@ def main(args: argparse.Namespace, console: Console | None = None) -> int:
     rules_text = args.rules + "".join(f" {k}={v}" for k, v in setup.rules.changed().items())
     console.print(
         f"[bold]nertz simulate[/]: {args.matches} matches, seats "
-        f"{', '.join(map(str, setup.seats))}, rules {rules_text}, seed {setup.seed}, "
+        f"{', '.join(setup_seats(setup))}, rules {rules_text}, seed {setup.seed}, "
         f"jobs {args.jobs}"
     )
     results = _run(setup, args.matches, args.jobs, console, quiet=args.quiet)
@@ -146,9 +167,14 @@ def main(args: argparse.Namespace, console: Console | None = None) -> int:
     if args.plot:
         from .plot import plot
 
-        plot(setup, results, args.plot, title=f"{', '.join(map(str, setup.seats))}; {rules_text}")
+        plot(setup, results, args.plot, title=f"{', '.join(setup_seats(setup))}; {rules_text}")
         console.print(f"plot written to {args.plot}")
     return 0
+
+
+def setup_seats(setup: Setup) -> list[str]:
+    """Every seat's spec as given (``expert:balanced+casual:balanced`` for partners)."""
+    return [spec_text(i, setup.seats, setup.partners) for i in range(len(setup.seats))]
 
 
 def _run(setup: Setup, matches: int, jobs: int, console: Console, quiet: bool) -> list[MatchResult]:
@@ -216,5 +242,13 @@ def show(console: Console, summary: Summary) -> None:
         f"{t.blocked_share:.1%}",
     )
     console.print(table)
+    if summary.setup.partners:
+        console.print(
+            "partners (R40): the stock partner turned "
+            + ", ".join(
+                f"{s.stock_turn_share:.0%}" for s in summary.seats if s.stock_turn_share is not None
+            )
+            + f" of each seat's stock; {t.partner_clashes} clashes of two hands"
+        )
     if t.bad_refusals:
         console.print(f"[red]{t.bad_refusals} unexpected refusals (bot bugs)[/]")

@@ -25,7 +25,7 @@ def plot(setup: Setup, results: Sequence[MatchResult], path: str | Path, title: 
     matplotlib.use("Agg")  # files only, never a window
     import matplotlib.pyplot as plt
 
-    labels = seat_labels(setup.seats)
+    labels = seat_labels(setup.seats, setup.partners)
     n = len(labels)
     colours = [plt.get_cmap("tab10")(i % 10) for i in range(n)]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))

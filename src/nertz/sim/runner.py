@@ -19,7 +19,7 @@ from nertz.engine import Match, Rules, SeatScore
 
 from .table import HandResult, play_hand
 
-__all__ = ["MAX_HANDS", "MatchResult", "Setup", "play_match", "run", "seat_labels"]
+__all__ = ["MAX_HANDS", "MatchResult", "Setup", "play_match", "run", "seat_labels", "spec_text"]
 
 MAX_HANDS = 2000
 """A match still going after this many hands is a deadlock: ``play_match`` raises."""
@@ -32,6 +32,9 @@ class Setup:
     seats: tuple[SeatSpec, ...]
     rules: Rules
     seed: int
+    partners: tuple[SeatSpec, ...] = ()
+    """A partnership table (R40): each seat's second bot, the one that turns the stock
+    (``seats[s]`` watches the Nertz pile); empty otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +61,17 @@ def play_match(setup: Setup, index: int) -> MatchResult:
         Bot(seat, spec.level, spec.style, _seed("bot", setup.seed, index, seat))
         for seat, spec in enumerate(setup.seats)
     ]
+    partners = [
+        Bot(seat, spec.level, spec.style, _seed("partner", setup.seed, index, seat))
+        for seat, spec in enumerate(setup.partners)
+    ]
     match = Match(n, rules)
     hands: list[HandResult] = []
     while not match.over:
         if len(hands) >= MAX_HANDS:
             raise RuntimeError(f"match {index} did not end after {MAX_HANDS} hands")
-        result = play_hand(bots, rules, _seed("deal", setup.seed, index, len(hands)), match.totals)
+        seed = _seed("deal", setup.seed, index, len(hands))
+        result = play_hand(bots, rules, seed, match.totals, partners=partners)
         hands.append(result)
         match.record(_seat_scores(result, rules), result.caller)
     return MatchResult(tuple(hands), match.winners, tuple(match.totals))
@@ -102,6 +110,12 @@ def run(
     return results
 
 
-def seat_labels(seats: Sequence[SeatSpec]) -> list[str]:
-    """``1 expert:balanced`` ...: how tables and plots name the seats."""
-    return [f"{i + 1} {spec}" for i, spec in enumerate(seats)]
+def seat_labels(seats: Sequence[SeatSpec], partners: Sequence[SeatSpec] = ()) -> list[str]:
+    """``1 expert:balanced`` ...: how tables and plots name the seats; a partnership
+    seat (R40) is ``1 expert:balanced+casual:balanced``."""
+    return [f"{i + 1} {spec_text(i, seats, partners)}" for i in range(len(seats))]
+
+
+def spec_text(seat: int, seats: Sequence[SeatSpec], partners: Sequence[SeatSpec] = ()) -> str:
+    """One seat's spec as text: ``level:style``, or both partners' joined by ``+``."""
+    return f"{seats[seat]}+{partners[seat]}" if partners else str(seats[seat])

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .runner import MatchResult, Setup, seat_labels
+from .runner import MatchResult, Setup, seat_labels, spec_text
 
 __all__ = ["SeatStats", "Summary", "TableStats", "summarize", "wilson"]
 
@@ -54,6 +54,10 @@ class SeatStats:
     """Plays refused because another card got there first (R16)."""
     ties: int
     """Cards that landed in a true tie (R16)."""
+    partner: str | None = None
+    """R40: the seat's second bot (``level:style``), the one that turns the stock."""
+    stock_turn_share: float | None = None
+    """R40: the share of the seat's stock turns made by that stock partner."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,9 @@ class TableStats:
     """Share of hands that ended blocked, with no call (R26)."""
     bad_refusals: int
     """Refusals other than a lost race or a late play: bot bugs; 0 expected."""
+    partner_clashes: int = 0
+    """R40: a partner's move refused because the other partner's card changed the
+    layout first (both meant the one empty space, say); 0 without partnerships."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +89,10 @@ class Summary:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "seats_spec": [str(s) for s in self.setup.seats],
+            "seats_spec": [
+                spec_text(i, self.setup.seats, self.setup.partners)
+                for i in range(len(self.setup.seats))
+            ],
             "rules": self.setup.rules.as_dict(),
             "seed": self.setup.seed,
             "seats": [asdict(s) for s in self.seats],
@@ -100,7 +110,9 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
     calls = [0] * n
     races = [0] * n
     ties = [0] * n
-    hands = length = rotations = blocked = bad = 0
+    hands = length = rotations = blocked = bad = clashes = 0
+    paired = bool(setup.partners)
+    turns = [[0, 0] for _ in range(n)]
     for match in results:
         for seat in match.winners:
             wins[seat] += 1 / len(match.winners)
@@ -110,6 +122,11 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
             rotations += hand.rotations
             blocked += hand.blocked
             bad += len(hand.bad)
+            clashes += sum(hand.clashes)
+            if paired:
+                for s in range(n):
+                    turns[s][0] += hand.turns[2 * s]
+                    turns[s][1] += hand.turns[2 * s + 1]
             if hand.caller is not None:
                 calls[hand.caller] += 1
             for s in range(n):
@@ -120,7 +137,7 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
                 ties[s] += hand.ties[s]
     matches = len(results)
     per_hand = max(1, hands)
-    labels = seat_labels(setup.seats)
+    labels = seat_labels(setup.seats, setup.partners)
     seats = []
     for s, spec in enumerate(setup.seats):
         low, high = wilson(wins[s], matches)
@@ -140,6 +157,8 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
                 calls=calls[s],
                 races_lost=races[s],
                 ties=ties[s],
+                partner=str(setup.partners[s]) if paired else None,
+                stock_turn_share=turns[s][1] / max(1, sum(turns[s])) if paired else None,
             )
         )
     table = TableStats(
@@ -150,5 +169,6 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
         rotations_per_hand=rotations / per_hand,
         blocked_share=blocked / per_hand,
         bad_refusals=bad,
+        partner_clashes=clashes,
     )
     return Summary(setup, tuple(seats), table)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nertz.bots import Bot, Decision
+from nertz.bots import NERTZ_ROLE, STOCK_ROLE, Bot, Decision
 from nertz.engine import (
     LATE_REFUSALS,
     CardsMoved,
@@ -30,11 +30,15 @@ from nertz.engine import (
     EndReason,
     Event,
     Hand,
+    Holds,
     Kind,
+    Outcome,
     Refusal,
     Rotated,
     Rules,
     deal,
+    picked_up,
+    touches,
     view,
 )
 
@@ -68,6 +72,14 @@ class HandResult:
     """Ended with no call, still blocked after the rotations allowed (R26)."""
     bad: tuple[str, ...] = ()
     """Unexpected refusals, as ``seat move code``; empty for correct bots."""
+    clashes: tuple[int, ...] = ()
+    """Per seat (R40): a partner's move refused because the other partner's card got
+    there first (e.g. into the one empty space both meant to use)."""
+    turns: tuple[int, ...] = ()
+    """Stock turns per hand at the table: per seat, or per partner at a partnership
+    table (seat-major: seat 0's partners 0 and 1, then seat 1's ...)."""
+    card_moves: tuple[int, ...] = ()
+    """Card moves (to the middle or between piles) per hand at the table, as ``turns``."""
 
 
 def play_hand(
@@ -76,31 +88,50 @@ def play_hand(
     seed: int,
     totals: Sequence[int] = (),
     fixed: Deal | None = None,
+    partners: Sequence[Bot] = (),
 ) -> HandResult:
     """Deal a hand from ``seed`` (or play the ``fixed`` deal, for tests and puzzles)
-    and let ``bots`` play it to its end."""
+    and let ``bots`` play it to its end. ``partners`` (a partnership table, R40) is
+    each seat's second bot: ``bots[s]`` watches the Nertz pile and ``partners[s]``
+    turns the stock (``nertz.bots.roles``), each with its own clock."""
     n = len(bots)
+    paired = bool(partners)
+    if paired and len(partners) != n:
+        raise ValueError(f"{n} seats but {len(partners)} partners: every seat needs two bots")
     hand = Hand(fixed or deal(n, rules, seed), rules)
-    for seat, bot in enumerate(bots):
+    # One actor per hand at the table: seat-major, partner 0 first (seat order alone
+    # at a table without partnerships, as before).
+    actors: list[tuple[int, int, Bot]] = []
+    for seat in range(n):
+        actors.append((seat, 0, bots[seat]))
+        if paired:
+            actors.append((seat, 1, partners[seat]))
+    everyone = [bot for _, _, bot in actors]
+    for seat, _, bot in actors:
         bot.begin(view(hand, seat), totals)
     start = hand.start(0)
-    for bot in bots:
+    for bot in everyone:
         bot.observe(start.events)
     races = [0] * n
     ties = [0] * n
+    clashes = [0] * n
+    turns = [0] * len(actors)
+    moves = [0] * len(actors)
     bad: list[str] = []
-    due = [0] * n
-    pending = [bot.decide(0) for bot in bots]
-    for seat, decision in enumerate(pending):
-        due[seat] = max(1, decision.delay_ms)
-    seats = range(n)
+    holds = Holds(n)
+    table = _Actors(actors, holds, paired)
+    for a in range(len(actors)):
+        table.decide(a, 0)
+    pending, due = table.pending, table.due
+    count = len(actors)
     while True:
-        # The next seat due (the lowest seat on equal times) ...
-        seat = 0
+        # The next hand due (the lowest seat, then partner, on equal times) ...
+        a = 0
         t = due[0]
-        for s in seats:
-            if due[s] < t:
-                seat, t = s, due[s]
+        for i in range(count):
+            if due[i] < t:
+                a, t = i, due[i]
+        seat = actors[a][0]
         # ... unless the table's own timer comes first (``Hand.next_deadline``): the end
         # of the landing window (R28), a look for an all-blocked table or the idle
         # rotation (R25).
@@ -110,18 +141,25 @@ def play_hand(
             if hand.over:
                 break
             if events:
-                _announce(bots, events)
-                _restart(bots, pending, due, deadline)
+                _announce(everyone, events)
+                table.restart(deadline)
             continue
         if t > MAX_HAND_MS:
             raise RuntimeError(f"hand {seed} did not end after {MAX_HAND_MS} ms (deadlock)")
-        move = pending[seat].move
+        move = pending[a].move
         rotated = False
         if move is not None:
-            outcome = hand.play(seat, move, t)
+            outcome = holds.check(seat, actors[a][1], move) if paired else _FREE
             if outcome.ok:
+                outcome = hand.play(seat, move, t)
+            if outcome.ok:
+                table.played(a, t)
+                if move.kind is Kind.TURN:
+                    turns[a] += 1
+                elif move.kind is not Kind.CALL and move.kind is not Kind.STUCK:
+                    moves[a] += 1
                 events = outcome.events
-                _announce(bots, events)
+                _announce(everyone, events)
                 for event in events:
                     if type(event) is CardsMoved:
                         if event.tie:
@@ -135,25 +173,26 @@ def play_hand(
                     # at once, before this seat decides.
                     later = hand.tick(t).events
                     if later:
-                        _announce(bots, later)
+                        _announce(everyone, later)
                         rotated = True
             else:
                 code = outcome.code
                 assert code is not None
-                bots[seat].refused(move, code)
+                actors[a][2].refused(move, code)
                 if code is Refusal.BEATEN:
                     races[seat] += 1
                 elif code not in EXPECTED_REFUSALS:
-                    bad.append(f"{seat} {move} {code.value}")
-                    bots[seat].resync(view(hand, seat))
+                    if code is not Refusal.PARTNER_HOLDS and table.partner_moved(a):
+                        clashes[seat] += 1  # R40: the partner's card got there first
+                    else:
+                        bad.append(f"{seat} {move} {code.value}")
+                    actors[a][2].resync(view(hand, seat))
         if hand.over:
             break
         if rotated:
-            _restart(bots, pending, due, t)
+            table.restart(t)
         else:
-            decision = bots[seat].decide(t)
-            pending[seat] = decision
-            due[seat] = t + max(1, decision.delay_ms)
+            table.decide(a, t)
     scores = hand.scores()
     return HandResult(
         scores=tuple(s.score for s in scores),
@@ -166,18 +205,71 @@ def play_hand(
         rotations=hand.rotations_total,
         blocked=hand.end_reason is EndReason.BLOCKED,
         bad=tuple(bad),
+        clashes=tuple(clashes),
+        turns=tuple(turns),
+        card_moves=tuple(moves),
     )
+
+
+class _Actors:
+    """Each hand's committed move and when it lands; at a partnership table (R40)
+    also what each partner holds: a bot holds the source of its committed move from
+    its decision until it lands, and its partner chooses around that move."""
+
+    def __init__(self, actors: list[tuple[int, int, Bot]], holds: Holds, paired: bool):
+        self.actors = actors
+        self.holds = holds
+        self.paired = paired
+        self.pending: list[Decision] = [_WAIT] * len(actors)
+        self.due = [0] * len(actors)
+        self.decided_at = [0] * len(actors)
+        self.last_play = [-1] * len(actors)
+
+    def decide(self, a: int, t: int) -> None:
+        seat, partner, bot = self.actors[a]
+        if not self.paired:
+            decision = bot.decide(t)
+        else:
+            other = self.pending[a + (1 if partner == 0 else -1)].move
+            avoid = touches(other) if other is not None else frozenset()
+            held = self.holds.held(seat)[1 - partner]
+            if held is not None:
+                avoid = avoid | {held}
+            decision = bot.decide(t, avoid, NERTZ_ROLE if partner == 0 else STOCK_ROLE)
+            self.holds.drop(seat, partner)
+            src = picked_up(decision.move) if decision.move is not None else None
+            if src is not None:
+                self.holds.pick(seat, partner, src)
+        self.pending[a] = decision
+        self.due[a] = t + max(1, decision.delay_ms)
+        self.decided_at[a] = t
+
+    def played(self, a: int, t: int) -> None:
+        self.last_play[a] = t
+        if self.paired:
+            seat, partner, _ = self.actors[a]
+            self.holds.drop(seat, partner)
+
+    def partner_moved(self, a: int) -> bool:
+        """Did ``a``'s partner play since ``a`` decided (a clash of two hands, R40)?"""
+        if not self.paired:
+            return False
+        other = a + (1 if self.actors[a][1] == 0 else -1)
+        return self.last_play[other] >= self.decided_at[a]
+
+    def restart(self, t: int) -> None:
+        """After a rotation (R25) play resumes: every hand drops the move it was about
+        to make (its stock and waste changed under it) and looks again."""
+        self.holds.clear()
+        self.pending[:] = [_WAIT] * len(self.actors)
+        for a in range(len(self.actors)):
+            self.decide(a, t)
+
+
+_WAIT = Decision(None, 1)
+_FREE = Outcome(True)
 
 
 def _announce(bots: Sequence[Bot], events: Sequence[Event]) -> None:
     for bot in bots:
         bot.observe(events)
-
-
-def _restart(bots: Sequence[Bot], pending: list[Decision], due: list[int], t: int) -> None:
-    """After a rotation (R25) play resumes: every seat drops the move it was about to
-    make (its stock and waste changed under it) and looks again."""
-    for seat, bot in enumerate(bots):
-        decision = bot.decide(t)
-        pending[seat] = decision
-        due[seat] = t + max(1, decision.delay_ms)

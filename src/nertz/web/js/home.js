@@ -16,12 +16,13 @@ export function seatFor(code) {
 }
 
 /** Take a seat at ``code`` with the remembered name; returns the seat record. */
-export async function joinTable(code, name, key = null, seat = null) {
+export async function joinTable(code, name, key = null, seat = null, partner = null) {
   const body = { name };
   if (key) body.key = key;
   if (seat !== null) body.seat = seat;
+  if (partner !== null) body.partner = partner;
   const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, body);
-  const record = { token: joined.token, seat: joined.seat, key, at: Date.now() };
+  const record = { token: joined.token, seat: joined.seat, partner: joined.partner ?? null, key, at: Date.now() };
   rememberSeat(joined.code, record);
   return { code: joined.code, ...record };
 }
@@ -48,14 +49,24 @@ function applyPreset(form, name) {
   }
 }
 
+/** Who may sit at a seat: solo, a bot or a person; with partnerships (R40) two of
+ * them (seat 1 is you and your partner). */
+function whoChoices(seat, paired) {
+  if (!paired) return [["bot", "a bot"], ["person", "a person"]];
+  if (seat === 0) return [["person", "you and a person"], ["mate", "you and a bot partner"]];
+  return [["bots", "two bots"], ["mate", "a person and a bot"], ["person", "two people"]];
+}
+
 function botRows(form, count) {
   const box = form.querySelector(".bots");
+  const paired = form.elements.partnerships && form.elements.partnerships.value === "on";
   const old = new Map([...box.querySelectorAll("select.who")].map((s) => [s.name, s.value]));
   box.replaceChildren();
-  for (let seat = 1; seat < count; seat++) {
+  for (let seat = paired ? 0 : 1; seat < count; seat++) {
     const who = h("select", { class: "who", name: `who-${seat}`, "aria-label": `seat ${seat + 1}: who plays` },
-      h("option", { value: "bot", text: "a bot" }), h("option", { value: "person", text: "a person" }));
-    who.value = old.get(`who-${seat}`) || "bot";
+      whoChoices(seat, paired).map(([value, text]) => h("option", { value, text })));
+    who.value = old.get(`who-${seat}`) || whoChoices(seat, paired)[0][0];
+    if (!who.value) who.value = whoChoices(seat, paired)[0][0];
     const level = h("select", { name: `level-${seat}`, "aria-label": `seat ${seat + 1}: bot level`, title: "How fast and careful the bot is" },
       LEVELS.map((l) => h("option", { value: l, text: l })));
     level.value = "skilled";
@@ -80,10 +91,13 @@ async function createTable(form) {
     if (el && String(el.value) !== String(base[o.name])) options[o.name] = String(el.value);
   }
   const bots = {};
-  for (let seat = 1; seat < seats; seat++) {
-    if (form.elements[`who-${seat}`].value === "bot") {
-      bots[seat] = `${form.elements[`level-${seat}`].value}:${form.elements[`style-${seat}`].value}`;
-    }
+  const paired = form.elements.partnerships && form.elements.partnerships.value === "on";
+  for (let seat = paired ? 0 : 1; seat < seats; seat++) {
+    const who = form.elements[`who-${seat}`].value;
+    const spec = `${form.elements[`level-${seat}`].value}:${form.elements[`style-${seat}`].value}`;
+    if (who === "bot") bots[seat] = spec;
+    else if (who === "bots") bots[seat] = `${spec}+${spec}`; // R40: two bots share it
+    else if (who === "mate") bots[seat] = `+${spec}`; // a person with a bot partner
   }
   const body = { preset: form.elements.preset.value, options, seats, bots, public: form.elements.public.checked };
   try {
@@ -125,6 +139,7 @@ export async function showHome(app) {
       h("div", { class: "opts" }, OPTIONS.map(optionField))),
     h("button", { type: "submit", class: "primary", text: "Create table and sit down" }));
   presets.addEventListener("change", () => applyPreset(form, presets.value));
+  form.elements.partnerships.addEventListener("change", () => botRows(form, Number(seats.value)));
   seats.addEventListener("change", () => botRows(form, Number(seats.value)));
   form.addEventListener("submit", (e) => {
     e.preventDefault();

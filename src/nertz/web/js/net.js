@@ -2,7 +2,7 @@
 // ``last_version`` after a drop, reconnect by itself with a growing pause.
 
 /** The protocol version this client speaks (server/protocol.py, PROTOCOL_VERSION). */
-export const PROTOCOL = 2;
+export const PROTOCOL = 3;
 
 export class TableSocket {
   constructor({ code, token, key, onMessage, onStatus, lastVersion }) {

@@ -23,7 +23,7 @@ export const OPTIONS = [
     help: "Equal highest totals share the win, or the caller of the last hand wins among them." },
   { name: "jokers", values: ["off", "on"], rule: "R41",
     help: "Two jokers per deck (54 cards, stock 37). A joker stands for any card; to go to the middle it is announced as a card first." },
-  { name: "partnerships", values: ["off"], rule: "R40", help: "Two people share a seat (not available yet)." },
+  { name: "partnerships", values: ["off", "on"], rule: "R40", help: "Two people share each seat: one layout, one score; both play its cards (an even number of people; a bot can be a partner)." },
   { name: "tie_window_ms", values: [40], free: [0, 1000], rule: "R16",
     help: "Two cards of the same rank reaching one foundation this close together (ms) both stay: a true tie. 0 turns ties off." },
   { name: "landing_ms", values: [250], free: [0, 5000], rule: "R28",

@@ -32,7 +32,8 @@ function readOptions(form) {
 }
 
 function nameInputs(names) {
-  return names.map((n, i) => h("input", { class: "pname", value: n, maxlength: 24, "aria-label": `player ${i + 1} name`, placeholder: `Player ${i + 1}` }));
+  // A partnership (R40) is one seat with two names: "Ann & Bob".
+  return names.map((n, i) => h("input", { class: "pname", value: n, maxlength: 51, "aria-label": `player ${i + 1} name (partners: Ann & Bob)`, title: "A partnership plays one seat: type both names, e.g. Ann & Bob (R40)", placeholder: `Player ${i + 1}` }));
 }
 
 function setupForm(names, options, submitText, onSubmit) {

@@ -54,25 +54,38 @@ async function showJoin(app, code, key) {
     return;
   }
   const name = h("input", { id: "join-name", value: store.get("name", ""), maxlength: 24, placeholder: "Your name", "aria-label": "your name" });
-  const free = info.seats.filter((s) => !s.name && !s.bot);
-  const form = h("form", { class: "join-seat" }, name,
-    h("button", { type: "submit", class: "primary", disabled: !free.length, text: free.length ? "Take a seat" : "No free seat" }));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
+  const openPlace = (p) => !p.name && !p.bot;
+  const free = info.seats.filter((s) => (s.partners ? s.partners.some(openPlace) : openPlace(s)));
+  const sit = async (seat) => {
     store.set("name", name.value.trim());
     try {
-      const seat = await joinTable(code, name.value.trim(), key);
-      new TableView(app, code, seat, key).start();
+      const record = await joinTable(code, name.value.trim(), key, seat);
+      new TableView(app, code, record, key).start();
     } catch (error) {
       toast(error.message, "error", 5000);
     }
+  };
+  const paired = info.seats.some((s) => s.partners);
+  const form = h("form", { class: "join-seat" }, name,
+    h("button", { type: "submit", class: "primary", disabled: !free.length, text: free.length ? (paired ? "Take a seat (the table pairs you)" : "Take a seat") : "No free seat" }));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    sit(null);
   });
+  // R40: choose a partner: sit at a seat where someone waits for one.
+  const placeText = (p) => p.name || (p.bot ? `bot ${p.bot}` : "free");
+  const seatLine = (s) => (s.partners
+    ? [` Seat ${s.seat + 1}: ${s.partners.map(placeText).join(" & ")} `,
+      s.partners.some(openPlace) && s.partners.some((p) => !openPlace(p))
+        ? h("button", { type: "button", class: "sit-with", onclick: () => sit(s.seat), text: `Partner ${s.partners.filter((p) => !openPlace(p)).map(placeText).join("")}` })
+        : null]
+    : [` Seat ${s.seat + 1}: ${s.name || "free"}${s.bot ? ` (bot ${s.bot})` : ""}`]);
   app.replaceChildren(h("div", { class: "page" },
     h("nav", { class: "crumbs" }, h("a", { href: "/", text: "← Home" })),
     h("h1", { text: `Table ${code}` }),
     h("p", { text: `${info.seats.length} seats, ${info.stage}. ` }),
     h("ul", {}, info.seats.map((s) => h("li", {}, h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
-      ` Seat ${s.seat + 1}: ${s.name || "free"}${s.bot ? ` (bot ${s.bot})` : ""}`))),
+      ...seatLine(s)))),
     form,
     h("p", {}, h("button", { type: "button", onclick: () => new TableView(app, code, null, key).start(), text: "Just watch" }))));
   name.focus();
@@ -190,6 +203,8 @@ class TableView {
         this.v = msg.v;
         this.table = msg.table;
         this.me = msg.seat ?? null; // a spectator's state leaves ``seat`` out
+        this.partner = msg.partner ?? null; // which of a partnership seat's two (R40)
+        this.sentHold = null;
         // An open announcement's window, counted on this page's clock (R41).
         this.base = fromView(msg.view, (until) => until - (msg.now_ms ?? until));
         this.pending = [];
@@ -213,6 +228,9 @@ class TableView {
         break;
       case "refused":
         this.refused(msg.seq, msg.code, msg.reason);
+        break;
+      case "hold":
+        this.onHold(msg);
         break;
       case "error":
         if (msg.seq !== undefined && msg.seq !== null) this.refused(msg.seq, msg.code, msg.reason);
@@ -247,17 +265,21 @@ class TableView {
     const seats = t.seats;
     switch (e.k) {
       case "seat":
-        Object.assign(seats[e.seat], { name: e.name, bot: e.bot });
+        if (e.partner !== undefined) this.updatePartner(seats[e.seat], e.partner, { name: e.name, bot: e.bot });
+        else Object.assign(seats[e.seat], { name: e.name, bot: e.bot });
         break;
       case "connected":
-        seats[e.seat].connected = e.connected;
+        if (e.partner !== undefined) this.updatePartner(seats[e.seat], e.partner, { connected: e.connected });
+        else seats[e.seat].connected = e.connected;
         break;
       case "takeover":
-        seats[e.seat].takeover = e.bot;
-        if (e.seat === this.me && e.bot) toast("A bot is playing your seat while you were away.", "warn");
+        if (e.partner !== undefined) this.updatePartner(seats[e.seat], e.partner, { takeover: e.bot });
+        else seats[e.seat].takeover = e.bot;
+        if (e.seat === this.me && (e.partner === undefined || e.partner === this.partner) && e.bot) toast("A bot is playing your seat while you were away.", "warn");
         break;
       case "ready":
-        seats[e.seat].ready = true;
+        if (e.partner !== undefined) this.updatePartner(seats[e.seat], e.partner, { ready: true });
+        else seats[e.seat].ready = true;
         break;
       case "dealt":
         t.hand = e.hand;
@@ -267,7 +289,11 @@ class TableView {
         this.overlayHidden = false;
         this.slots = new Map();
         this.selected = null;
-        for (const s of seats) s.ready = !!s.bot;
+        for (const s of seats) {
+          s.ready = !!s.bot;
+          for (const p of s.partners || []) p.ready = !!p.bot;
+          if (s.holding) s.holding = [null, null];
+        }
         break;
       case "countdown":
         this.countdownEnd = performance.now() + e.go_in_ms;
@@ -316,6 +342,7 @@ class TableView {
         break;
       case "rotated":
         if (m) applyRotated(m);
+        for (const s of seats) if (s.holding) s.holding = [null, null]; // R25: hands empty
         this.flash(e.idle ? "Nobody moved for a while: the table rotates (R25)" : "Everyone is stuck: the table rotates (R25)", "info", 3000);
         toast("Rotation: every stock was turned over and its top card moved to the bottom.", "info", 4000);
         break;
@@ -349,6 +376,17 @@ class TableView {
   }
 
   refused(seq, code, reason) {
+    if (seq === this.pickSeq) {
+      // R40: my partner holds that card: put it down here too, and say why.
+      this.pickSeq = null;
+      this.sentHold = null;
+      this.selected = null;
+      this.chooser = null;
+      if (this.drag) this.drag.refused = true; // let go of it: it springs back on release
+      toast(reason, "error", 3200);
+      this.render();
+      return;
+    }
     const before = this.rects();
     const was = this.pending.find((p) => p.seq === seq);
     this.pending = this.pending.filter((p) => p.seq !== seq);
@@ -367,9 +405,95 @@ class TableView {
   nameOf(seat) {
     if (!this.table) return `seat ${seat + 1}`;
     const s = this.table.seats[seat];
+    if (seat === this.me && s.partners && this.partner !== null) {
+      const mate = s.partners[1 - this.partner];
+      return `You & ${mate.name || "a free place"}`;
+    }
     if (seat === this.me) return "You";
     if (s.bot) return `Bot ${seat + 1} (${s.bot})`;
     return s.name || `seat ${seat + 1}`;
+  }
+
+  // ------------------------------------------------------------------ partners (R40)
+
+  /** One partner of a partnership seat changed; the seat's own fields follow. */
+  updatePartner(seat, partner, fields) {
+    const places = seat.partners;
+    Object.assign(places[partner], fields);
+    const names = places.map((p) => p.name).filter(Boolean);
+    seat.name = names.length ? names.join(" & ") : null;
+    seat.bot = places.every((p) => p.bot) ? places.map((p) => p.bot).join("+") : null;
+    seat.ready = places.every((p) => p.ready || p.bot);
+    seat.connected = places.some((p) => p.name || p.bot) && places.every((p) => !(p.name || p.bot) || p.connected || p.bot);
+    seat.takeover = places.some((p) => p.takeover);
+  }
+
+  /** My seat's people: "You", or at a partnership "Ann (you) & Bob". */
+  myNames() {
+    const s = this.table.seats[this.me];
+    if (!s.partners || this.partner === null) return "You";
+    return s.partners.map((p, i) => `${p.name || (p.bot ? `bot ${p.bot}` : "free place")}${i === this.partner ? " (you)" : ""}`).join(" & ");
+  }
+
+  /** My own place: the seat, or my half of a partnership seat. */
+  myPlace() {
+    const s = this.table.seats[this.me];
+    return s.partners && this.partner !== null ? s.partners[this.partner] : s;
+  }
+
+  onHold(msg) {
+    if (!this.table) return;
+    const s = this.table.seats[msg.seat];
+    if (!s || !s.holding) return;
+    s.holding[msg.partner] = msg.src;
+    this.render();
+  }
+
+  /** Tell the server what I hold (R40): a drag or a selection picks a card up; letting
+   * go puts it down. Only at a partnership table; a play puts it down by itself. */
+  syncHold() {
+    if (this.me === null || this.partner === null || !this.socket || !this.playable()) return;
+    const dragged = this.drag && !this.drag.refused ? this.drag.src : null;
+    // A joker whose card is being chosen (R41) is still in hand.
+    const held = this.selected ? this.selected.src : this.chooser ? this.chooser.src : null;
+    const want = this.drag ? dragged : held;
+    if (want === this.sentHold) return;
+    this.sentHold = want;
+    if (want === null) this.socket.send({ type: "drop" });
+    else {
+      this.pickSeq = ++this.seq;
+      this.socket.send({ type: "pick", seq: this.pickSeq, src: want });
+    }
+  }
+
+  /** Who holds a card of seat ``n`` at ``src``, other than me: a name, or null. */
+  heldBy(n, src) {
+    const s = this.table.seats[n];
+    if (!s || !s.holding) return null;
+    for (let p = 0; p < s.holding.length; p++) {
+      if (s.holding[p] !== src || (n === this.me && p === this.partner)) continue;
+      const who = s.partners[p];
+      return who.name || (who.bot ? "the bot" : "your partner");
+    }
+    return null;
+  }
+
+  /** Mark the cards partners hold in a layout: everyone sees where they act (R40). */
+  markHolds(box, n) {
+    const s = this.table.seats[n];
+    if (!s || !s.holding) return;
+    for (const src of s.holding) {
+      if (src === null) continue;
+      const who = this.heldBy(n, src);
+      if (!who) continue;
+      const pile = box.querySelector(`[data-pile="${src}"]`);
+      const cards = pile ? pile.querySelectorAll(".card:not(.under)") : [];
+      const card = cards.length ? cards[cards.length - 1] : null;
+      if (!card) continue;
+      card.classList.add("held");
+      card.title = `${who} is holding this card`;
+      pile.append(h("span", { class: "held-by", text: `${who} holds`, "aria-label": `${who} is holding this card` }));
+    }
   }
 
   // ------------------------------------------------------------------ sending
@@ -387,6 +511,7 @@ class TableView {
     const before = this.rects();
     this.pending.push({ seq, move, cards: cards ? cards : null });
     this.selected = null;
+    this.sentHold = null; // the play puts the card down (R40)
     this.render(before);
   }
 
@@ -411,7 +536,7 @@ class TableView {
   ready() {
     if (this.me === null) return;
     this.socket.send({ type: "ready" });
-    this.table.seats[this.me].ready = true;
+    this.myPlace().ready = true;
     this.render();
   }
 
@@ -495,6 +620,7 @@ class TableView {
       }
     }
     if (before.size) this.animate(before);
+    this.syncHold();
   }
 
   animate(before) {
@@ -640,6 +766,7 @@ class TableView {
     });
     box.append(h("div", { class: "col stock-col" }, h("span", { class: "lbl", text: "Stock" }), stock),
       h("div", { class: "col waste-col" }, h("span", { class: "lbl", text: "Waste" }), waste));
+    this.markHolds(box, n);
     return box;
   }
 
@@ -719,7 +846,7 @@ class TableView {
     }
     const vs = view.seats[this.me];
     const head = h("div", { class: "my-head" }, h("span", { class: "chip", style: `background:${seatColour(this.me)}` }),
-      h("b", { text: "You" }), h("small", { text: `${vs.middle} in the middle · ${vs.nertz_count} Nertz left` }),
+      h("b", { text: this.myNames() }), h("small", { text: `${vs.middle} in the middle · ${vs.nertz_count} Nertz left` }),
       vs.stuck ? h("span", { class: "tag", text: "you said stuck" }) : null);
     this.mine.replaceChildren(head, this.layoutEl(vs, this.me, true));
     const on = t.stage === "playing" && view.phase === "playing";
@@ -743,7 +870,7 @@ class TableView {
 
   seatingPanel() {
     const t = this.table;
-    const me = this.me !== null ? t.seats[this.me] : null;
+    const me = this.me !== null ? this.myPlace() : null;
     return h("div", { class: "panel seating" },
       h("h2", { text: `Table ${this.code}` }),
       h("p", {}, "Share this link to invite people: ", h("code", { text: `${location.origin}/t/${this.code}${this.key ? `?key=${this.key}` : ""}` })),
@@ -824,7 +951,7 @@ class TableView {
       : "Nobody could play: the hand ends with no call (R26).";
     const best = Math.max(...e.scores.map((s) => s.score));
     const top = e.scores.map((s, i) => (s.score === best ? this.nameOf(i) : null)).filter(Boolean);
-    const me = this.me !== null ? t.seats[this.me] : null;
+    const me = this.me !== null ? this.myPlace() : null;
     const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${e.hand} breakdown` },
       h("h2", { text: `Hand ${e.hand} over — ${why}` }),
       h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((this.base && this.base.rules) || t.rules).penalty} (R30).` }),
@@ -1192,7 +1319,7 @@ class TableView {
     const ghostRect = d.ghost.firstChild && d.ghost.firstChild.getBoundingClientRect();
     d.ghost.remove();
     if (ghostRect) before.set(`${d.cards[0]}@${this.me}`, ghostRect);
-    if (!target || target.dataset.drop === d.src) {
+    if (!target || target.dataset.drop === d.src || d.refused) {
       this.render(before);
       return;
     }
@@ -1213,6 +1340,7 @@ class TableView {
       return;
     }
     this.pending.push({ seq, move: m.move, cards: m.cards });
+    this.sentHold = null; // the play puts the card down (R40)
     this.render(before);
   }
 
@@ -1251,7 +1379,7 @@ class TableView {
       this.showRulesDialog();
       return;
     }
-    if (key === "Enter" && (t.stage === "seating" || t.stage === "between") && this.me !== null && !t.seats[this.me].ready) {
+    if (key === "Enter" && (t.stage === "seating" || t.stage === "between") && this.me !== null && !this.myPlace().ready) {
       e.preventDefault();
       this.ready();
       return;

@@ -1,0 +1,93 @@
+"""Partnerships in the browser (R40): two pages share one seat. Both show both names;
+the card one partner picks up is marked on the other's page as held by them, and the
+other's try to play it is refused with the reason shown; both play cards and the hand
+goes on. No console errors (the ``players`` fixture checks both pages)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import Console, Server
+from .helpers import drag, pile, wait_go
+from .test_multiplayer import Player, foundation
+
+SEAT = "nertz: KS 2H AH; work: 2C / 9H / 9C / QD; stock: 3D 4D 5D 6D 7D; waste: -"
+"""One seat for Ann and Bob: the ace of hearts on top of the Nertz pile, the two next."""
+
+
+@pytest.fixture
+def partners(browser: Browser) -> Iterator[list[Player]]:
+    made: list[tuple[Any, Player]] = []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        page = context.new_page()
+        console = Console()
+        console.watch(page)
+        made.append((context, Player(page, console)))
+    yield [p for _, p in made]
+    for context, _ in made:
+        context.close()
+    for _, p in made:
+        assert p.console.errors == [], p.console.errors
+
+
+def held(page: Page, src: str) -> Any:
+    return page.locator(f'.mine .pile[data-pile="{src}"] .card.held')
+
+
+def test_r40_two_pages_share_a_seat_and_respect_each_others_hand(
+    server: Server, partners: list[Player]
+) -> None:
+    code = server.table([SEAT], bots={}, options={"partnerships": "on"})
+    ann, bob = (p.page for p in partners)
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        page.goto(f"{server.url}/t/{code}")
+        page.fill("#join-name", name)
+        page.click("text=Take a seat")  # the table pairs them: Bob sits with Ann
+        expect(page.locator(".ready-btn")).to_be_visible()
+    for page in (ann, bob):
+        page.click(".ready-btn")
+    for page in (ann, bob):
+        wait_go(page)
+    expect(ann.locator(".my-head b")).to_have_text("Ann (you) & Bob")
+    expect(bob.locator(".my-head b")).to_have_text("Ann & Bob (you)")
+
+    # Ann picks up the ace: Bob sees it held by her.
+    ann.click('.mine [data-src="N"]')
+    expect(ann.locator(".card.selected")).to_have_attribute("aria-label", "ace of hearts")
+    expect(held(bob, "N")).to_have_attribute("aria-label", "ace of hearts")
+    expect(bob.locator('.mine .pile[data-pile="N"] .held-by')).to_have_text("Ann holds")
+    expect(held(ann, "N")).to_have_count(0)  # her own hand is not marked as someone else's
+
+    # Bob reaches for it anyway: refused, with the reason on his screen.
+    drag(bob, '.mine [data-src="N"]', ".middle")
+    expect(bob.locator(".toast.error")).to_contain_text(
+        "your partner has picked up the ace of hearts from your Nertz pile (R40)"
+    )
+    expect(foundation(bob, 1)).to_have_count(0)
+
+    # Ann plays it; then Bob plays the two on it, and Ann a card of her own.
+    ann.click(".middle")
+    for page in (ann, bob):
+        expect(foundation(page, 1)).to_have_attribute(
+            "aria-label", "foundation F1: ace of hearts, 1 card"
+        )
+    expect(held(bob, "N")).to_have_count(0)  # the play put it down
+    drag(bob, '.mine [data-src="N"]', ".middle")
+    for page in (ann, bob):
+        expect(foundation(page, 1)).to_have_attribute(
+            "aria-label", "foundation F1: 2 of hearts, 2 cards"
+        )
+    ann.keyboard.press("Space")  # she turns the stock while he watches the Nertz pile
+    for page in (ann, bob):
+        expect(page.locator(pile("W")).locator(".card").last).to_have_attribute(
+            "aria-label", "5 of diamonds"
+        )
+    drag(ann, '.mine [data-src="1"]', ".middle")  # her 2 of clubs needs an ace: refused
+    expect(ann.locator(".toast.error")).to_contain_text("2 of clubs")
+    for page in (ann, bob):
+        expect(page.locator(".status")).to_contain_text("Play!")  # the hand goes on
