@@ -1,5 +1,7 @@
 """Memory: built from a view and kept up to date by events, it always agrees with a
-fresh view of the seat (R4, R6, R21: only what the seat can see)."""
+fresh view of the seat (R4, R6, R21: only what the seat can see), jokers included
+(R41: where they lie, what the middle takes after a landed one, the open
+announcements)."""
 
 from __future__ import annotations
 
@@ -24,10 +26,14 @@ def _visible(m: Memory) -> tuple[Any, ...]:
         m.nertz_counts,
         m.middle,
         m.stuck,
+        m.announced,
     )
 
 
-@pytest.mark.parametrize("options", [{}, {"draw": "1", "nertz_pile": "11"}])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"draw": "1", "nertz_pile": "11"}, {"jokers": "on"}, {"jokers": "on", "draw": "1"}],
+)
 def test_memory_agrees_with_a_fresh_view_after_every_event(
     monkeypatch: pytest.MonkeyPatch, options: dict[str, str]
 ) -> None:
@@ -39,6 +45,7 @@ def test_memory_agrees_with_a_fresh_view_after_every_event(
             hands.append(self)
 
     checks = 0
+    seen = {"announced": 0, "landed": 0, "jokers": 0}
 
     class Checking(Bot):
         def decide(self, now_ms: int) -> Any:
@@ -49,6 +56,9 @@ def test_memory_agrees_with_a_fresh_view_after_every_event(
             assert _visible(self.memory) == _visible(fresh)
             assert len(self.memory.waste) == seat_view["seats"][self.seat]["waste_count"]
             checks += 1
+            seen["announced"] += bool(self.memory.announced)
+            seen["landed"] += any(f["top_as"] for f in seat_view["foundations"])
+            seen["jokers"] += any(c.rank == 0 for p in self.memory.work for c in p)
             return super().decide(now_ms)
 
     monkeypatch.setattr(table, "Hand", Watched)
@@ -57,6 +67,8 @@ def test_memory_agrees_with_a_fresh_view_after_every_event(
         bots = [Checking(s, "expert", "balanced", seed * 4 + s) for s in range(3)]
         table.play_hand(bots, rules, seed)
     assert checks > 300
+    if "jokers" in options:  # the jokers were really there to follow (R41)
+        assert min(seen.values()) > 10, seen
 
 
 def test_memory_remembers_waste_cards_below_the_fan() -> None:

@@ -25,6 +25,8 @@ PUBLIC = {
     "CardsMoved",
     "Event",
     "HandEnded",
+    "JokerAnnounced",
+    "JokerStayed",
     "Kind",
     "Move",
     "Refusal",

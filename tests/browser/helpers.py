@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import Console
 
 BOT = "nertz: 9H; work: KS / QS / JS / 10S; stock: 8S 7S; waste: -"
 """A bot seat with nothing to play on hearts or clubs: the hand is the test's."""
@@ -73,3 +77,30 @@ def touch_drag(page: Page, source: str, target: str) -> None:
 
 def pile(n: int | str) -> str:
     return f'.mine .pile[data-pile="{n}"]'
+
+
+@dataclass
+class Player:
+    """One browser page at a table, with its console watched for errors."""
+
+    page: Page
+    console: Console
+
+
+def open_players(browser: Browser, count: int, init_script: str = "") -> Iterator[list[Player]]:
+    """``count`` pages, each in its own browser context (its own storage: a different
+    person); after the test, closes them and fails on any console error."""
+    made: list[tuple[Any, Player]] = []
+    for _ in range(count):
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        if init_script:
+            context.add_init_script(init_script)
+        page = context.new_page()
+        console = Console()
+        console.watch(page)
+        made.append((context, Player(page, console)))
+    yield [p for _, p in made]
+    for context, _ in made:
+        context.close()
+    for _, p in made:
+        assert p.console.errors == [], p.console.errors

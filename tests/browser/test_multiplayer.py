@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Console, Server
-from .helpers import drag, wait_go
+from .conftest import Server
+from .helpers import Player, drag, open_players, wait_go
 
 ANN = "nertz: 5D 2H; work: AH / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 BEN = "nertz: 9S 2H; work: AS / 8D / QD / 3S; stock: 4H 5H 6H; waste: -"
@@ -53,28 +52,9 @@ SOCKETS = """
 """
 
 
-@dataclass
-class Player:
-    page: Page
-    console: Console
-
-
 @pytest.fixture
 def players(browser: Browser) -> Iterator[list[Player]]:
-    """Two people, each in their own browser context (no shared storage)."""
-    made: list[tuple[Any, Player]] = []
-    for _ in range(2):
-        context = browser.new_context(viewport={"width": 1280, "height": 720})
-        context.add_init_script(SOCKETS)
-        page = context.new_page()
-        console = Console()
-        console.watch(page)
-        made.append((context, Player(page, console)))
-    yield [p for _, p in made]
-    for context, _ in made:
-        context.close()
-    for _, p in made:
-        assert p.console.errors == [], p.console.errors
+    yield from open_players(browser, 2, SOCKETS)
 
 
 def sit_down(server: Server, players: list[Player], **options: str) -> None:

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Console, Server
-from .helpers import drag, pile, wait_go
-from .test_multiplayer import Player, foundation
+from .conftest import Server
+from .helpers import Player, drag, open_players, pile, wait_go
+from .test_multiplayer import foundation
 
 SEAT = "nertz: KS 2H AH; work: 2C / 9H / 9C / QD; stock: 3D 4D 5D 6D 7D; waste: -"
 """One seat for Ann and Bob: the ace of hearts on top of the Nertz pile, the two next."""
@@ -21,18 +21,7 @@ SEAT = "nertz: KS 2H AH; work: 2C / 9H / 9C / QD; stock: 3D 4D 5D 6D 7D; waste: 
 
 @pytest.fixture
 def partners(browser: Browser) -> Iterator[list[Player]]:
-    made: list[tuple[Any, Player]] = []
-    for _ in range(2):
-        context = browser.new_context(viewport={"width": 1280, "height": 720})
-        page = context.new_page()
-        console = Console()
-        console.watch(page)
-        made.append((context, Player(page, console)))
-    yield [p for _, p in made]
-    for context, _ in made:
-        context.close()
-    for _, p in made:
-        assert p.console.errors == [], p.console.errors
+    yield from open_players(browser, 2)
 
 
 def held(page: Page, src: str) -> Any:

@@ -11,7 +11,9 @@ from playwright.sync_api import Browser, Page, expect
 from .conftest import Console, Server
 from .helpers import BOT, drag, pile, seat_in, touch_drag
 
-ME = "nertz: 5D 2H AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
+ME = "nertz: 5D 2H AH; work: 6S / 9C / KC / 4C; stock: 3H 3C 7H; waste: -"
+"""The first turn of the stock brings up the 3H for the hearts: the seat is never blocked,
+so the table cannot end the hand (R24-R26) while a slow machine reaches for the call."""
 
 
 def test_a_whole_hand_by_drags_and_taps(page: Page, server: Server, console: Console) -> None:

@@ -481,6 +481,14 @@ def check_scores(hand: Hand) -> None:
         ), f"seat {seat}"
 
 
+def check_hand(hand: Hand) -> None:
+    """The rules every state of a hand keeps: cards, foundations, work piles, scores."""
+    check_cards(hand)
+    check_foundations(hand)
+    check_work_piles(hand)
+    check_scores(hand)
+
+
 HIDDEN_KEYS = ("stock", "seed", "deal", "log", "nertz")
 """Keys no view may have: a stock's order, the deal, the log, a Nertz pile's cards."""
 
@@ -579,10 +587,7 @@ def test_every_step_keeps_cards_foundations_piles_scores_and_views(game: Game) -
 
     def check(table: Table, seat: int) -> None:
         hand = table.hand
-        check_cards(hand)
-        check_foundations(hand)
-        check_work_piles(hand)
-        check_scores(hand)
+        check_hand(hand)
         everyone = seat < 0 or hand.over or table.index % 16 == 0
         check_views(hand, range(len(hand.seats)) if everyone else [seat])
         check_blocked_cache(hand, range(len(hand.seats)))
@@ -710,14 +715,7 @@ def test_partners_share_one_layout_and_never_take_the_card_the_other_holds(game:
     rules = game.rules.with_options(partnerships=True)
     table = Table(Game(game.seed, game.seats, rules, game.steps), partners=True)
 
-    def check(table: Table, seat: int) -> None:
-        hand = table.hand
-        check_cards(hand)
-        check_foundations(hand)
-        check_work_piles(hand)
-        check_scores(hand)
-
-    hand = table.run(check)
+    hand = table.run(lambda table, seat: check_hand(table.hand))
     assert replay(hand.deal, hand.rules, hand.log).snapshot() == hand.snapshot()
     event(f"partner refusals: {min(table.stats['partner_holds'], 5)}+")
 

@@ -22,6 +22,10 @@ from nertz.cli import main
         (["--rules", "fast"], ["'fast'", "standard, bonus, quick, easy"]),
         (["--matches", "0"], ["--matches"]),
         (["--seats", "expert", "--set", "match=gap"], ["gap", "two seats"]),
+        # R40: pairs need partnerships, and partnerships need pairs of known bots.
+        (["--seats", "expert+casual,expert"], ["partnerships=on", "R40"]),
+        (["--set", "partnerships=on", "--seats", "expert,expert"], ["level+level", "R40"]),
+        (["--set", "partnerships=on", "--seats", "expert+wizard"], ["'wizard'"]),
     ],
 )
 def test_bad_arguments_stop_with_one_line(
@@ -77,3 +81,25 @@ def test_a_run_prints_tables_and_writes_json_and_plot(
     assert sum(s["wins"] for s in data["seats"]) == pytest.approx(3)
     assert data["table"]["matches"] == 3 and data["table"]["bad_refusals"] == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_run_with_jokers_plays_to_the_end_and_reports_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R41: ``--set jokers=on`` plays whole matches (race to 100, R32) and reports the
+    jokers announced, landed, sent home, and the answers, on screen and in JSON."""
+    monkeypatch.setenv("COLUMNS", "160")
+    out = tmp_path / "jokers.json"
+    args = ["simulate", "--rules", "standard", "--set", "jokers=on", "--matches", "2"]
+    assert main([*args, "--seed", "5", "--quiet", "--json", str(out)]) == 0
+    shown = capsys.readouterr().out
+    assert "jokers (R41)" in shown and "stayed home" in shown and "1 expert:balanced" in shown
+    data = json.loads(out.read_text())
+    assert data["rules"]["jokers"] is True
+    assert sum(s["wins"] for s in data["seats"]) == pytest.approx(2)
+    assert max(s["mean_score"] for s in data["seats"]) > 0
+    table = data["table"]
+    assert table["matches"] == 2 and table["bad_refusals"] == 0
+    assert table["jokers_per_hand"] > 1 and 0 <= table["jokers_stayed_share"] < 1
+    for s in data["seats"]:
+        assert s["jokers_landed"] + s["jokers_stayed"] <= s["jokers_announced"]

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from nertz.bots import Bot, parse_seat
-from nertz.cli import main
 from nertz.engine import NERTZ, Rules, touches
 from nertz.sim.table import play_hand
 
@@ -56,24 +55,6 @@ def test_r40_a_partnership_table_runs_to_the_end_on_the_command_line(tmp_path: P
         "skilled:balanced",
         "beginner:balanced",
     ]
-
-
-@pytest.mark.parametrize(
-    ("args", "words"),
-    [
-        (["--seats", "expert+casual,expert"], ["partnerships=on", "R40"]),
-        (["--set", "partnerships=on", "--seats", "expert,expert"], ["level+level", "R40"]),
-        (["--set", "partnerships=on", "--seats", "expert+wizard"], ["'wizard'"]),
-    ],
-)
-def test_r40_pairs_need_partnerships_and_partnerships_need_pairs(
-    capsys: pytest.CaptureFixture[str], args: list[str], words: list[str]
-) -> None:
-    assert main(["simulate", "--quiet", *args]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    for word in words:
-        assert word in err
 
 
 def bots(specs: list[str], seed: int, partner: int) -> list[Bot]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from nertz.bots import parse_seat
@@ -51,3 +53,34 @@ def test_summary_counts_shared_wins_and_means_per_hand() -> None:
     data = summary.as_json()
     assert data["seats"][1]["label"] == "2 skilled:racer"
     assert data["table"]["hands"] == 3
+
+
+def test_summary_adds_up_jokers_and_the_spread_of_hand_lengths() -> None:
+    """R41: jokers announced, landed, stayed home and answers add up per seat; the
+    stayed share is over all announcements. Hand lengths 20 s and 40 s: sd 10 s."""
+    setup = Setup((parse_seat("expert"), parse_seat("racer")), Rules(jokers=True), 1)
+    hands = (
+        replace(
+            _hand((10, 4), 0, False),
+            length_ms=20_000,
+            jokers_announced=(2, 1),
+            jokers_landed=(2, 0),
+            jokers_stayed=(0, 1),
+            answers=(1, 0),
+        ),
+        replace(
+            _hand((3, 8), 1, False),
+            length_ms=40_000,
+            jokers_announced=(1, 0),
+            jokers_landed=(0, 0),
+            jokers_stayed=(1, 0),
+            answers=(0, 1),
+        ),
+    )
+    summary = summarize(setup, [MatchResult(hands, (0,), (13, 12))])
+    first, second = summary.seats
+    assert (first.jokers_announced, first.jokers_landed, first.jokers_stayed) == (3, 2, 1)
+    assert (second.jokers_announced, second.answers) == (1, 1)
+    assert summary.table.jokers_per_hand == 2.0
+    assert summary.table.jokers_stayed_share == pytest.approx(0.5)
+    assert summary.table.mean_hand_s == 30.0 and summary.table.hand_s_sd == pytest.approx(10.0)

@@ -7,6 +7,10 @@ size, middle count and stuck flag. It is built from ``view(hand, seat)`` (a JSON
 dict) and updated from the public ``Event`` values the table announces. It never sees
 a ``Hand``; turning events per action into a compact model is also what makes bots fast
 enough for the simulator (a view costs far more than an event).
+
+With jokers (R41) a joker is a ``Card`` of rank 0 wherever it lies; what a foundation
+takes next follows the card a landed joker was announced as, and ``announced`` lists
+the jokers whose announcement window is open (everyone's, the seat's own included).
 """
 
 from __future__ import annotations
@@ -23,19 +27,30 @@ from nertz.engine import (
     CardsMoved,
     Event,
     HandEnded,
+    JokerAnnounced,
+    JokerStayed,
     Kind,
+    Move,
     Rotated,
     SaidStuck,
     StockTurned,
 )
 
-__all__ = ["Memory"]
+__all__ = ["Announced", "Memory"]
+
+_NOTHING_BUSY: dict[int, int] = {}
+"""``Memory.busy`` with no announcement open; never changed."""
+
+Announced = tuple[int, int, Card, int, int, int]
+"""An open joker announcement (R41): ``(seat, src, joker, key, foundation, until_ms)``,
+``key`` the ``Card.key`` it stands for, ``foundation`` 0-based or -1 for a new one."""
 
 
 class Memory:
     """One seat's knowledge of the hand in progress. Lists run bottom to top."""
 
     __slots__ = (
+        "announced",
         "called",
         "middle",
         "nertz_count",
@@ -80,6 +95,8 @@ class Memory:
         """Bumped whenever this seat's work piles or the middle change (for caches)."""
         self.pool: set[int] = set()
         """Keys of the cards seen turned from the stock and still in stock or waste."""
+        self.announced: list[Announced] = []
+        """R41: jokers announced for the middle whose window is open, oldest first."""
         self.resync(seat_view)
 
     def resync(self, seat_view: Mapping[str, Any]) -> None:
@@ -108,9 +125,21 @@ class Memory:
         wants: dict[int, int] = {}
         for f in seat_view["foundations"]:
             if not f["finished"]:
-                key = Card.parse(f["top"]).key + 1
+                # A joker on top stands for the card it was announced as (R41).
+                key = Card.parse(f.get("top_as") or f["top"]).key + 1
                 wants[key] = wants.get(key, 0) + 1
         self.wants = wants
+        self.announced = [
+            (
+                a["seat"],
+                Move.parse(a["move"]).src,
+                Card.parse(a["joker"], a["seat"]),
+                Card.parse(a["as"]).key,
+                a["foundation"] - 1 if a["foundation"] else -1,
+                a["until_ms"],
+            )
+            for a in seat_view.get("announcements", ())
+        ]
         self.called = seat_view["caller"] is not None
         self.over = seat_view["phase"] == "over"
         self.version += 1
@@ -131,25 +160,35 @@ class Memory:
                 self.called = True
             elif type(event) is HandEnded:
                 self.over = True
+            elif type(event) is JokerAnnounced:
+                self._announced(event)
+            elif type(event) is JokerStayed:
+                self._closed(event.seat, event.joker)
 
     def _moved(self, e: CardsMoved) -> None:
         seat, move = e.seat, e.move
         mine = seat == self.seat
         src = move.src
-        if move.kind is Kind.FOUNDATION:
+        kind = move.kind
+        if kind is Kind.FOUNDATION or kind is Kind.ANNOUNCE:
             self.version += 1
-            card = e.cards[0]
+            if kind is Kind.FOUNDATION:
+                key = e.cards[0].key
+            else:  # a joker landed: the middle goes on from the card announced (R41)
+                key = move.card
+                self._closed(seat, e.cards[0])
+            rank = key & 15
             self.middle[seat] += 1
             if not e.tie:
                 wants = self.wants
-                if card.rank > 1:
-                    left = wants[card.key] - 1
+                if rank > 1:
+                    left = wants[key] - 1
                     if left:
-                        wants[card.key] = left
+                        wants[key] = left
                     else:
-                        del wants[card.key]
-                if card.rank < 13:
-                    nxt = card.key + 1
+                        del wants[key]
+                if rank < 13:
+                    nxt = key + 1
                     wants[nxt] = wants.get(nxt, 0) + 1
                     if not mine and self._holds(nxt):
                         self.news += 1
@@ -159,7 +198,7 @@ class Memory:
         if not mine:
             return
         self.version += 1
-        self.progress += src >= NERTZ or move.kind is Kind.FOUNDATION
+        self.progress += src >= NERTZ or kind is Kind.FOUNDATION or kind is Kind.ANNOUNCE
         if src == NERTZ:
             self.nertz_top = e.revealed
             self.nertz_count -= 1
@@ -167,10 +206,32 @@ class Memory:
             self.pool.discard(self.waste.pop().key)
         else:
             del self.work[src][-len(e.cards) :]
-        if move.kind is Kind.PILE:
+        if kind is Kind.PILE:
             self.work[move.dst] += e.cards
-        elif move.kind is Kind.UNDER:
+        elif kind is Kind.UNDER:
             self.work[move.dst].insert(0, e.cards[0])
+
+    def _announced(self, e: JokerAnnounced) -> None:
+        self.announced.append((e.seat, e.move.src, e.joker, e.move.card, e.foundation, e.until_ms))
+        if e.seat == self.seat:
+            self.version += 1  # the joker's pile is spoken for until the window closes
+
+    def _closed(self, seat: int, joker: Card) -> None:
+        """The announcement of ``joker`` ended: it landed or stayed home (R41)."""
+        for i, a in enumerate(self.announced):
+            if a[0] == seat and a[2] is joker:
+                del self.announced[i]
+                if seat == self.seat:
+                    self.version += 1
+                return
+
+    def busy(self) -> dict[int, int]:
+        """The seat's own sources whose joker is announced (R41), each with the time its
+        window closes: moving that joker or covering it sends it home."""
+        if not self.announced:
+            return _NOTHING_BUSY  # the usual case, asked on every look
+        me = self.seat
+        return {a[1]: a[5] for a in self.announced if a[0] == me}
 
     def _turned(self, cards: tuple[Card, ...]) -> None:
         if cards:

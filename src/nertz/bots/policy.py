@@ -12,6 +12,14 @@ calls, all with public information only (docs/bots.md):
 
 The bot never receives a ``Hand``: everything it knows comes from views and events,
 which is exactly what a person at the seat can see (R4, R6, R21).
+
+With jokers (R41) the bot announces a joker on its Nertz pile at once (as a card that
+lets it play on, else as a card the middle takes, else as an ace), keeps a joker on
+its waste or work piles for later unless announcing it lets the bot play a card it
+holds (or it has nothing else to do), lays a waste joker on a work pile as a landing
+for a Nertz card that has none, and answers another seat's announcement by playing
+the real card there first when it holds it. With jokers off none of this runs, and
+the bot plays (and draws its random numbers) exactly as before.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nertz.engine import NERTZ, PILES, WASTE, Card, Event, Move, Refusal, StockTurned
+from nertz.engine import ANY, NERTZ, PILES, WASTE, Card, Event, Move, Refusal, StockTurned
 
 from .levels import LEVELS, Level
 from .memory import Memory
@@ -36,6 +44,9 @@ _STUCK = Move.parse("STUCK")
 _TO_MIDDLE = tuple(Move.to_foundation(src) for src in range(6))
 _MAX_SHUFFLES = 2
 """Work-pile rearrangements allowed between two steps of progress (no idle loops)."""
+_JOKER_KEYS = frozenset(Card.joker(n).key for n in (1, 2))
+"""The keys a joker leaves in ``Memory.pool`` (rank 0: no real card has them)."""
+_SUITS = tuple(Card.parse(f"A{s}").suit for s in "CDHS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +72,7 @@ class Bot:
         self._bonus = 0
         self._penalty = 2
         self._target = 0
+        self._jokers = False
         self._turns = 0
         """Stock turns since the last progress or news (counts fruitless passes)."""
         self.role: str | None = None
@@ -84,6 +96,7 @@ class Bot:
         self._bonus = rules["caller_bonus"]
         self._penalty = rules["penalty"]
         self._target = rules["target"] if rules["match"] == "race" else 0
+        self._jokers = bool(rules.get("jokers"))
         self.totals = tuple(totals) or (0,) * self.memory.seats
         self._turns = self._shuffles = 0
         self._mark = (0, 0)
@@ -123,7 +136,9 @@ class Bot:
         if m.over or m.called:
             return Decision(None, 4 * lv.card_ms)  # R28: the hand is ending; hands off
         self.role = role
-        for move, mean_ms, tag in self._choices(m):
+        for move, mean_ms, tag in self._choices(m, now_ms):
+            if move is None:
+                return Decision(None, mean_ms)  # R41: waiting for a joker's window
             if (role is not None or avoid) and not allowed(move, role, avoid):
                 continue
             if tag == "shuffle":
@@ -133,10 +148,11 @@ class Bot:
             return self._act(move, mean_ms)
         return Decision(None, 2 * lv.card_ms)  # stuck: wait for the middle or a rotation
 
-    def _choices(self, m: Memory) -> Iterator[tuple[Move, int, str]]:
+    def _choices(self, m: Memory, now_ms: int) -> Iterator[tuple[Move | None, int, str]]:
         """Every action worth taking now, best first (``tag`` names its bookkeeping).
         A solo bot takes the first; a partner the first its role and its partner's
-        hold allow. Lazy: a choice not reached draws no random numbers."""
+        hold allow. Lazy: a choice not reached draws no random numbers. A move of None
+        means: wait that long (a joker's window, R41), whatever comes after."""
         lv = self.level
         rng = self.rng
         mark = (m.progress, m.news)
@@ -154,13 +170,34 @@ class Bot:
         cycle = (m.passable() + draw - 1) // draw + 1
         fruitless = self._turns >= lv.patience * cycle
         wide = self.style.wide or fruitless
+        jokers = self._jokers
+        busy: dict[int, int] = {}
+        joker_nt = joker_wt = None
+        if jokers:
+            # R41: the real-card steps below never see a joker; its own steps handle it.
+            # A joker already announced is left alone until its window closes.
+            busy = m.busy()
+            if nt is not None and nt.rank == 0:
+                joker_nt, nt = (None if NERTZ in busy else nt), None
+            if wt is not None and wt.rank == 0:
+                joker_wt, wt = (None if WASTE in busy else wt), None
 
         if m.nertz_count == 0 and self.style.should_call(self._situation(m, fruitless)):
             yield _CALL, lv.turn_ms, ""  # R27
 
+        if jokers and m.announced:
+            move = self._answer(now_ms)
+            if move is not None:
+                yield move, lv.card_ms, ""
+
         # Cards to the middle (R12-R14): the Nertz card first.
         if nt is not None and (nt.rank == 1 or nt.key in wants) and rng.random() >= miss:
             yield _TO_MIDDLE[NERTZ], lv.card_ms, ""
+        if joker_nt is not None and rng.random() >= miss:
+            # A joker blocks the Nertz pile: it goes to the middle at once (R41).
+            move = self._announcement(NERTZ, 0)
+            if move is not None:
+                yield move, lv.card_ms, ""
         for i in range(PILES):
             pile = work[i]
             if pile:
@@ -173,6 +210,12 @@ class Bot:
                     yield _TO_MIDDLE[i], lv.card_ms, ""
         if wt is not None and (wt.rank == 1 or wt.key in wants) and rng.random() >= miss:
             yield _TO_MIDDLE[WASTE], lv.card_ms, ""
+        if jokers:
+            # A joker kept on the waste or a work pile is spent when it lets the bot
+            # play a card it holds (R41).
+            move = self._spend(joker_wt, busy, 2)
+            if move is not None:
+                yield move, lv.card_ms, ""
 
         plan = lv.plan
         version = m.version
@@ -187,6 +230,10 @@ class Bot:
                 move = self._free[1]
                 if move is not None:
                     yield move, lv.card_ms, "shuffle"
+            if joker_wt is not None and rng.random() >= miss:
+                move = self._bridge(busy)
+                if move is not None:
+                    yield move, lv.card_ms, ""
         if plan >= 3 and self._shuffles < _MAX_SHUFFLES:
             if self._bare[0] != version:
                 self._bare = (version, self._expose())
@@ -204,8 +251,25 @@ class Bot:
                 if move is not None:
                     yield move, lv.card_ms, ""
 
+        if WASTE in busy:  # turning would send the announced joker home (R41): wait
+            yield None, max(1, busy[WASTE] - now_ms + 1), ""
         if not fruitless and (m.stock_count or m.waste):
             yield _TURN, lv.turn_ms, "turn"  # R21-R23
+        if jokers:
+            # Nothing else to do: a joker in reach goes to the middle as the most useful
+            # card, at worst as an ace (R41: a seat with a joker is never blocked, R24);
+            # one seen in the stock is turned up again first.
+            move = self._spend(joker_wt, busy, 0)
+            if move is not None:
+                yield move, lv.card_ms, ""
+            if (
+                _JOKER_KEYS & m.pool
+                and self._turns < (lv.patience + 1) * cycle
+                and (m.stock_count or m.waste)
+            ):
+                yield _TURN, lv.turn_ms, "turn"
+            if busy:
+                yield None, max(1, min(busy.values()) - now_ms + 1), ""
         if m.nertz_count == 0:
             yield _CALL, lv.turn_ms, ""
         if not m.stuck[self.seat]:
@@ -227,8 +291,10 @@ class Bot:
         m = self._known()
         work, plan, miss, rng = m.work, self.level.plan, self.level.overlook, self.rng
         rank, red = card.rank + 1, card.red
+        jokers = self._jokers
         best = -1
         space = -1
+        joker_end = -1
         for j in range(PILES):
             pile = work[j]
             if not pile:
@@ -236,6 +302,8 @@ class Bot:
                 continue
             end = pile[-1]
             if end.rank != rank or end.red == red:
+                if jokers and end.rank == 0 and src == NERTZ and joker_end < 0:
+                    joker_end = j  # anything lies on a joker (R41): kept for the Nertz card
                 continue
             if plan >= 2 and src != NERTZ and end.key - 1 in m.wants:
                 continue  # do not bury a card the middle takes next but one (R13)
@@ -245,6 +313,8 @@ class Bot:
                 best = j  # planners build on the shorter pile: runs stay movable
         if best >= 0:
             return Move.to_pile(src, best)
+        if joker_end >= 0 and joker_end not in m.busy() and rng.random() >= miss:
+            return Move.to_pile(src, joker_end)
         if space < 0:
             return None
         if plan >= 2:
@@ -252,6 +322,11 @@ class Bot:
                 pile = work[j]
                 if pile:
                     head = pile[0]
+                    if jokers and (head.rank == 0 or card.rank == 0):
+                        # A joker head decides by its pin (R19, R41).
+                        if _lies(pile, 0, card) and j not in m.busy():
+                            return Move.under(src, j)
+                        continue
                     if head.rank + 1 == card.rank and head.red != red:
                         return Move.under(src, j)
         if keep_space or rng.random() < miss:
@@ -261,8 +336,21 @@ class Bot:
     def _free_space(self) -> Move | None:
         """A whole work pile that fits onto another's end card, moved to empty a space
         for the Nertz card (R17, R18)."""
-        work = self._known().work
+        m = self._known()
+        work = m.work
         if not all(work):
+            return None
+        if self._jokers:  # the same search by the joker rules (R41)
+            busy = m.busy()
+            for i in range(PILES):
+                for j in range(PILES):
+                    if (
+                        j != i
+                        and i not in busy
+                        and j not in busy
+                        and _lies(work[i], 0, work[j][-1])
+                    ):
+                        return Move.to_pile(i, j, len(work[i]))
             return None
         for i in range(PILES):
             head = work[i][0]
@@ -277,8 +365,12 @@ class Bot:
         """A run moved off a card the middle takes, onto another pile (R17)."""
         m = self._known()
         work, wants = m.work, m.wants
+        jokers = self._jokers
+        busy = m.busy() if jokers else {}
         for i in range(PILES):
             pile = work[i]
+            if i in busy:
+                continue
             for k in range(len(pile) - 1, 0, -1):
                 below = pile[k - 1]
                 if below.rank != 1 and below.key not in wants:
@@ -287,9 +379,102 @@ class Bot:
                 for j in range(PILES):
                     if j != i and work[j]:
                         end = work[j][-1]
-                        if end.rank == head.rank + 1 and end.red != head.red:
+                        if jokers:
+                            if j not in busy and _lies(pile, k, end):
+                                return Move.to_pile(i, j, len(pile) - k)
+                        elif end.rank == head.rank + 1 and end.red != head.red:
                             return Move.to_pile(i, j, len(pile) - k)
                 break
+        return None
+
+    # ------------------------------------------------------------------ jokers (R41)
+
+    def _answer(self, now_ms: int) -> Move | None:
+        """Another seat announced a joker as a card this seat holds in reach: play the
+        real card to that foundation first, while the window is open (R41)."""
+        m = self._known()
+        me, lv = self.seat, self.level
+        for seat, _src, _joker, key, foundation, until in m.announced:
+            if seat == me or foundation < 0 or until - now_ms <= lv.floor_ms:
+                continue  # an ace starts a new foundation: nothing to beat it to
+            src = -1
+            nt = m.nertz_top
+            if nt is not None and nt.key == key:
+                src = NERTZ
+            else:
+                for i in range(PILES):
+                    pile = m.work[i]
+                    if pile and pile[-1].key == key:
+                        src = i
+                        break
+                else:
+                    if m.waste and m.waste[-1].key == key:
+                        src = WASTE
+            if src >= 0 and self.rng.random() >= lv.overlook:
+                return Move.to_foundation(src, foundation)
+        return None
+
+    def _announcement(self, src: int, need: int) -> Move | None:
+        """The joker at ``src`` announced as the most useful card (R41), or None when
+        no card is worth ``need``: 3 when the bot's Nertz card goes on it, 2 when a
+        card it holds in reach does, 1 when one it has seen in its stock does, else 0.
+        Never a card it holds in reach (it plays that itself); never one another
+        joker is already announced as. At equal worth an ace comes first: it starts
+        a new foundation, so no real card can beat it there."""
+        m = self._known()
+        held: dict[int, int] = dict.fromkeys(m.pool, 1)
+        for pile in m.work:
+            if pile and pile[-1].rank:
+                held[pile[-1].key] = 2
+        if m.waste and m.waste[-1].rank:
+            held[m.waste[-1].key] = 2
+        nt = m.nertz_top
+        if nt is not None and nt.rank:
+            held[nt.key] = 3
+        taken = {a[3] for a in m.announced}
+        best: tuple[int, int, int] | None = None
+        best_key = 0
+        for key in sorted(m.wants):
+            if held.get(key, 0) < 2 and key not in taken:
+                worth = held.get(key + 1, 0) if key & 15 < 13 else 0
+                option = (worth, 0, -key)
+                if best is None or option > best:
+                    best, best_key = option, key
+        for suit in _SUITS:
+            key = suit * 16 + 1
+            if held.get(key, 0) < 2:
+                crowd = sum(1 for k in m.wants if k >> 4 == suit)
+                option = (held.get(key + 1, 0), 1, -crowd)
+                if best is None or option > best:
+                    best, best_key = option, key
+        if best is None or best[0] < need:
+            return None
+        card = Card.of(best_key & 15, _SUITS[best_key >> 4])
+        return Move.announce(src, card, ANY)
+
+    def _spend(self, joker_wt: Card | None, busy: dict[int, int], need: int) -> Move | None:
+        """A joker on the waste or at a work pile's end announced, if one is worth
+        ``need`` (``_announcement``)."""
+        m = self._known()
+        sources = [WASTE] if joker_wt is not None else []
+        sources += [i for i in range(PILES) if m.work[i] and not m.work[i][-1].rank]
+        for src in sources:
+            if src in busy:
+                continue
+            move = self._announcement(src, need)
+            if move is not None and self.rng.random() >= self.level.overlook:
+                return move
+        return None
+
+    def _bridge(self, busy: dict[int, int]) -> Move | None:
+        """The waste's joker laid on a work pile, as a landing for a Nertz card with
+        nowhere to go (R41: anything lies on a joker)."""
+        work = self._known().work
+        if any(pile and pile[-1].rank == 0 for pile in work):
+            return None  # a joker end already takes the Nertz card
+        for j in range(PILES):
+            if work[j] and j not in busy:
+                return Move.to_pile(WASTE, j)
         return None
 
     def _situation(self, m: Memory, fruitless: bool) -> CallSituation:
@@ -313,3 +498,22 @@ class Bot:
             best_other_total=max((totals[s] + hand[s] for s in others), default=-(10**9)),
             target=self._target,
         )
+
+
+def _lies(pile: Sequence[Card], k: int, below: Card) -> bool:
+    """May ``pile[k]``, with the cards on it, lie on ``below`` (R17, R41)? Anything lies
+    on a joker; a joker with nothing real on it lies on anything; a joker with a real
+    card on it (directly or through other jokers) stands for the card one rank above
+    it, of the other colour, one step per joker (it is *pinned*)."""
+    card = pile[k]
+    if below.rank == 0:
+        return True
+    if card.rank:
+        return card.rank + 1 == below.rank and card.red != below.red
+    steps = 1
+    for above in pile[k + 1 :]:
+        if above.rank:
+            red = above.red if steps % 2 == 0 else not above.red
+            return above.rank + steps + 1 == below.rank and red != below.red
+        steps += 1
+    return True

@@ -513,13 +513,18 @@ class Hand:
             target.cards.append(card)
         else:
             self._grow(target, card, at_ms)
+        self._sent_to_middle(seat, move.src)
+        return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
+
+    def _sent_to_middle(self, seat: int, src: int) -> None:
+        """A card of ``seat`` left ``src`` for the middle: count it (R29), and mark what
+        changed for the caches (blocked answers, work-pile moves)."""
         self.middle[seat] += 1
         self._seat_version[seat] += 1
-        if move.src < PILES:
+        if src < PILES:
             self._work_version[seat] += 1
         self._middle_version += 1
-        layout.stuck = False
-        return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
+        self.seats[seat].stuck = False
 
     def _tie_target(
         self, card: Card, at_ms: int, candidates: list[Foundation] | tuple[Foundation, ...]
@@ -586,7 +591,9 @@ class Hand:
         dest = layout.work[dst]
         if dest:
             end, first = dest[-1], cards[0]
-            if first.rank + 1 != end.rank or first.red == end.red:
+            # A joker's rank (0) says nothing: a pinned joker fits only where its pin
+            # does (R41), even on an ace of the other colour.
+            if first.rank == 0 or first.rank + 1 != end.rank or first.red == end.red:
                 stands = (
                     pin(layout.work[src], len(layout.work[src]) - count) if src < PILES else None
                 )
@@ -616,7 +623,7 @@ class Hand:
         if card is None:
             return _empty_source(move)
         head = layout.work[dst][0]
-        if card.rank != head.rank + 1 or card.red == head.red:
+        if head.rank == 0 or card.rank != head.rank + 1 or card.red == head.red:
             stands = pin(layout.work[dst], 0)
             if not (self._jokers and lies_on(head, stands, card)):
                 return refuse(Refusal.DOES_NOT_FIT, _misfit(card, stands, head, "under"))
@@ -751,6 +758,11 @@ class Hand:
         elif number == ANY:
             fits = self.wants.get(card.key)
             if not fits:
+                # ``beaten`` when that card already got there: the same lost race as a
+                # real card's (R16), which a player cannot see coming.
+                late = self._miss(card, self.foundations)
+                if late.code is Refusal.BEATEN:
+                    return late
                 return refuse(
                     Refusal.DOES_NOT_FIT, f"no foundation takes the {card.name} now (R13)"
                 )
@@ -759,6 +771,9 @@ class Hand:
         elif not 0 <= number < len(self.foundations):
             return refuse(Refusal.NO_SUCH_FOUNDATION, f"there is no foundation F{number + 1}")
         elif self.foundations[number].needs != card.key:
+            late = self._miss(card, (self.foundations[number],))
+            if late.code is Refusal.BEATEN:
+                return late
             return refuse(
                 Refusal.DOES_NOT_FIT, f"F{number + 1} does not take the {card.name} now (R13)"
             )
@@ -809,12 +824,7 @@ class Hand:
         target.cards[place] = joker
         target.jokers[place] = card
         revealed = self._remove(layout, move.src)
-        self.middle[seat] += 1
-        self._seat_version[seat] += 1
-        if move.src < PILES:
-            self._work_version[seat] += 1
-        self._middle_version += 1
-        layout.stuck = False
+        self._sent_to_middle(seat, move.src)
         self.last_card_ms = at_ms
         self._look_at = at_ms + SETTLE_MS
         self.rotations = 0  # progress (R24) ends a blocked spell (R26)

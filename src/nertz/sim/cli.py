@@ -242,6 +242,23 @@ def show(console: Console, summary: Summary) -> None:
         f"{t.blocked_share:.1%}",
     )
     console.print(table)
+    if summary.setup.rules.jokers:
+        jokers = Table(title="jokers (R41)", **_LIGHT)
+        for column in ("seat", "announced", "landed", "stayed home", "answers"):
+            jokers.add_column(column, justify="left" if column == "seat" else "right")
+        jokers.caption = (
+            f"{t.jokers_per_hand:.2f} announced a hand, {t.jokers_stayed_share:.1%} stayed home; "
+            "answers: real cards played first onto another seat's announced joker"
+        )
+        for s in summary.seats:
+            jokers.add_row(
+                s.label,
+                str(s.jokers_announced),
+                str(s.jokers_landed),
+                str(s.jokers_stayed),
+                str(s.answers),
+            )
+        console.print(jokers)
     if summary.setup.partners:
         console.print(
             "partners (R40): the stock partner turned "

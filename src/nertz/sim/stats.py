@@ -54,6 +54,13 @@ class SeatStats:
     """Plays refused because another card got there first (R16)."""
     ties: int
     """Cards that landed in a true tie (R16)."""
+    jokers_announced: int = 0
+    """Jokers this seat announced for the middle (R41); 0 with jokers off."""
+    jokers_landed: int = 0
+    jokers_stayed: int = 0
+    """Announced jokers that stayed home: the real card got there first (R41)."""
+    answers: int = 0
+    """Real cards this seat played in time to send another seat's joker home (R41)."""
     partner: str | None = None
     """R40: the seat's second bot (``level:style``), the one that turns the stock."""
     stock_turn_share: float | None = None
@@ -74,6 +81,12 @@ class TableStats:
     """Share of hands that ended blocked, with no call (R26)."""
     bad_refusals: int
     """Refusals other than a lost race or a late play: bot bugs; 0 expected."""
+    hand_s_sd: float = 0.0
+    """Standard deviation of a hand's length in virtual seconds (its se: ``/ sqrt(hands)``)."""
+    jokers_per_hand: float = 0.0
+    """Jokers announced for the middle per hand, all seats together (R41)."""
+    jokers_stayed_share: float = 0.0
+    """Share of announced jokers that stayed home (R41)."""
     partner_clashes: int = 0
     """R40: a partner's move refused because the other partner's card changed the
     layout first (both meant the one empty space, say); 0 without partnerships."""
@@ -110,7 +123,10 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
     calls = [0] * n
     races = [0] * n
     ties = [0] * n
+    # Jokers announced, landed, stayed home, and answers, per seat (R41).
+    jokers = [[0] * n for _ in range(4)]
     hands = length = rotations = blocked = bad = clashes = 0
+    squares = 0.0
     paired = bool(setup.partners)
     turns = [[0, 0] for _ in range(n)]
     for match in results:
@@ -119,6 +135,7 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
         for hand in match.hands:
             hands += 1
             length += hand.length_ms
+            squares += (hand.length_ms / 1000) ** 2
             rotations += hand.rotations
             blocked += hand.blocked
             bad += len(hand.bad)
@@ -135,6 +152,13 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
                 left[s] += hand.nertz_left[s]
                 races[s] += hand.races_lost[s]
                 ties[s] += hand.ties[s]
+            if hand.jokers_announced:
+                for row, counts in zip(
+                    jokers,
+                    (hand.jokers_announced, hand.jokers_landed, hand.jokers_stayed, hand.answers),
+                ):
+                    for s in range(n):
+                        row[s] += counts[s]
     matches = len(results)
     per_hand = max(1, hands)
     labels = seat_labels(setup.seats, setup.partners)
@@ -157,6 +181,10 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
                 calls=calls[s],
                 races_lost=races[s],
                 ties=ties[s],
+                jokers_announced=jokers[0][s],
+                jokers_landed=jokers[1][s],
+                jokers_stayed=jokers[2][s],
+                answers=jokers[3][s],
                 partner=str(setup.partners[s]) if paired else None,
                 stock_turn_share=turns[s][1] / max(1, sum(turns[s])) if paired else None,
             )
@@ -169,6 +197,9 @@ def summarize(setup: Setup, results: Sequence[MatchResult]) -> Summary:
         rotations_per_hand=rotations / per_hand,
         blocked_share=blocked / per_hand,
         bad_refusals=bad,
+        hand_s_sd=math.sqrt(max(0.0, squares / per_hand - (length / per_hand / 1000) ** 2)),
+        jokers_per_hand=sum(jokers[0]) / per_hand,
+        jokers_stayed_share=sum(jokers[2]) / max(1, sum(jokers[0])),
         partner_clashes=clashes,
     )
     return Summary(setup, tuple(seats), table)

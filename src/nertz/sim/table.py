@@ -13,6 +13,10 @@ R25) and the idle deadline (``idle_rotate_s``). A stock turn that may have block
 seat (turning past a waste card that only its current place made reachable, R24) makes
 the look due at once: the loop ticks right after such a turn.
 
+A joker's announcement window (R41) is one more of those deadlines: when it ends the
+joker lands or stays home, which every bot hears; pending moves stand (only a rotation
+makes the seats look again).
+
 Bots get views and events only (``Bot.begin``, ``observe``, ``refused``); the loop is
 the only code that holds the ``Hand``.
 """
@@ -31,6 +35,8 @@ from nertz.engine import (
     Event,
     Hand,
     Holds,
+    JokerAnnounced,
+    JokerStayed,
     Kind,
     Outcome,
     Refusal,
@@ -80,6 +86,16 @@ class HandResult:
     table (seat-major: seat 0's partners 0 and 1, then seat 1's ...)."""
     card_moves: tuple[int, ...] = ()
     """Card moves (to the middle or between piles) per hand at the table, as ``turns``."""
+    jokers_announced: tuple[int, ...] = ()
+    """Jokers each seat announced for the middle (R41); empty with jokers off."""
+    jokers_landed: tuple[int, ...] = ()
+    """Of those, the ones that landed."""
+    jokers_stayed: tuple[int, ...] = ()
+    """Of those, the ones that stayed home: the real card got there first, or the joker
+    left its pile (R41)."""
+    answers: tuple[int, ...] = ()
+    """Real cards each seat played to a foundation while another seat's joker was
+    announced there as that card: the answers that sent a joker home (R41)."""
 
 
 def play_hand(
@@ -118,6 +134,9 @@ def play_hand(
     turns = [0] * len(actors)
     moves = [0] * len(actors)
     bad: list[str] = []
+    jokers = rules.jokers
+    # Per seat: jokers announced, landed, stayed home; real cards that beat a joker.
+    tally = [[0] * n for _ in range(4)] if jokers else []
     holds = Holds(n)
     table = _Actors(actors, holds, paired)
     for a in range(len(actors)):
@@ -138,11 +157,14 @@ def play_hand(
         deadline = hand.next_deadline()
         if deadline is not None and deadline <= t:
             events = hand.tick(deadline).events
+            if jokers and events:
+                _count_jokers(events, tally)
             if hand.over:
                 break
             if events:
                 _announce(everyone, events)
-                table.restart(deadline)
+                if not jokers or any(type(e) is Rotated for e in events):
+                    table.restart(deadline)
             continue
         if t > MAX_HAND_MS:
             raise RuntimeError(f"hand {seed} did not end after {MAX_HAND_MS} ms (deadlock)")
@@ -159,6 +181,19 @@ def play_hand(
                 elif move.kind is not Kind.CALL and move.kind is not Kind.STUCK:
                     moves[a] += 1
                 events = outcome.events
+                if jokers:
+                    _count_jokers(events, tally)
+                    played = events[0]
+                    if hand.announcements and isinstance(played, CardsMoved):
+                        # A real card onto a foundation another seat's joker is
+                        # announced for, as that card: the joker will stay home (R41).
+                        key = played.cards[0].key
+                        tally[3][seat] += move.kind is Kind.FOUNDATION and any(
+                            a.foundation == played.foundation
+                            and a.move.card == key
+                            and a.seat != seat
+                            for a in hand.announcements
+                        )
                 _announce(everyone, events)
                 for event in events:
                     if type(event) is CardsMoved:
@@ -172,6 +207,8 @@ def play_hand(
                     # reachable can leave the seat blocked (R24): the table looks again
                     # at once, before this seat decides.
                     later = hand.tick(t).events
+                    if jokers and later:
+                        _count_jokers(later, tally)
                     if later:
                         _announce(everyone, later)
                         rotated = True
@@ -208,7 +245,22 @@ def play_hand(
         clashes=tuple(clashes),
         turns=tuple(turns),
         card_moves=tuple(moves),
+        jokers_announced=tuple(tally[0]) if jokers else (),
+        jokers_landed=tuple(tally[1]) if jokers else (),
+        jokers_stayed=tuple(tally[2]) if jokers else (),
+        answers=tuple(tally[3]) if jokers else (),
     )
+
+
+def _count_jokers(events: Sequence[Event], tally: list[list[int]]) -> None:
+    """Jokers announced, landed and sent home per seat (R41)."""
+    for event in events:
+        if isinstance(event, JokerAnnounced):
+            tally[0][event.seat] += 1
+        elif isinstance(event, CardsMoved) and event.move.kind is Kind.ANNOUNCE:
+            tally[1][event.seat] += 1
+        elif isinstance(event, JokerStayed):
+            tally[2][event.seat] += 1
 
 
 class _Actors:
