@@ -1,6 +1,6 @@
 """Regenerate the README's screenshots (``make screenshots``): a real server on a free
 port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
-the phone-sized table, and the score sheet with R31's worked hands."""
+the phone-sized table, the score sheet with R31's worked hands, and a joker table (R41)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from nertz.server.app import Config, create_app
 
@@ -46,6 +46,57 @@ def seat(page: Page, url: str, name: str) -> None:
     page.click("text=Take a seat")
     page.click(".ready-btn")
     page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
+
+
+# R41: Ann has a joker pinned on a work pile (a red 7 lies on it: it stands for a black 8)
+# and one on her Nertz pile; Ben has two at the ends of his work piles.
+ANN = (
+    "nertz: 8C 3S JD 4H 9S 2D QC 6H 5C 10D 7S 2H JK1; work: 9H JK2 7D / 9C / KC / 4C; "
+    "stock: 2C 3C 7H 8D 10S AC 5D 4S 3H KD; waste: -"
+)
+BEN = (
+    "nertz: 5D 8S 3H 10S 2C JH 6S 9D 4C QD 7H KH 3C; work: AH / JK1 / JK2 / 7S; "
+    "stock: 3S 5C 6H 8D 2H 10C JS KD 4S 9C AC; waste: -"
+)
+
+
+def jokers(browser: Browser, api: Server) -> None:
+    """A joker table from Ann's seat: Ben's joker landed on F1 as the 2♥, his second
+    announced as the 3♥ and counting down, Ann's pinned joker, and her chooser open."""
+    code = api.table(
+        [ANN, BEN, BOTS[1], BOTS[2]],
+        bots={"2": "casual:balanced", "3": "casual:scorer"},
+        countdown_ms=300,
+        options={"jokers": "on", "joker_announce_ms": "3000"},
+    )
+    ann, ben = (browser.new_page(viewport={"width": 1280, "height": 720}) for _ in range(2))
+    for page, name in ((ann, "Ann"), (ben, "Ben")):
+        page.goto(f"{api.url}/t/{code}")
+        page.fill("#join-name", name)
+        page.click("text=Take a seat")
+        page.wait_for_selector(".ready-btn")
+    for page in (ann, ben):
+        page.click(".ready-btn")
+    for page in (ann, ben):
+        page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
+    ben.keyboard.press("1")
+    ben.keyboard.press("f")  # the ace of hearts starts F1
+    ben.wait_for_selector('.fslot .card[aria-label^="foundation F1: ace of hearts"]')
+    for pile, card in (("2", "2 of hearts on F1"), ("3", "3 of hearts on F1")):
+        ben.keyboard.press(pile)
+        ben.keyboard.press("f")
+        ben.click(f'.chooser button[aria-label="{card}"]')
+        if pile == "2":  # the first lands when its window ends
+            ann.wait_for_selector('.fslot .card[aria-label^="foundation F1: joker as 2"]')
+    ann.wait_for_selector('.fslot[data-drop="F1"] .announce')
+    ann.keyboard.press("0")
+    ann.keyboard.press("f")  # Ann's own joker: the chooser
+    ann.wait_for_selector(".chooser button.choice")
+    ann.wait_for_timeout(600)
+    settle(ann)
+    ann.screenshot(path=str(HERE / "jokers.png"))
+    ann.close()
+    ben.close()
 
 
 def main() -> None:
@@ -126,6 +177,7 @@ def main() -> None:
         page.goto(f"{api.url}/sheet/{sheet['id']}")
         page.wait_for_selector("svg.chart")
         page.screenshot(path=str(HERE / "score-sheet.png"), full_page=True)
+        jokers(browser, api)
         browser.close()
     server.should_exit = True
     thread.join(10)

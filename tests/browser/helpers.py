@@ -36,7 +36,14 @@ def settle(page: Page) -> None:
 
 def centre(page: Page, selector: str) -> tuple[float, float]:
     settle(page)
-    box = page.locator(selector).first.bounding_box()
+    box = None
+    for _ in range(40):
+        # Every event redraws the layouts: a bot's turn can replace the element between
+        # finding it and measuring it.
+        box = page.locator(selector).first.bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(50)
     assert box is not None, selector
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 

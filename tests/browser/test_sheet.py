@@ -56,3 +56,29 @@ def test_score_sheet(page: Page, server: Server, console: Console) -> None:
     expect(page.locator(".winners")).to_have_text("Winner: Eve with 20!")
     csv = page.request.get(f"{server.url}/api/sheets/{sheet_id}/csv").text()
     assert "1,Eve,22,1,,0,20,20" in csv and "winner,Eve" in csv
+
+
+def test_a_jokers_sheet_takes_54_cards_and_refuses_55(
+    page: Page, server: Server, console: Console
+) -> None:
+    """R41: with the jokers option a deck has 54 cards; the message names the limit."""
+    page.goto(f"{server.url}/sheet")
+    for i, name in enumerate(["Ann", "Bob"]):
+        page.fill(f".pname >> nth={i}", name)
+    page.click("text=− player")
+    page.click("text=− player")
+    page.select_option('select[name="jokers"]', "on")
+    page.click("text=Start the sheet")
+    page.wait_for_url("**/sheet/*")
+    expect(page.locator(".rules-line")).to_contain_text("jokers: 54 cards a deck (R41)")
+    message = page.locator(".msg")
+    enter(page, [(55, 0), (30, 5)], "0")
+    expect(message).to_have_text(
+        "hand 1, Ann: cards in the middle must be 0 to 54 (a deck of 54, R1, R41: jokers on),"
+        " not 55"
+    )
+    enter(page, [(54, 0), (30, 5)], "0")
+    expect(message).to_contain_text("Hand 1 added")
+    expect(page.locator('tr[data-hand="1"] td[data-seat="0"]')).to_contain_text("→ 54")
+    page.click("text=Change players or options")  # the option reads back as set
+    expect(page.locator('select[name="jokers"]')).to_have_value("on")

@@ -58,6 +58,44 @@ def test_pages_are_served(tmp_path: Path) -> None:
         assert client.post("/api/test/tables", json={"layouts": []}).status_code in (404, 405)
 
 
+def test_a_jokers_sheet_counts_up_to_54_cards_a_deck(tmp_path: Path) -> None:
+    """R41: with jokers each deck has 54 cards, so a player may get 54 to the middle;
+    55 is refused with a sentence naming the limit, and nothing is stored."""
+    with TestClient(create_app(Config(db=str(tmp_path / "j.db")))) as client:
+        plain = client.post("/api/sheets", json={"names": ["Ann", "Bob"]}).json()
+        assert plain["options"]["jokers"] is False
+        refused = client.post(
+            f"/api/sheets/{plain['id']}/hands", json={"middle": [53, 0], "nertz_left": [0, 4]}
+        )
+        assert refused.json() == {
+            "error": "bad_count",
+            "reason": "hand 1, Ann: cards in the middle must be 0 to 52 (a deck of 52, R1), not 53",
+        }
+        made = client.post(
+            "/api/sheets", json={"names": ["Ann", "Bob"], "options": {"jokers": "on"}}
+        )
+        sid, sheet = made.json()["id"], made.json()
+        assert sheet["options"]["jokers"] is True
+        hand = {"middle": [54, 41], "nertz_left": [0, 13], "caller": 0}
+        scored = client.post(f"/api/sheets/{sid}/hands", json=hand).json()
+        assert [s["score"] for s in scored["scored"][0]["scores"]] == [54, 15]
+        for body, reason in [
+            (
+                {**hand, "middle": [55, 41]},
+                "Ann: cards in the middle must be 0 to 54 (a deck of 54, R1, R41: jokers on),"
+                " not 55",
+            ),
+            ({**hand, "nertz_left": [0, 14]}, "Bob: Nertz cards left must be 0 to 13"),
+            (
+                {**hand, "middle": [54, 42]},
+                "Bob: 42 in the middle and 13 left is more than one deck of 54",
+            ),
+        ]:
+            answer = client.post(f"/api/sheets/{sid}/hands", json=body)
+            assert answer.status_code == 400 and reason in answer.json()["reason"], answer.json()
+        assert len(client.get(f"/api/sheets/{sid}").json()["hands"]) == 1
+
+
 def test_r40_a_partnership_is_one_seat_with_two_names(tmp_path: Path) -> None:
     with TestClient(create_app(Config(db=str(tmp_path / "r40.db")))) as client:
         made = client.post("/api/sheets", json={"names": ["Ann&Bob", "Cy & Di", "Ed"]})

@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -169,6 +170,8 @@ def _cards_by_seat(message: dict[str, Any]) -> list[tuple[int, str]]:
             found.extend((owner, c) for c in s["waste"])
         for f in v["foundations"]:
             found.append((f["owners"][-1], f["top"]))
+        # R41: an announced joker lies face up on its owner's pile while its window runs.
+        found.extend((a["seat"], a["joker"]) for a in v.get("announcements", ()))
 
     if message["type"] == "state" and message.get("view"):
         table_view(message["view"])
@@ -180,18 +183,23 @@ def _cards_by_seat(message: dict[str, Any]) -> list[tuple[int, str]]:
             found += [(e["seat"], c) for c in e["cards"]]
             if e.get("revealed"):
                 found.append((e["seat"], e["revealed"]))
+        elif e["k"] in ("announced", "joker_stayed"):
+            found.append((e["seat"], e["joker"]))
     return found
 
 
-CARD = re.compile(r"^(A|[2-9]|10|J|Q|K)[CDHS]$")
+CARD = re.compile(r"^((A|[2-9]|10|J|Q|K)[CDHS]|JK[12])$")
+NAMED = ("as", "top_as")
+"""Fields that name the card a joker stands for (R41): no seat's card lies there."""
 
 
 def _count_cards(obj: Any) -> int:
-    """How many strings anywhere in a message are card texts."""
+    """How many strings anywhere in a message are card texts (a joker's announced
+    meaning aside)."""
     if isinstance(obj, str):
         return 1 if CARD.match(obj) else 0
     if isinstance(obj, dict):
-        return sum(_count_cards(v) for v in obj.values())
+        return sum(_count_cards(v) for k, v in obj.items() if k not in NAMED)
     if isinstance(obj, list):
         return sum(_count_cards(v) for v in obj)
     return 0
@@ -244,8 +252,11 @@ def assert_no_hidden_cards(wire: list[bytes], deals: dict[int, DealRecord], draw
                 assert card in known[owner], f"seat {owner}'s face-down {card} was sent"
 
 
-def test_no_face_down_card_or_stock_order_reaches_any_client() -> None:
-    rules = Rules(target=20)
+@pytest.mark.parametrize("jokers", [False, True])
+def test_no_face_down_card_or_stock_order_reaches_any_client(jokers: bool) -> None:
+    """With jokers (R41) too: a face-down joker is a count like any card; it reaches a
+    client only once turned up, and then as ``JK1``/``JK2`` of its owner."""
+    rules = Rules(target=20, jokers=jokers)
     h = seated(rules, fast())
     h.connect(2, None)
     play_match(h)
@@ -256,6 +267,8 @@ def test_no_face_down_card_or_stock_order_reaches_any_client() -> None:
         assert_no_hidden_cards(h.wire[conn], deals, rules.draw)
         total += len(h.wire[conn])
     assert total > 200
+    wire = b"".join(h.wire[1])
+    assert (b'"JK1"' in wire or b'"JK2"' in wire) == jokers
 
 
 # ---------------------------------------------------------------------- reconnects

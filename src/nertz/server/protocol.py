@@ -43,9 +43,12 @@ __all__ = [
     "encode",
 ]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Bumped whenever a message changes shape (``docs/protocol.md``). 2: partnerships
-(R40): ``pick``, ``drop``, ``hold``; ``partner`` in ``state`` and seat events."""
+(R40): ``pick``, ``drop``, ``hold``; ``partner`` in ``state`` and seat events. 3: jokers
+(R41): the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's
+``moved``, the views' ``pinned``, ``top_as`` and ``announcements``, the state's
+``now_ms``."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -135,6 +138,9 @@ class StateMsg(_Server, tag="state"):
     seat: int | None = None
     partner: int | None = None
     """Which of the seat's two people this connection is, at a partnership table."""
+    now_ms: int | None = None
+    """The table's clock (ms): a joker's announcement is open until the view's
+    ``until_ms`` (R41), so a client counts down ``until_ms - now_ms``."""
 
 
 class EventMsg(_Server, tag="event"):

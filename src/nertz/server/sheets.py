@@ -3,16 +3,17 @@ score here with the engine's own arithmetic (R29-R32, ``score`` and ``Match``).
 
 A sheet holds the players' names, the options that matter for scoring (``penalty``,
 ``caller_bonus``, ``target``, ``match``, ``rounds_to_win``, ``gap_to_win``,
-``tie_break``, ``nertz_pile``) and its hands: per seat the cards it got to the middle
-and the cards left in its Nertz pile, who called (or nobody), and whether the hand was
-voided (a deal replayed after an illegal play: not scored). ``compute`` gives each
-hand's scores, the running totals and the winner(s) by the rules in force.
+``tie_break``, ``nertz_pile``, ``jokers``) and its hands: per seat the cards it got to
+the middle and the cards left in its Nertz pile, who called (or nobody), and whether the
+hand was voided (a deal replayed after an illegal play: not scored). ``compute`` gives
+each hand's scores, the running totals and the winner(s) by the rules in force.
 
 Every change is checked in full before anything is stored (``SheetError``: a code and a
-sentence naming the hand and the player): counts within 0-52, Nertz cards left at most
-the pile size, at most one caller, the caller's Nertz pile empty, and no hand after
-the one that ended the match. A sheet lives in the server's database under a random id
-of 96 bits; its link ``/sheet/{id}`` is the only way to read or change it.
+sentence naming the hand and the player): counts within one deck (52, or 54 with
+jokers, R41), Nertz cards left at most the pile size, at most one caller, the caller's
+Nertz pile empty, and no hand after the one that ended the match. A sheet lives in the
+server's database under a random id of 96 bits; its link ``/sheet/{id}`` is the only
+way to read or change it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ __all__ = [
     "SheetStore",
     "check_sheet",
     "compute",
+    "deck_size",
     "to_csv",
 ]
 
@@ -53,8 +55,10 @@ SHEET_OPTIONS = (
     "gap_to_win",
     "tie_break",
     "nertz_pile",
+    "jokers",
 )
-"""The table options a score sheet uses (RULES.md); the others do not change scores."""
+"""The table options a score sheet uses (RULES.md); the others do not change scores
+(``jokers`` changes the counts a hand may have: 54 cards a deck, R41)."""
 
 MAX_HANDS = 200
 
@@ -86,7 +90,7 @@ class SheetIn(msgspec.Struct, forbid_unknown_fields=True):
     """A whole sheet as entered."""
 
     names: list[str]
-    options: dict[str, str | int] = {}
+    options: dict[str, str | int | bool] = {}
     hands: list[HandIn] = []
 
 
@@ -104,7 +108,7 @@ class Sheet:
         }
 
 
-def _rules(options: dict[str, str | int]) -> Rules:
+def _rules(options: dict[str, str | int | bool]) -> Rules:
     unknown = sorted(set(options) - set(SHEET_OPTIONS))
     if unknown:
         raise SheetError(
@@ -117,16 +121,25 @@ def _rules(options: dict[str, str | int]) -> Rules:
         raise SheetError("bad_option", str(error)) from None
 
 
+def deck_size(rules: Rules) -> tuple[int, str]:
+    """Cards in one player's deck, and the rule that says so: 52 (R1), or 54 with
+    jokers (R41)."""
+    return (54, "R1, R41: jokers on") if rules.jokers else (52, "R1")
+
+
 def _check_hand(number: int, hand: HandIn, names: list[str], rules: Rules) -> None:
     seats = len(names)
     label = f"hand {number}"
     if len(hand.middle) != seats or len(hand.nertz_left) != seats:
         raise SheetError("bad_hand", f"{label}: give a count for each of the {seats} players")
+    deck, rule = deck_size(rules)
     for seat, name in enumerate(names):
         middle, left = hand.middle[seat], hand.nertz_left[seat]
-        if not 0 <= middle <= 52:
+        if not 0 <= middle <= deck:
             raise SheetError(
-                "bad_count", f"{label}, {name}: cards in the middle must be 0 to 52, not {middle}"
+                "bad_count",
+                f"{label}, {name}: cards in the middle must be 0 to {deck} "
+                f"(a deck of {deck}, {rule}), not {middle}",
             )
         if not 0 <= left <= rules.nertz_pile:
             raise SheetError(
@@ -134,11 +147,11 @@ def _check_hand(number: int, hand: HandIn, names: list[str], rules: Rules) -> No
                 f"{label}, {name}: Nertz cards left must be 0 to {rules.nertz_pile} "
                 f"(the pile size, R4), not {left}",
             )
-        if middle + left > 52:
+        if middle + left > deck:
             raise SheetError(
                 "bad_count",
                 f"{label}, {name}: {middle} in the middle and {left} left is more than one "
-                "deck of 52 (R1)",
+                f"deck of {deck} ({rule})",
             )
     if hand.caller is not None:
         if not 0 <= hand.caller < seats:

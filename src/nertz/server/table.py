@@ -43,6 +43,9 @@ from nertz.engine import (
     Hand,
     HandEnded,
     Holds,
+    JokerAnnounced,
+    JokerStayed,
+    Kind,
     Match,
     Move,
     Phase,
@@ -330,7 +333,7 @@ def event_dict(event: Event) -> dict[str, Any]:
     """An engine event as its public JSON form (face-up cards only, as the engine
     guarantees)."""
     if type(event) is CardsMoved:
-        return {
+        moved: dict[str, Any] = {
             "k": "moved",
             "seat": event.seat,
             "move": event.move.text,
@@ -338,6 +341,28 @@ def event_dict(event: Event) -> dict[str, Any]:
             "foundation": event.foundation + 1 if event.foundation >= 0 else None,
             "tie": event.tie,
             "revealed": str(event.revealed) if event.revealed is not None else None,
+        }
+        if event.move.kind is Kind.ANNOUNCE:
+            # R41: an announced joker landed; it stands for the announced card there.
+            moved["as"] = str(event.move.announced)
+        return moved
+    if type(event) is JokerAnnounced:
+        return {
+            "k": "announced",
+            "seat": event.seat,
+            "move": event.move.text,
+            "joker": str(event.joker),
+            "as": str(event.move.announced),
+            "foundation": event.foundation + 1 if event.foundation >= 0 else None,
+            "until_ms": event.until_ms,
+        }
+    if type(event) is JokerStayed:
+        return {
+            "k": "joker_stayed",
+            "seat": event.seat,
+            "move": event.move.text,
+            "joker": str(event.joker),
+            "reason": event.reason,
         }
     if type(event) is StockTurned:
         return {"k": "turned", "seat": event.seat, "cards": [str(c) for c in event.cards]}
@@ -1148,6 +1173,7 @@ class Table:
             seen,
             None if place is None else place.number,
             None if place is None or self.per_seat == 1 else place.partner,
+            now_ms=self.now,
         )
         self._out.sends.append((conn, encode(message)))
 

@@ -175,7 +175,7 @@ export async function showHome(app) {
     openList.replaceChildren(...(tables.length ? tables.map((t) => h("li", {},
       h("a", { href: `/t/${t.code}`, text: t.code }),
       ` — ${t.stage}, ${t.seats} seats, ${t.free.length} free`,
-      Object.keys(t.rules).length ? ` (${Object.entries(t.rules).map(([k, v]) => `${k} ${v}`).join(", ")})` : "")) : [h("li", { text: "None right now: create one." })]));
+      Object.keys(t.rules).length ? ` (${Object.entries(t.rules).map(([k, v]) => `${k} ${v === true ? "on" : v}`).join(", ")})` : "")) : [h("li", { text: "None right now: create one." })]));
   } catch (error) {
     openList.replaceChildren(h("li", { text: error.message }));
   }

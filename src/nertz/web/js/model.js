@@ -3,7 +3,11 @@
 // Face-down cards are counts only; the waste is remembered card by card from the
 // turns this browser saw (a view shows only the last turn's fan), and a card that was
 // never seen is ``null`` (then the client asks for a resync).
-import { parse } from "./cards.js";
+//
+// Jokers (R41): a foundation whose top is a joker carries ``top_as`` (the card it stands
+// for); ``announcements`` lists the jokers announced for the middle whose window is
+// open, each with ``deadline`` (this page's clock, ``performance.now()``) for its countdown.
+import { cardText, parse } from "./cards.js";
 
 /** A seat of a view, with the waste remembered as ``wasteAll`` and ``fan``. */
 function seatFromView(s) {
@@ -12,13 +16,16 @@ function seatFromView(s) {
   return { ...s, work: s.work.map((p) => [...p]), wasteAll, fan, nertzKnown: true };
 }
 
-export function fromView(view) {
+/** The model of a view; ``leftMs`` turns an announcement's ``until_ms`` into the ms
+ * left of its window (the server's state says its clock, ``now_ms``). */
+export function fromView(view, leftMs = () => 0) {
   if (!view) return null;
   return {
     phase: view.phase,
     rules: view.rules,
     seats: view.seats.map(seatFromView),
     foundations: view.foundations.map((f) => ({ ...f, owners: [...f.owners] })),
+    announcements: (view.announcements || []).map((a) => ({ ...a, deadline: performance.now() + leftMs(a.until_ms) })),
     caller: view.caller,
     rotations: view.rotations,
     end: view.end,
@@ -34,9 +41,10 @@ export function wasteFan(seat) {
   return seat.wasteAll.slice(seat.wasteAll.length - seat.fan);
 }
 
-const MOVE = /^([NW1-4])(?:\/(\d+))?([><])(F(\d*)|[1-4])$/;
+const MOVE = /^([NW1-4])(?:\/(\d+))?([><])(F(\d*)|[1-4])(?:=(\w+))?$/;
 
-/** ``"3/2>1"`` -> {src: "3", count: 2, kind: ">", dst: "1"}; ``"N>F"`` -> dst "F". */
+/** ``"3/2>1"`` -> {src: "3", count: 2, kind: ">", dst: "1"}; ``"N>F"`` -> dst "F";
+ * ``"N>F3=7H"`` (a joker announced as the 7H for F3, R41) -> dst "F", announced "7H". */
 export function parseMove(text) {
   const m = MOVE.exec(text);
   if (!m) return null;
@@ -47,7 +55,37 @@ export function parseMove(text) {
     kind: m[3],
     dst: toF ? "F" : m[4],
     foundation: toF && m[5] ? Number(m[5]) : null,
+    announced: m[6] || null,
   };
+}
+
+/** The card a foundation's top stands for: its top, or what the joker there was
+ * announced as (R41). */
+export function topOf(f) {
+  return parse(f.top_as || f.top);
+}
+
+/** R41: the cards a joker could be announced as right now, as the engine lists them
+ * (``legal``'s ``=`` moves): for each foundation not finished the card it takes next,
+ * then the four aces for a new foundation. ``[{card: "7H", foundation: 3 | null}]``. */
+export function announceable(model) {
+  const out = [];
+  for (const f of model.foundations) {
+    const top = topOf(f);
+    if (!f.finished && top.rank < 13) out.push({ card: cardText(top.rank + 1, f.suit), foundation: f.number });
+  }
+  for (const suit of ["C", "D", "H", "S"]) out.push({ card: cardText(1, suit), foundation: null });
+  return out;
+}
+
+/** R41: a joker was announced (``announced`` event): its window is open. */
+export function applyAnnounced(model, e, deadline) {
+  model.announcements.push({ seat: e.seat, move: e.move, joker: e.joker, as: e.as, foundation: e.foundation, until_ms: e.until_ms, deadline });
+}
+
+/** R41: an announcement ended (the joker landed or stayed home). */
+export function endAnnouncement(model, seat, move) {
+  model.announcements = model.announcements.filter((a) => !(a.seat === seat && a.move === move));
 }
 
 /** The cards a move takes from ``seat`` (bottom to top), or null if it has none. */
@@ -78,16 +116,18 @@ function removeSource(seat, src, count, revealed) {
   }
 }
 
-/** A card to foundation ``number`` (1-based; a new one for an ace). */
-function toFoundation(model, number, card, owner, tie) {
+/** A card to foundation ``number`` (1-based; a new one for an ace); a joker lands as
+ * the card it was announced as (``as``, R41). */
+function toFoundation(model, number, card, owner, tie, as = null) {
   let f = model.foundations.find((x) => x.number === number);
-  const c = parse(card);
+  const c = parse(as || card);
   if (!f) {
     f = { number, suit: c.suit, top: card, count: 0, owners: [], finished: false };
     model.foundations.push(f);
     model.foundations.sort((a, b) => a.number - b.number);
   }
   f.top = card;
+  f.top_as = as;
   f.count += 1;
   f.owners.push(owner);
   f.tie = !!tie;
@@ -102,7 +142,8 @@ export function applyMoved(model, seatNo, moveText, cards, foundation, tie, reve
   removeSource(seat, move.src, cards.length, revealed);
   seat.stuck = false;
   if (move.dst === "F") {
-    toFoundation(model, foundation, cards[0], seatNo, tie);
+    toFoundation(model, foundation, cards[0], seatNo, tie, move.announced);
+    if (move.announced) endAnnouncement(model, seatNo, moveText); // the joker landed
     seat.middle += 1;
   } else if (move.kind === "<") {
     seat.work[Number(move.dst) - 1].unshift(cards[0]);
@@ -142,7 +183,7 @@ export function applyRotated(model) {
 export function foundationFor(model, card) {
   const c = parse(card);
   if (c.rank === 1) return { number: model.foundations.length + 1, isNew: true };
-  const f = model.foundations.find((x) => !x.finished && x.suit === c.suit && parse(x.top).rank === c.rank - 1);
+  const f = model.foundations.find((x) => !x.finished && x.suit === c.suit && topOf(x).rank === c.rank - 1);
   return f ? { number: f.number, isNew: false } : null;
 }
 
@@ -151,7 +192,7 @@ export function predict(model, seatNo, moveText) {
   const seat = model.seats[seatNo];
   if (!seat) return false;
   const move = parseMove(moveText);
-  if (!move) return false;
+  if (!move || move.announced) return false; // an announced joker stays put for its window
   const cards = sourceCards(seat, move.src, move.count);
   if (!cards || cards.includes(null)) return false;
   let number = null;

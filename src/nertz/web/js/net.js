@@ -1,6 +1,9 @@
 // The WebSocket to the table (docs/protocol.md): hello with the seat token, resume with
 // ``last_version`` after a drop, reconnect by itself with a growing pause.
 
+/** The protocol version this client speaks (server/protocol.py, PROTOCOL_VERSION). */
+export const PROTOCOL = 3;
+
 export class TableSocket {
   constructor({ code, token, key, onMessage, onStatus, lastVersion }) {
     this.code = code;
@@ -22,7 +25,7 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.tries = 0;
-      const hello = { type: "hello", table: this.code, protocol: 2, last_version: this.lastVersion() };
+      const hello = { type: "hello", table: this.code, protocol: PROTOCOL, last_version: this.lastVersion() };
       if (this.token) hello.token = this.token;
       if (this.key) hello.key = this.key;
       ws.send(JSON.stringify(hello));

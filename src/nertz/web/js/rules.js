@@ -21,7 +21,8 @@ export const OPTIONS = [
     help: "match=gap: the match ends when highest minus lowest total reaches this." },
   { name: "tie_break", values: ["share", "caller"], rule: "R32",
     help: "Equal highest totals share the win, or the caller of the last hand wins among them." },
-  { name: "jokers", values: ["off"], rule: "R41", help: "Two jokers per deck (not available yet)." },
+  { name: "jokers", values: ["off", "on"], rule: "R41",
+    help: "Two jokers per deck (54 cards, stock 37). A joker stands for any card; to go to the middle it is announced as a card first." },
   { name: "partnerships", values: ["off", "on"], rule: "R40", help: "Two people share each seat: one layout, one score; both play its cards (an even number of people; a bot can be a partner)." },
   { name: "tie_window_ms", values: [40], free: [0, 1000], rule: "R16",
     help: "Two cards of the same rank reaching one foundation this close together (ms) both stay: a true tie. 0 turns ties off." },
@@ -95,6 +96,12 @@ const RULES_TEXT = [
     "Each player scores +1 for each of their cards in the middle and −2 for each card left in their Nertz pile (R30). Work piles, stock and waste count nothing.",
     "Examples (R31): 18 in the middle and 4 left scores 10; 3 and 6 scores −9; 14 and 0 scores 14; 22 and 3 scores 16; 22 and 1 scores 20, beating a caller's 18. The caller does not always win the hand.",
     "Hands add up. After a hand in which someone reaches the target (100), the highest total wins; equal totals share the win (R32).",
+  ]],
+  ["Jokers (when the jokers option is on)", [
+    "Each deck has two jokers: 54 cards, so the stock holds 37 (R41). A joker stands for any card.",
+    "On your work piles a joker may go on any card or into an empty space, and anything may go on it. Once a real card lies on it, the joker stands for the card one above that, of the other colour (“= red 6” on its face), until that card is lifted off.",
+    "To the middle a joker is announced, not played: drop it on the middle (or press F) and choose the card it stands for — the next card of a foundation, or an ace for a new one. For a moment (1.5 s unless the table says otherwise) everyone sees the announcement and its countdown on that foundation; anyone holding that real card may play it there first, and then your joker stays home (you are told why). Otherwise the joker lands and shows what it stands for (“= 7♥”).",
+    "A joker in the middle scores like any card; one left in your Nertz pile costs like any card.",
   ]],
   ["Playing here", [
     "Drag a card where it goes, or tap it and then tap where it goes. Double-click or double-tap sends a card to a foundation that takes it.",

@@ -5,12 +5,18 @@ import { seatColour } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { OPTIONS } from "./rules.js";
 
-const SHEET_OPTIONS = ["penalty", "caller_bonus", "target", "match", "rounds_to_win", "gap_to_win", "tie_break", "nertz_pile"];
+const SHEET_OPTIONS = ["penalty", "caller_bonus", "target", "match", "rounds_to_win", "gap_to_win", "tie_break", "nertz_pile", "jokers"];
+
+/** Cards in one deck: 52 (R1), or 54 with jokers (R41); the rule for the messages. */
+function deckOf(options) {
+  return options.jokers ? { size: 54, rule: "R1, R41: jokers on" } : { size: 52, rule: "R1" };
+}
 
 function optionInputs(values) {
   return SHEET_OPTIONS.map((name) => {
     const o = OPTIONS.find((x) => x.name === name);
-    const value = values ? values[name] : o.values[0];
+    let value = values ? values[name] : o.values[0];
+    if (typeof value === "boolean") value = value ? "on" : "off"; // the sheet says true/false
     let input;
     if (o.free) input = h("input", { type: "number", name, min: o.free[0], max: o.free[1], value, title: o.help });
     else {
@@ -115,7 +121,7 @@ class SheetPage {
     const s = this.sheet;
     const hand = this.editing ? s.hands[this.editing - 1] : null;
     const cells = s.names.map((name, i) => h("td", {},
-      h("input", { type: "number", class: "in-middle", "data-seat": i, min: 0, max: 52, value: hand ? hand.middle[i] : "", "aria-label": `${name}: cards in the middle`, placeholder: "mid" }),
+      h("input", { type: "number", class: "in-middle", "data-seat": i, min: 0, max: deckOf(s.options).size, value: hand ? hand.middle[i] : "", "aria-label": `${name}: cards in the middle`, placeholder: "mid" }),
       h("input", { type: "number", class: "in-left", "data-seat": i, min: 0, max: s.options.nertz_pile, value: hand ? hand.nertz_left[i] : "", "aria-label": `${name}: Nertz cards left`, placeholder: "left" })));
     const caller = h("select", { class: "in-caller", "aria-label": "who called Nertz" },
       h("option", { value: "", text: "nobody (stuck)" }),
@@ -145,10 +151,11 @@ class SheetPage {
     const names = this.sheet.names;
     const label = `hand ${this.editing || this.sheet.hands.length + 1}`;
     const pileSize = this.sheet.options.nertz_pile;
+    const deck = deckOf(this.sheet.options);
     names.forEach((name, i) => {
-      if (middle[i] < 0 || middle[i] > 52) throw new Error(`${label}, ${name}: cards in the middle must be 0 to 52, not ${middle[i]}`);
+      if (middle[i] < 0 || middle[i] > deck.size) throw new Error(`${label}, ${name}: cards in the middle must be 0 to ${deck.size} (a deck of ${deck.size}, ${deck.rule}), not ${middle[i]}`);
       if (left[i] < 0 || left[i] > pileSize) throw new Error(`${label}, ${name}: Nertz cards left must be 0 to ${pileSize} (the pile size, R4), not ${left[i]}`);
-      if (middle[i] + left[i] > 52) throw new Error(`${label}, ${name}: ${middle[i]} in the middle and ${left[i]} left is more than one deck of 52 (R1)`);
+      if (middle[i] + left[i] > deck.size) throw new Error(`${label}, ${name}: ${middle[i]} in the middle and ${left[i]} left is more than one deck of ${deck.size} (${deck.rule})`);
     });
     if (caller !== null && left[caller] !== 0) {
       throw new Error(`${label}: ${names[caller]} called Nertz, so their Nertz cards left must be 0, not ${left[caller]} (R27)`);
@@ -224,7 +231,7 @@ class SheetPage {
     this.app.replaceChildren(h("div", { class: "page sheet" },
       h("nav", { class: "crumbs" }, h("a", { href: "/", text: "← Home" }), h("a", { href: "/sheet", text: "New sheet" })),
       h("h1", { text: "Score sheet" }),
-      h("p", { class: "rules-line", text: `Each card in the middle +1, each Nertz card left −${opts.penalty}${opts.caller_bonus ? `, caller +${opts.caller_bonus}` : ""}; match: ${opts.match}${opts.match === "race" ? ` to ${opts.target}` : ""}; tie break: ${opts.tie_break}; Nertz pile ${opts.nertz_pile}.` }),
+      h("p", { class: "rules-line", text: `Each card in the middle +1, each Nertz card left −${opts.penalty}${opts.caller_bonus ? `, caller +${opts.caller_bonus}` : ""}; match: ${opts.match}${opts.match === "race" ? ` to ${opts.target}` : ""}; tie break: ${opts.tie_break}; Nertz pile ${opts.nertz_pile}${opts.jokers ? "; jokers: 54 cards a deck (R41)" : ""}.` }),
       h("p", { class: "winners", text: this.winnerText() }),
       h("div", { class: "scroll" }, h("table", { class: "hands" }, h("thead", {}, head), h("tbody", {}, rows, s.over && !this.editing ? null : this.entryRow(), totals))),
       this.msg,

@@ -1,12 +1,18 @@
 // The table: your layout large, the middle, every opponent compact; drag and drop,
 // tap-then-tap, double-click to the middle, and the keyboard; optimistic moves that the
 // server's ack confirms or its refusal undoes (the card springs back).
+// Jokers (R41): one goes onto a work pile like any card; to the middle it is announced,
+// through a chooser of the cards it may stand for now, and every page shows the open
+// announcement on its foundation with a countdown until it lands or stays home.
 import { api, h, store, toast } from "./api.js";
-import { backEl, cardEl, cardName, fitsWork, parse, seatColour, slotEl } from "./cards.js";
+import {
+  backEl, cardEl, cardName, fitsWork, isJoker, jokerName, parse, pinOf, seatColour, shortName, slotEl,
+} from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { joinTable, seatFor } from "./home.js";
 import {
-  applyMoved, applyRotated, applyTurned, fromView, predict, sourceCards, wasteFan, wasteTop,
+  announceable, applyAnnounced, applyMoved, applyRotated, applyTurned, endAnnouncement, fromView,
+  predict, sourceCards, topOf, wasteFan, wasteTop,
 } from "./model.js";
 import { TableSocket } from "./net.js";
 import { rulesContent } from "./rules.js";
@@ -108,6 +114,7 @@ class TableView {
     this.countdownEnd = null;
     this.resyncing = false;
     this.overlayHidden = false;
+    this.chooser = null;
   }
 
   // ------------------------------------------------------------------ wiring
@@ -156,8 +163,9 @@ class TableView {
     this.foundations = h("div", { class: "foundations", role: "list", "aria-label": "Foundations" });
     this.aside = h("div", { class: "aside", "aria-label": "Finished foundations, set aside" });
     this.bannerEl = h("div", { class: "banner", "aria-live": "assertive" });
+    this.chooserEl = h("div", { class: "chooser", role: "dialog", "aria-label": "Announce your joker as", hidden: true });
     this.middle = h("section", { class: "middle", "data-drop": "F", "aria-label": "The middle: drop a card here to send it to a foundation" },
-      this.foundations, this.aside, this.bannerEl);
+      this.foundations, this.aside, this.bannerEl, this.chooserEl);
     this.mine = h("section", { class: "mine", "aria-label": "Your layout" });
     this.actions = h("div", { class: "actions" }, this.callBtn, this.stuckBtn);
     this.help = h("p", { class: "keys-help", text: "Drag, or tap a card then its place · double-tap: to the middle · keys: 0 Nertz, W waste, 1–4 piles, F middle, Space turn, N call, Esc cancel, Tab scores" });
@@ -197,7 +205,8 @@ class TableView {
         this.me = msg.seat ?? null; // a spectator's state leaves ``seat`` out
         this.partner = msg.partner ?? null; // which of a partnership seat's two (R40)
         this.sentHold = null;
-        this.base = fromView(msg.view);
+        // An open announcement's window, counted on this page's clock (R41).
+        this.base = fromView(msg.view, (until) => until - (msg.now_ms ?? until));
         this.pending = [];
         if (this.seatRec && this.seatRec.seat !== msg.seat) {
           this.seatRec.seat = msg.seat;
@@ -309,6 +318,18 @@ class TableView {
       case "turned":
         if (m) applyTurned(m, e.seat, e.cards);
         break;
+      case "announced":
+        // R41: sent as it happens, so its window starts now on this page's clock.
+        if (m) applyAnnounced(m, e, performance.now() + (m.rules.joker_announce_ms || 0));
+        if (e.seat !== this.me) {
+          const where = e.foundation ? `for F${e.foundation}` : "to start a foundation";
+          toast(`${this.nameOf(e.seat)} announced a joker as the ${cardName(e.as)} ${where} (R41)`, "info", 2000);
+        }
+        break;
+      case "joker_stayed":
+        if (m) endAnnouncement(m, e.seat, e.move);
+        if (e.seat === this.me) toast(`Your joker stays home: ${e.reason}`, "warn", 5000);
+        break;
       case "called":
         if (m) {
           m.caller = e.seat;
@@ -360,6 +381,7 @@ class TableView {
       this.pickSeq = null;
       this.sentHold = null;
       this.selected = null;
+      this.chooser = null;
       if (this.drag) this.drag.refused = true; // let go of it: it springs back on release
       toast(reason, "error", 3200);
       this.render();
@@ -432,7 +454,9 @@ class TableView {
   syncHold() {
     if (this.me === null || this.partner === null || !this.socket || !this.playable()) return;
     const dragged = this.drag && !this.drag.refused ? this.drag.src : null;
-    const want = this.drag ? dragged : this.selected ? this.selected.src : null;
+    // A joker whose card is being chosen (R41) is still in hand.
+    const held = this.selected ? this.selected.src : this.chooser ? this.chooser.src : null;
+    const want = this.drag ? dragged : held;
     if (want === this.sentHold) return;
     this.sentHold = want;
     if (want === null) this.socket.send({ type: "drop" });
@@ -530,20 +554,25 @@ class TableView {
         toast("Only the last card of a pile can go to the middle (R14).", "warn");
         return null;
       }
+      // R41: a joker is not played to the middle but announced as a card: choose it.
+      if (isJoker(cards[0])) return { announce: target, cards };
       const number = target.length > 1 ? Number(target.slice(1)) : null;
       if (number) {
         const f = view.foundations.find((x) => x.number === number);
         const c = parse(cards[0]);
-        if (f && !f.finished && f.suit === c.suit && parse(f.top).rank === c.rank - 1) return { move: `${src}>F${number}`, cards };
+        if (f && !f.finished && f.suit === c.suit && topOf(f).rank === c.rank - 1) return { move: `${src}>F${number}`, cards };
       }
       return { move: `${src}>F`, cards };
     }
     if (target === src) return null;
     const pile = seat.work[Number(target) - 1];
     const plain = depth > 1 ? `${src}/${depth}>${target}` : `${src}>${target}`;
-    if (!pile.length || fitsWork(cards[0], pile[pile.length - 1])) return { move: plain, cards };
+    // A run headed by a pinned joker lands only where the card it stands for would (R41).
+    const from = /^[1-4]$/.test(src) ? seat.work[Number(src) - 1] : null;
+    const pin = from ? pinOf(from, from.length - depth) : null;
+    if (!pile.length || fitsWork(cards[0], pile[pile.length - 1], pin)) return { move: plain, cards };
     const space = seat.work.some((p) => !p.length);
-    if (depth === 1 && space && fitsWork(pile[0], cards[0])) return { move: `${src}<${target}`, cards };
+    if (depth === 1 && space && fitsWork(pile[0], cards[0], pinOf(pile, 0))) return { move: `${src}<${target}`, cards };
     return { move: plain, cards };
   }
 
@@ -575,7 +604,15 @@ class TableView {
     this.renderOpponents(view);
     this.renderMiddle(view);
     this.renderMine(view);
+    this.renderChooser(view);
     this.renderOverlay();
+    if (view) {
+      // An announced joker waits on its pile for its window (R41): mark it there.
+      for (const a of view.announcements) {
+        const el = this.board.querySelector(`[data-card="${a.joker}@${a.seat}"]`);
+        if (el) el.classList.add("announced");
+      }
+    }
     if (this.drag) {
       for (const c of this.drag.cards) {
         const el = this.board.querySelector(`[data-card="${c}@${this.me}"]`);
@@ -692,13 +729,14 @@ class TableView {
       const d = String(i + 1);
       const el = h("div", {
         class: "pile fan", "data-pile": d,
-        "aria-label": `work pile ${d}: ${pile.length ? pile.map(cardName).join(", ") : "empty"}`,
+        "aria-label": `work pile ${d}: ${pile.length ? pile.map((card, j) => (isJoker(card) ? jokerName(pinOf(pile, j)) : cardName(card))).join(", ") : "empty"}`,
       });
       if (mine) el.dataset.drop = d;
       el.style.setProperty("--n1", String(Math.max(1, pile.length - 1)));
       if (!pile.length) el.append(slotEl(`empty work space ${d}`));
       pile.forEach((card, j) => {
-        const c = cardEl(card, n);
+        // A joker with a real card on it stands for one above it (R41): say which.
+        const c = cardEl(card, n, "", isJoker(card) ? pinOf(pile, j) : null);
         c.style.setProperty("--i", String(j));
         if (mine) this.live(c, d, pile.length - j);
         el.append(c);
@@ -765,14 +803,24 @@ class TableView {
         const slot = this.slotOf(f.number, capacity);
         const cell = cells[slot];
         cell.dataset.drop = `F${f.number}`;
-        const card = cardEl(f.top, f.owners[f.owners.length - 1]);
-        card.setAttribute("aria-label", `foundation F${f.number}: ${cardName(f.top)}, ${f.count} card${f.count === 1 ? "" : "s"}`);
+        // A joker in the middle shows the card it was announced as (R41).
+        const means = f.top_as ? { card: f.top_as } : null;
+        const name = means ? jokerName(means) : cardName(f.top);
+        const card = cardEl(f.top, f.owners[f.owners.length - 1], "", means);
+        card.setAttribute("aria-label", `foundation F${f.number}: ${name}, ${f.count} card${f.count === 1 ? "" : "s"}`);
         const strip = h("div", { class: "owners", "aria-hidden": "true" },
           f.owners.map((o) => h("i", { style: `background:${seatColour(o)}` })));
         cell.append(card, strip);
         if (f.tie) cell.classList.add("tie");
-        const needs = parse(f.top).rank;
-        cell.title = `F${f.number}: ${cardName(f.top)}; takes the ${needs < 13 ? cardName(`${["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"][needs + 1]}${f.suit}`) : "nothing: finished"}`;
+        const needs = topOf(f).rank;
+        cell.title = `F${f.number}: ${name}; takes the ${needs < 13 ? cardName(`${["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"][needs + 1]}${f.suit}`) : "nothing: finished"}`;
+      }
+      // Open announcements (R41): on their foundation, or in a free place for a new one.
+      for (const a of view.announcements) {
+        const cell = a.foundation ? cells.find((c) => c.dataset.drop === `F${a.foundation}`) : cells.find((c) => !c.dataset.drop && !c.childElementCount);
+        if (!cell) continue;
+        if (!a.foundation) cell.classList.add("new-announce");
+        cell.append(this.announceBadge(a));
       }
     }
     this.foundations.replaceChildren(...cells);
@@ -782,7 +830,7 @@ class TableView {
     this.aside.replaceChildren(
       ...(done.length ? [h("span", { class: "lbl", text: "Finished" })] : []),
       ...done.map((f) => h("div", { class: "done", title: `F${f.number} finished: ${f.count} cards (R15)`, "aria-label": `finished foundation F${f.number} of ${f.suit}, ${f.count} cards` },
-        cardEl(f.top, f.owners[f.owners.length - 1], "mini"), h("span", { class: "count", text: `×${f.count}` }))));
+        cardEl(f.top, f.owners[f.owners.length - 1], "mini", f.top_as ? { card: f.top_as } : null), h("span", { class: "count", text: `×${f.count}` }))));
     if (view && !view.foundations.length && this.table.stage === "playing") {
       this.foundations.classList.add("empty-hint");
     } else this.foundations.classList.remove("empty-hint");
@@ -946,6 +994,7 @@ class TableView {
 
   tickBanner() {
     const now = performance.now();
+    for (const badge of this.foundations.querySelectorAll(".announce")) this.tickBadge(badge, now);
     let text = "";
     let kind = "";
     if (this.table && this.table.stage === "countdown" && this.countdownEnd) {
@@ -983,6 +1032,10 @@ class TableView {
 
   /** Tap on a card or a place (tap-then-tap). */
   tap(target) {
+    if (this.chooser && !this.chooserEl.contains(target)) {
+      this.closeChooser(); // a tap elsewhere puts the joker down
+      return;
+    }
     const cardSrc = target.closest("[data-src]");
     const now = performance.now();
     if (cardSrc && this.lastTap && this.lastTap.card === cardSrc.dataset.card && now - this.lastTap.at < 400) {
@@ -1023,7 +1076,126 @@ class TableView {
       this.render();
       return;
     }
+    if (m.announce) {
+      this.openChooser(src, m.announce);
+      return;
+    }
     this.send(m.move, m.cards);
+  }
+
+  // ------------------------------------------------------------------ jokers (R41)
+
+  /** A joker sent to the middle: choose the card it is announced as. ``target`` is "F"
+   * (the middle) or "F3" (that foundation's card is offered first). */
+  openChooser(src, target) {
+    const view = this.view();
+    const [joker] = sourceCards(view.seats[this.me], src, 1) || [];
+    if (!this.playable()) {
+      toast(this.table && this.table.stage === "countdown" ? "Wait for Go (R8)." : "The hand is not on.", "warn");
+      return;
+    }
+    if (view.announcements.some((a) => a.seat === this.me && a.joker === joker)) {
+      toast("This joker is already announced: it lands, or stays home, when its window ends (R41).", "info", 3000);
+      return;
+    }
+    this.chooser = { src, joker, foundation: target.length > 1 ? Number(target.slice(1)) : null };
+    this.selected = null;
+    this.render();
+    const first = this.chooserEl.querySelector("button.choice");
+    if (first) first.focus();
+  }
+
+  closeChooser() {
+    if (!this.chooser) return;
+    this.chooser = null;
+    this.render();
+    this.board.focus();
+  }
+
+  announce(move) {
+    const { joker } = this.chooser;
+    this.chooser = null;
+    this.send(move, [joker]);
+    this.board.focus();
+  }
+
+  /** The chooser: only the cards the joker may be announced as now (the engine's legal
+   * ``=`` moves), rebuilt as the middle changes; the focused choice keeps its focus. */
+  renderChooser(view) {
+    const box = this.chooserEl;
+    const ch = this.chooser;
+    const seat = view && this.me !== null ? view.seats[this.me] : null;
+    const top = seat && ch ? (sourceCards(seat, ch.src, 1) || [])[0] : null;
+    if (!ch || top !== ch.joker || !this.playable()) {
+      this.chooser = null;
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.move : null;
+    const options = announceable(view);
+    options.sort((a, b) => (b.foundation !== null && b.foundation === ch.foundation) - (a.foundation !== null && a.foundation === ch.foundation));
+    const buttons = options.map((o) => {
+      const c = parse(o.card);
+      const move = `${ch.src}>F${o.foundation ?? ""}=${o.card}`;
+      const where = o.foundation ? `on F${o.foundation}` : "to start a new foundation";
+      return h("button", {
+        type: "button", class: `choice suit-${c.suit} ${c.red ? "red" : "black"}`, "data-move": move,
+        "aria-label": `${cardName(o.card)} ${where}`, title: `Announce the joker as the ${cardName(o.card)} ${where}`,
+        onclick: () => this.announce(move),
+      }, h("b", { text: shortName(o.card) }), h("small", { text: o.foundation ? `F${o.foundation}` : "new" }));
+    });
+    box.replaceChildren(
+      h("p", { class: "chooser-head", text: "Announce your joker as… (R41)", title: "Everyone sees the announcement; anyone holding that card may play it there first, else your joker lands when the time is up (R41)." }),
+      h("div", { class: "choices" }, buttons),
+      h("button", { type: "button", class: "link", onclick: () => this.closeChooser(), text: "Cancel (Esc)" }));
+    box.hidden = false;
+    const again = focused && [...box.querySelectorAll("button.choice")].find((b) => b.dataset.move === focused);
+    if (again) again.focus();
+  }
+
+  /** Keys in the chooser: arrows move between the choices; Enter and Space choose
+   * (they are buttons); Esc cancels. */
+  chooserKey(e) {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      this.closeChooser();
+      return;
+    }
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    if (!step) return;
+    e.preventDefault();
+    const choices = [...this.chooserEl.querySelectorAll("button.choice")];
+    const at = choices.indexOf(document.activeElement);
+    const next = choices[(at + step + choices.length) % choices.length];
+    if (next) next.focus();
+  }
+
+  /** An open announcement on its foundation: who, which card, and the time left. */
+  announceBadge(a) {
+    const where = a.foundation ? `F${a.foundation}` : "a new foundation";
+    const badge = h("div", {
+      class: "announce", style: `--seat:${seatColour(a.seat)}`, "data-deadline": String(a.deadline),
+      "data-window": String((this.base && this.base.rules.joker_announce_ms) || 1),
+      role: "status",
+      title: `${this.nameOf(a.seat)} announced a joker as the ${cardName(a.as)} for ${where}: it lands when the time is up, unless that card gets there first (R41)`,
+    },
+    h("span", { class: "ann-card" }, h("span", { class: "star", text: "★", "aria-hidden": "true" }),
+      h("b", { class: parse(a.as).red ? "red" : "black", text: shortName(a.as) })),
+    h("span", { class: "ann-who", text: this.nameOf(a.seat) }),
+    h("span", { class: "ann-left" }),
+    h("i", { class: "ann-bar", "aria-hidden": "true" }));
+    badge.setAttribute("aria-label", `${this.nameOf(a.seat)} announced a joker as the ${cardName(a.as)} for ${where}`);
+    this.tickBadge(badge, performance.now());
+    return badge;
+  }
+
+  tickBadge(badge, now) {
+    const left = Math.max(0, Number(badge.dataset.deadline) - now);
+    const text = `${(left / 1000).toFixed(1)} s`;
+    const span = badge.querySelector(".ann-left");
+    if (span.textContent !== text) span.textContent = text;
+    badge.querySelector(".ann-bar").style.width = `${Math.min(100, (100 * left) / Number(badge.dataset.window))}%`;
   }
 
   toMiddle(src, depth) {
@@ -1156,6 +1328,11 @@ class TableView {
       this.render(before);
       return;
     }
+    if (m.announce) {
+      this.render(before);
+      this.openChooser(d.src, m.announce);
+      return;
+    }
     const seq = ++this.seq;
     if (!this.playable() || !this.socket.send({ type: "play", seq, move: m.move })) {
       toast(this.playable() ? "Not connected: the card stays where it was." : "Wait for Go (R8).", "warn");
@@ -1189,6 +1366,10 @@ class TableView {
     }
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
     if (this.dialog.open) return;
+    if (this.chooser) {
+      this.chooserKey(e);
+      return;
+    }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const key = e.key;
     const t = this.table;
