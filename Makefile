@@ -37,6 +37,7 @@ screenshots: $(STAMP) chromium
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/engine.py --jokers
 	$(PY) bench/simulate.py
 	$(PY) bench/load.py --tables 300 --seconds 30
 

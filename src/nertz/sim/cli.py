@@ -152,7 +152,9 @@ def main(args: argparse.Namespace, console: Console | None = None) -> int:
     except UsageError as error:
         print(f"nertz simulate: error: {error}", file=sys.stderr)
         return 2
-    rules_text = args.rules + "".join(f" {k}={v}" for k, v in setup.rules.changed().items())
+    rules_text = args.rules + "".join(
+        f" {k}={_option_text(v)}" for k, v in setup.rules.changed().items()
+    )
     console.print(
         f"[bold]nertz simulate[/]: {args.matches} matches, seats "
         f"{', '.join(setup_seats(setup))}, rules {rules_text}, seed {setup.seed}, "
@@ -269,3 +271,10 @@ def show(console: Console, summary: Summary) -> None:
         )
     if t.bad_refusals:
         console.print(f"[red]{t.bad_refusals} unexpected refusals (bot bugs)[/]")
+
+
+def _option_text(value: object) -> str:
+    """An option as ``--set`` takes it: ``on``/``off`` for the switches (R40, R41)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
