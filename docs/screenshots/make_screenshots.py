@@ -1,6 +1,7 @@
 """Regenerate the README's screenshots (``make screenshots``): a real server on a free
 port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
-the phone-sized table, the score sheet with R31's worked hands, and a joker table (R41)."""
+the phone-sized table, the score sheet with R31's worked hands, a joker table (R41) and
+a partnership table (R40)."""
 
 from __future__ import annotations
 
@@ -99,6 +100,37 @@ def jokers(browser: Browser, api: Server) -> None:
     ben.close()
 
 
+def partners(browser: Browser, api: Server) -> None:
+    """A partnership table (R40) from Bob's page: Ann and Bob share seat 1 against two
+    pairs of bots, and Ann has picked up her Nertz card (Bob sees it held by her)."""
+    code = api.table(
+        [ME, *BOTS[:2]],
+        bots={"1": "skilled:balanced+casual:racer", "2": "casual:scorer+skilled:balanced"},
+        countdown_ms=300,
+        options={"partnerships": "on"},
+    )
+    ann, bob = (browser.new_page(viewport={"width": 1280, "height": 720}) for _ in range(2))
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        page.goto(f"{api.url}/t/{code}")
+        page.fill("#join-name", name)
+        page.click("text=Take a seat")  # the table pairs them at seat 1
+        page.wait_for_selector(".ready-btn")
+    for page in (ann, bob):
+        page.click(".ready-btn")
+    for page in (ann, bob):
+        page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
+    bob.keyboard.press("0")
+    bob.keyboard.press("f")  # Bob sends the ace of hearts to the middle
+    bob.wait_for_timeout(2500)
+    ann.click('.mine [data-src="N"]')  # Ann picks up the next Nertz card
+    bob.wait_for_selector(".mine .held-by")
+    bob.wait_for_timeout(300)
+    settle(bob)
+    bob.screenshot(path=str(HERE / "partners.png"))
+    ann.close()
+    bob.close()
+
+
 def main() -> None:
     port = free_port()
     tmp = HERE / ".shots.db"
@@ -178,6 +210,7 @@ def main() -> None:
         page.wait_for_selector("svg.chart")
         page.screenshot(path=str(HERE / "score-sheet.png"), full_page=True)
         jokers(browser, api)
+        partners(browser, api)
         browser.close()
     server.should_exit = True
     thread.join(10)
