@@ -94,6 +94,7 @@ def test_a_run_with_jokers_plays_to_the_end_and_reports_them(
     assert main([*args, "--seed", "5", "--quiet", "--json", str(out)]) == 0
     shown = capsys.readouterr().out
     assert "jokers (R41)" in shown and "stayed home" in shown and "1 expert:balanced" in shown
+    assert "rules standard jokers=on" in shown  # as --set takes it, not "True"
     data = json.loads(out.read_text())
     assert data["rules"]["jokers"] is True
     assert sum(s["wins"] for s in data["seats"]) == pytest.approx(2)
