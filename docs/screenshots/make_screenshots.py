@@ -61,6 +61,22 @@ BEN = (
 )
 
 
+def two_people(browser: Browser, url: str, *names: str) -> list[Page]:
+    """A page for each person: each takes a seat at ``url`` (the next free one, or at a
+    partnership table the next free place), all say ready, and play starts."""
+    pages = [browser.new_page(viewport={"width": 1280, "height": 720}) for _ in names]
+    for page, name in zip(pages, names, strict=True):
+        page.goto(url)
+        page.fill("#join-name", name)
+        page.click("text=Take a seat")
+        page.wait_for_selector(".ready-btn")
+    for page in pages:
+        page.click(".ready-btn")
+    for page in pages:
+        page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
+    return pages
+
+
 def jokers(browser: Browser, api: Server) -> None:
     """A joker table from Ann's seat: Ben's joker landed on F1 as the 2♥, his second
     announced as the 3♥ and counting down, Ann's pinned joker, and her chooser open."""
@@ -70,16 +86,7 @@ def jokers(browser: Browser, api: Server) -> None:
         countdown_ms=300,
         options={"jokers": "on", "joker_announce_ms": "3000"},
     )
-    ann, ben = (browser.new_page(viewport={"width": 1280, "height": 720}) for _ in range(2))
-    for page, name in ((ann, "Ann"), (ben, "Ben")):
-        page.goto(f"{api.url}/t/{code}")
-        page.fill("#join-name", name)
-        page.click("text=Take a seat")
-        page.wait_for_selector(".ready-btn")
-    for page in (ann, ben):
-        page.click(".ready-btn")
-    for page in (ann, ben):
-        page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
+    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Ben")
     ben.keyboard.press("1")
     ben.keyboard.press("f")  # the ace of hearts starts F1
     ben.wait_for_selector('.fslot .card[aria-label^="foundation F1: ace of hearts"]')
@@ -109,16 +116,7 @@ def partners(browser: Browser, api: Server) -> None:
         countdown_ms=300,
         options={"partnerships": "on"},
     )
-    ann, bob = (browser.new_page(viewport={"width": 1280, "height": 720}) for _ in range(2))
-    for page, name in ((ann, "Ann"), (bob, "Bob")):
-        page.goto(f"{api.url}/t/{code}")
-        page.fill("#join-name", name)
-        page.click("text=Take a seat")  # the table pairs them at seat 1
-        page.wait_for_selector(".ready-btn")
-    for page in (ann, bob):
-        page.click(".ready-btn")
-    for page in (ann, bob):
-        page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
+    ann, bob = two_people(browser, f"{api.url}/t/{code}", "Ann", "Bob")  # paired at seat 1
     bob.keyboard.press("0")
     bob.keyboard.press("f")  # Bob sends the ace of hearts to the middle
     bob.wait_for_timeout(2500)
