@@ -166,3 +166,22 @@ def test_the_real_card_first_sends_the_joker_home(browser: Browser, server: Serv
     for context, _, console in pages:
         context.close()
         assert console.errors == [], console.errors
+
+
+def test_no_joker_is_announced_after_a_call(page: Page, server: Server, console: Console) -> None:
+    """R28, R41: after a call, cards in the air may land, but a joker is not announced
+    any more: the chooser does not open, and the page says why."""
+    code = server.table(
+        ["nertz: AH; work: 9C / JK1 / - / -; stock: 2C; waste: -"],
+        options={**JOKERS, "landing_ms": "5000"},  # a long landing window to act in
+    )
+    seat_in(page, f"{server.url}/t/{code}")
+    page.keyboard.press("0")
+    page.keyboard.press("f")  # the ace of hearts: the Nertz pile is empty
+    expect(foundation(page, 1)).to_have_count(1)
+    page.keyboard.press("n")  # call (R27)
+    expect(page.locator(".status")).not_to_contain_text("Play!")
+    page.keyboard.press("2")
+    page.keyboard.press("f")  # the joker to the middle, during the landing window
+    expect(page.locator(".toast")).to_contain_text("no joker can be announced now (R41)")
+    expect(page.locator(".chooser button.choice")).to_have_count(0)

@@ -1094,6 +1094,11 @@ class TableView {
       toast(this.table && this.table.stage === "countdown" ? "Wait for Go (R8)." : "The hand is not on.", "warn");
       return;
     }
+    if (view.phase !== "playing") {
+      // R28: after a call, cards in the air land, but nothing new is announced (R41).
+      toast("Somebody has called: no joker can be announced now (R41).", "warn");
+      return;
+    }
     if (view.announcements.some((a) => a.seat === this.me && a.joker === joker)) {
       toast("This joker is already announced: it lands, or stays home, when its window ends (R41).", "info", 3000);
       return;
