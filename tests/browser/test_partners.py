@@ -80,3 +80,30 @@ def test_r40_two_pages_share_a_seat_and_respect_each_others_hand(
     expect(ann.locator(".toast.error")).to_contain_text("2 of clubs")
     for page in (ann, bob):
         expect(page.locator(".status")).to_contain_text("Play!")  # the hand goes on
+
+
+def test_r40_a_hold_left_resting_lapses_and_the_holder_is_told(
+    server: Server, partners: list[Player]
+) -> None:
+    """A card picked up and left resting is put down after ``HOLD_LAPSE_MS`` (5 s), on
+    the holder's page too: it says so, and the partner may then take the card."""
+    code = server.table([SEAT], bots={}, options={"partnerships": "on"})
+    ann, bob = (p.page for p in partners)
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        page.goto(f"{server.url}/t/{code}")
+        page.fill("#join-name", name)
+        page.click("text=Take a seat")
+        expect(page.locator(".ready-btn")).to_be_visible()
+    for page in (ann, bob):
+        page.click(".ready-btn")
+    for page in (ann, bob):
+        wait_go(page)
+    ann.click('.mine [data-src="N"]')
+    expect(held(bob, "N")).to_have_attribute("aria-label", "ace of hearts")
+    expect(ann.locator(".toast")).to_contain_text("it is put down", timeout=10_000)
+    expect(ann.locator(".card.selected")).to_have_count(0)
+    expect(held(bob, "N")).to_have_count(0)
+    drag(bob, '.mine [data-src="N"]', ".middle")  # now Bob may play it
+    expect(foundation(ann, 1)).to_have_attribute(
+        "aria-label", "foundation F1: ace of hearts, 1 card"
+    )

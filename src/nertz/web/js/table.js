@@ -446,6 +446,15 @@ class TableView {
     const s = this.table.seats[msg.seat];
     if (!s || !s.holding) return;
     s.holding[msg.partner] = msg.src;
+    if (msg.seat === this.me && msg.partner === this.partner && msg.src === null && this.sentHold !== null) {
+      // My own hold lapsed (R40: a resting hand lets go): put the card down here too,
+      // so that picking it up again asks the server again.
+      this.sentHold = null;
+      if (this.selected && !this.drag) {
+        this.selected = null;
+        toast("You held that card a while: it is put down so your partner may take it (R40).", "info", 3000);
+      }
+    }
     this.render();
   }
 
