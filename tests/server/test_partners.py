@@ -9,12 +9,22 @@ from typing import Any
 
 import pytest
 
-from nertz.engine import Deal, Rules, touches
+from nertz.engine import Deal, Rules, deal, touches
 from nertz.server.lobby import CreateTable, LobbyError, table_request
 from nertz.server.store import Store
-from nertz.server.table import HOLD_LAPSE_MS, Settings, Stage, Wake, restore_from_records
+from nertz.server.table import (
+    HOLD_LAPSE_MS,
+    Settings,
+    Stage,
+    Table,
+    Wake,
+    restore_from_records,
+)
 
 from .harness import Harness
+
+SEED = 0
+"""The deal of the bot-partner tests: what they count must not depend on the shuffle."""
 
 PARTNERS = Rules(partnerships=True)
 LAYOUT = "nertz: KS AH; work: 2C / 5D / 9C / QD; stock: 3H 4H 8S 7S 6S; waste: -"
@@ -184,7 +194,11 @@ def test_r40_bot_specs_name_both_partners() -> None:
 
 def test_r40_a_bot_partner_never_plays_what_its_person_holds_and_leaves_the_nertz_pile() -> None:
     rules = Rules(partnerships=True)
-    h = Harness(rules, Settings(seats=2, bots={0: "+demon", 1: "demon+demon"}, countdown_ms=100))
+    settings = Settings(seats=2, bots={0: "+demon", 1: "demon+demon"}, countdown_ms=100)
+    # A fixed deal and bot seeds: how long the hand lasts (and so how many moves the bot
+    # makes) must not depend on the shuffle.
+    dealt = Table("TEST", rules, settings, rng_seed=1, dealer=lambda n, r, _: deal(n, r, SEED))
+    h = Harness(rules, settings, dealt)
     h.join("Ann", "a")
     h.connect(1, "a")
     h.send(1, {"type": "ready"})
@@ -215,10 +229,9 @@ def test_r40_a_bot_partner_never_plays_what_its_person_holds_and_leaves_the_nert
 
 
 def test_r40_two_bots_at_a_seat_split_the_work() -> None:
-    h = Harness(
-        PARTNERS,
-        Settings(seats=2, bots={0: "expert+expert", 1: "expert+expert"}, countdown_ms=100),
-    )
+    settings = Settings(seats=2, bots={0: "expert+expert", 1: "expert+expert"}, countdown_ms=100)
+    fixed = Table("TEST", PARTNERS, settings, rng_seed=1, dealer=lambda n, r, _: deal(n, r, SEED))
+    h = Harness(PARTNERS, settings, fixed)
     table = h.table
     real = table._play
     turns = {0: 0, 1: 0}
