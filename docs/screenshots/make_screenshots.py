@@ -19,7 +19,7 @@ from nertz.server.app import Config, create_app
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
-from tests.browser.helpers import settle  # noqa: E402
+from tests.browser.helpers import seat_all, seat_in, settle  # noqa: E402
 
 ME = (
     "nertz: 8C 3S JD 4H 9S 2D QC 6H 5C 10D 7S 2H AH; work: 6S / 9C / KC / 4C; "
@@ -41,14 +41,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def seat(page: Page, url: str, name: str) -> None:
-    page.goto(url)
-    page.fill("#join-name", name)
-    page.click("text=Take a seat")
-    page.click(".ready-btn")
-    page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
-
-
 # R41: Ann has a joker pinned on a work pile (a red 7 lies on it: it stands for a black 8)
 # and one on her Nertz pile; Ben has two at the ends of his work piles.
 ANN = (
@@ -62,18 +54,10 @@ BEN = (
 
 
 def two_people(browser: Browser, url: str, *names: str) -> list[Page]:
-    """A page for each person: each takes a seat at ``url`` (the next free one, or at a
-    partnership table the next free place), all say ready, and play starts."""
+    """A page for each person, seated at ``url`` (at a partnership table, side by side),
+    all ready, and play started."""
     pages = [browser.new_page(viewport={"width": 1280, "height": 720}) for _ in names]
-    for page, name in zip(pages, names, strict=True):
-        page.goto(url)
-        page.fill("#join-name", name)
-        page.click("text=Take a seat")
-        page.wait_for_selector(".ready-btn")
-    for page in pages:
-        page.click(".ready-btn")
-    for page in pages:
-        page.wait_for_selector(".status:has-text('Play!')", timeout=10_000)
+    seat_all(pages, url, list(names))
     return pages
 
 
@@ -152,7 +136,7 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
-        seat(page, f"{api.url}/t/{code}", "Tess")
+        seat_in(page, f"{api.url}/t/{code}", "Tess")
         for key in ["0", "f", "0", "f", " ", "2", "f"]:
             page.keyboard.press(key)
             page.wait_for_timeout(500)
@@ -170,7 +154,7 @@ def main() -> None:
             bots={"1": "beginner:scorer", "2": "beginner:scorer"},
             options={"caller_bonus": "10"},
         )
-        seat(page, f"{api.url}/t/{small}", "Tess")
+        seat_in(page, f"{api.url}/t/{small}", "Tess")
         for key, card in [("f", "2 of hearts"), ("f", "5 of diamonds"), ("1", None)]:
             page.keyboard.press("0")
             page.keyboard.press(key)
@@ -185,7 +169,7 @@ def main() -> None:
         page.screenshot(path=str(HERE / "hand-end.png"))
         phone = browser.new_page(viewport={"width": 844, "height": 390}, has_touch=True)
         code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
-        seat(phone, f"{api.url}/t/{code}", "Phoebe")
+        seat_in(phone, f"{api.url}/t/{code}", "Phoebe")
         phone.keyboard.press("0")
         phone.keyboard.press("f")
         phone.wait_for_timeout(5000)

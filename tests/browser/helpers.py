@@ -23,6 +23,26 @@ def seat_in(page: Page, url: str, name: str = "Tess") -> None:
     wait_go(page)
 
 
+def seat_all(pages: list[Page], url: str, names: list[str]) -> None:
+    """Each page, in turn, opens the table at ``url`` and takes a seat under its name (the
+    next free one; at a partnership table the next free place, R40); then all say ready
+    and wait for Go."""
+    for page, name in zip(pages, names, strict=True):
+        page.goto(url)
+        page.fill("#join-name", name)
+        page.click("text=Take a seat")
+        expect(page.locator(".ready-btn")).to_be_visible()
+    for page in pages:
+        page.click(".ready-btn")
+    for page in pages:
+        wait_go(page)
+
+
+def foundation(page: Page, number: int) -> Any:
+    """The top card of foundation F``number`` as drawn in the middle."""
+    return page.locator(f'.fslot .card[aria-label^="foundation F{number}:"]')
+
+
 def wait_go(page: Page) -> None:
     expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
 

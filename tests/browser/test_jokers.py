@@ -6,13 +6,12 @@ the real card, whose owner is told why it stayed home. No console errors (``cons
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import drag, pile, seat_in, wait_go
+from .helpers import Player, drag, foundation, open_players, pile, seat_all, seat_in
 
 ME = "nertz: 3S 5D JK1; work: AH / 9C / KC / JK2; stock: 2C 3C 7H; waste: -"
 """A joker on the Nertz pile (the five of diamonds under it), one at the end of pile 4
@@ -20,24 +19,20 @@ and the ace of hearts for F1."""
 JOKERS = {"jokers": "on"}
 
 
-def foundation(page: Page, number: int) -> Any:
-    return page.locator(f'.fslot .card[aria-label^="foundation F{number}:"]')
+@pytest.fixture
+def watcher(browser: Browser) -> Iterator[Player]:
+    """A second browser that only watches the table."""
+    for players in open_players(browser, 1):
+        yield players[0]
 
 
 @pytest.fixture
-def watcher(browser: Browser) -> Iterator[tuple[Page, Console]]:
-    """A second browser that only watches the table."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    console = Console()
-    console.watch(page)
-    yield page, console
-    context.close()
-    assert console.errors == [], console.errors
+def two(browser: Browser) -> Iterator[list[Player]]:
+    yield from open_players(browser, 2)
 
 
 def test_a_joker_on_a_work_pile_and_one_announced_to_the_middle(
-    page: Page, server: Server, console: Console, watcher: tuple[Page, Console]
+    page: Page, server: Server, console: Console, watcher: Player
 ) -> None:
     code = server.table([ME], options=JOKERS)  # one seat: nobody else moves a card
     seat_in(page, f"{server.url}/t/{code}")
@@ -58,7 +53,7 @@ def test_a_joker_on_a_work_pile_and_one_announced_to_the_middle(
     expect(page.locator(f'{pile(2)} [data-card="JK1@0"] .corner')).to_have_text("=6♣♠")
 
     # Someone else watches the table.
-    other, _ = watcher
+    other = watcher.page
     other.goto(f"{server.url}/t/{code}")
     other.click("text=Just watch")
     expect(other.locator(".opp")).to_contain_text("Tess")
@@ -121,25 +116,10 @@ BEN = "nertz: 9S 2H; work: AS / 8D / QD / 3S; stock: 4H 5H 6H; waste: -"
 """Ben holds the real two of hearts on his Nertz pile."""
 
 
-def test_the_real_card_first_sends_the_joker_home(browser: Browser, server: Server) -> None:
-    pages: list[tuple[Any, Page, Console]] = []
-    for _ in range(2):
-        context = browser.new_context(viewport={"width": 1280, "height": 720})
-        page = context.new_page()
-        console = Console()
-        console.watch(page)
-        pages.append((context, page, console))
-    ann, ben = pages[0][1], pages[1][1]
+def test_the_real_card_first_sends_the_joker_home(server: Server, two: list[Player]) -> None:
+    ann, ben = (p.page for p in two)
     code = server.table([ANN, BEN], bots={}, options={**JOKERS, "joker_announce_ms": "4000"})
-    for p, name in ((ann, "Ann"), (ben, "Ben")):
-        p.goto(f"{server.url}/t/{code}")
-        p.fill("#join-name", name)
-        p.click("text=Take a seat")
-        expect(p.locator(".ready-btn")).to_be_visible()
-    for p in (ann, ben):
-        p.click(".ready-btn")
-    for p in (ann, ben):
-        wait_go(p)
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
     ann.dblclick('.mine [data-src="1"]')
     expect(foundation(ben, 1)).to_have_attribute(
         "aria-label", "foundation F1: ace of hearts, 1 card"
@@ -163,9 +143,6 @@ def test_the_real_card_first_sends_the_joker_home(browser: Browser, server: Serv
         expect(p.locator(".announce")).to_have_count(0)
     expect(ann.locator('.mine [data-src="N"]')).to_have_attribute("aria-label", "joker")
     expect(ben.locator(".toast.warn")).to_have_count(0)
-    for context, _, console in pages:
-        context.close()
-        assert console.errors == [], console.errors
 
 
 def test_no_joker_is_announced_after_a_call(page: Page, server: Server, console: Console) -> None:

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .helpers import Player, drag, open_players, wait_go
+from .helpers import Player, drag, foundation, open_players, seat_all
 
 ANN = "nertz: 5D 2H; work: AH / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 BEN = "nertz: 9S 2H; work: AS / 8D / QD / 3S; stock: 4H 5H 6H; waste: -"
@@ -60,19 +60,7 @@ def players(browser: Browser) -> Iterator[list[Player]]:
 def sit_down(server: Server, players: list[Player], **options: str) -> None:
     """A two-seat table of people: Ann takes seat 1, Ben seat 2; both ready; Go."""
     code = server.table([ANN, BEN], bots={}, options=options)
-    for player, name in zip(players, ["Ann", "Ben"], strict=True):
-        player.page.goto(f"{server.url}/t/{code}")
-        player.page.fill("#join-name", name)
-        player.page.click("text=Take a seat")
-        expect(player.page.locator(".ready-btn")).to_be_visible()
-    for player in players:
-        player.page.click(".ready-btn")
-    for player in players:
-        wait_go(player.page)
-
-
-def foundation(page: Page, number: int) -> Any:
-    return page.locator(f'.fslot .card[aria-label^="foundation F{number}:"]')
+    seat_all([p.page for p in players], f"{server.url}/t/{code}", ["Ann", "Ben"])
 
 
 def opponent_pile(page: Page, n: int) -> Any:

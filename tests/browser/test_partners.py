@@ -12,8 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .helpers import Player, drag, open_players, pile, wait_go
-from .test_multiplayer import foundation
+from .helpers import Player, drag, foundation, open_players, pile, seat_all
 
 SEAT = "nertz: KS 2H AH; work: 2C / 9H / 9C / QD; stock: 3D 4D 5D 6D 7D; waste: -"
 """One seat for Ann and Bob: the ace of hearts on top of the Nertz pile, the two next."""
@@ -33,15 +32,7 @@ def test_r40_two_pages_share_a_seat_and_respect_each_others_hand(
 ) -> None:
     code = server.table([SEAT], bots={}, options={"partnerships": "on"})
     ann, bob = (p.page for p in partners)
-    for page, name in ((ann, "Ann"), (bob, "Bob")):
-        page.goto(f"{server.url}/t/{code}")
-        page.fill("#join-name", name)
-        page.click("text=Take a seat")  # the table pairs them: Bob sits with Ann
-        expect(page.locator(".ready-btn")).to_be_visible()
-    for page in (ann, bob):
-        page.click(".ready-btn")
-    for page in (ann, bob):
-        wait_go(page)
+    seat_all([ann, bob], f"{server.url}/t/{code}", ["Ann", "Bob"])  # paired: Bob sits with Ann
     expect(ann.locator(".my-head b")).to_have_text("Ann (you) & Bob")
     expect(bob.locator(".my-head b")).to_have_text("Ann & Bob (you)")
 
@@ -89,15 +80,7 @@ def test_r40_a_hold_left_resting_lapses_and_the_holder_is_told(
     the holder's page too: it says so, and the partner may then take the card."""
     code = server.table([SEAT], bots={}, options={"partnerships": "on"})
     ann, bob = (p.page for p in partners)
-    for page, name in ((ann, "Ann"), (bob, "Bob")):
-        page.goto(f"{server.url}/t/{code}")
-        page.fill("#join-name", name)
-        page.click("text=Take a seat")
-        expect(page.locator(".ready-btn")).to_be_visible()
-    for page in (ann, bob):
-        page.click(".ready-btn")
-    for page in (ann, bob):
-        wait_go(page)
+    seat_all([ann, bob], f"{server.url}/t/{code}", ["Ann", "Bob"])
     ann.click('.mine [data-src="N"]')
     expect(held(bob, "N")).to_have_attribute("aria-label", "ace of hearts")
     expect(ann.locator(".toast")).to_contain_text("it is put down", timeout=10_000)
