@@ -38,3 +38,19 @@ def test_the_engine_imports_only_itself_and_pure_standard_modules() -> None:
                 assert not name.startswith(".."), f"{path.name} imports {name}"
                 continue
             assert name.split(".")[0] in ALLOWED, f"{path.name} imports {name}"
+
+
+SERVER = ENGINE.parent / "server"
+
+
+def test_no_server_module_grows_past_one_idea() -> None:
+    """STYLE.md: past about 600 lines a module holds more than one idea."""
+    for path in sorted(SERVER.glob("*.py")):
+        lines = len(path.read_text().splitlines())
+        assert lines <= 600, f"server/{path.name} has {lines} lines"
+
+
+def test_the_store_reads_records_not_the_table() -> None:
+    names = imports(SERVER / "store.py")
+    assert ".records" in names
+    assert not {".table", ".seats", ".partners", ".bots"} & names

@@ -9,9 +9,10 @@ from typing import Any
 
 from nertz.engine import Rules
 from nertz.server.actor import Clock, TableActor
+from nertz.server.commands import Connect, Inbound, Join, Stage
 from nertz.server.protocol import Play, Ready
 from nertz.server.store import Store, TableCreated
-from nertz.server.table import Connect, Inbound, Join, Stage, Table
+from nertz.server.table import Table
 
 from .harness import token_hash
 from .test_table import fast

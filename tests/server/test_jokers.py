@@ -22,7 +22,8 @@ import pytest
 from nertz.engine import Deal, Rules
 from nertz.server.app import Config
 from nertz.server.protocol import PROTOCOL_VERSION
-from nertz.server.table import Settings, Stage, restore_from_records
+from nertz.server.settings import Settings
+from nertz.server.table import Stage, restore_from_records
 
 from ..live_server import free_port, running
 from .conftest import Live

@@ -10,16 +10,12 @@ from typing import Any
 import pytest
 
 from nertz.engine import Deal, Rules, deal, touches
+from nertz.server.commands import Stage, Wake
 from nertz.server.lobby import CreateTable, LobbyError, table_request
+from nertz.server.partners import HOLD_LAPSE_MS
+from nertz.server.settings import Settings
 from nertz.server.store import Store
-from nertz.server.table import (
-    HOLD_LAPSE_MS,
-    Settings,
-    Stage,
-    Table,
-    Wake,
-    restore_from_records,
-)
+from nertz.server.table import Table, restore_from_records
 
 from .harness import Harness
 

@@ -14,15 +14,12 @@ from typing import Any
 import httpx
 
 from nertz.engine import Rules
+from nertz.server.commands import Stage
 from nertz.server.lobby import Lobby
+from nertz.server.records import DealRecord, InputRecord
+from nertz.server.settings import Settings
 from nertz.server.store import Store, TableCreated
-from nertz.server.table import (
-    DealRecord,
-    InputRecord,
-    Settings,
-    Stage,
-    restore_from_records,
-)
+from nertz.server.table import restore_from_records
 
 from .conftest import free_port
 from .harness import Harness

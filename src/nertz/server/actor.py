@@ -24,8 +24,11 @@ from typing import Any, Protocol
 
 from nertz.engine import Rules
 
+from .commands import Command, Out, Wake
+from .records import Record
+from .settings import Settings
 from .store import Store
-from .table import Command, Out, Record, Settings, Table, Wake, restore_from_records
+from .table import Table, restore_from_records
 
 __all__ = ["Clock", "Outbox", "Request", "TableActor"]
 

@@ -41,11 +41,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from nertz.engine import preset
 
+from .commands import Connect, Disconnect, Inbound
 from .lobby import CreateTable, Entry, Lobby, LobbyError, hash_secret, table_request
 from .protocol import ErrorMsg, Hello, ProtocolError, decode_client, encode
 from .requests import RequestError, decode_body, error_response
+from .settings import Settings
 from .store import Store
-from .table import Connect, Disconnect, Inbound, Settings
 from .web import page, wants_html, web_routes
 
 __all__ = ["Config", "CreateTable", "RateLimit", "create_app"]

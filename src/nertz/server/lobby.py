@@ -24,10 +24,12 @@ import msgspec
 from nertz.engine import Rules, RulesError, preset
 
 from .actor import Clock, TableActor, restored_actor
+from .commands import Join
 from .partners import seat_bots
 from .requests import RequestError
+from .settings import Settings
 from .store import Store, TableCreated
-from .table import Join, Settings, Table
+from .table import Table
 
 __all__ = [
     "CODE_ALPHABET",
@@ -54,18 +56,23 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/tables``. Seats are numbered from 0; ``bots`` maps a seat to a bot
     spec (``expert``, ``demon:racer`` ...; docs/bots.md), at a partnership table to
     both partners' (``expert+casual``, or ``+expert`` for a person with a bot partner).
-    ``people`` (partnership tables only) sets the seats from a head count (R40)."""
+    ``people`` (partnership tables only) sets the seats from a head count (R40). A
+    setting left out (None) takes its default, declared once in ``Settings``."""
 
     preset: str = "standard"
     options: dict[str, str | int | bool] = {}
     seats: int | None = None
     people: int | None = None
     bots: dict[int, str] = {}
-    public: bool = True
-    bot_takeover_s: int = 30
-    reconnect_s: int = 120
-    countdown_ms: int = 3000
-    next_hand_s: int = 30
+    public: bool | None = None
+    bot_takeover_s: int | None = None
+    reconnect_s: int | None = None
+    countdown_ms: int | None = None
+    next_hand_s: int | None = None
+
+
+_SETTINGS = ("public", "countdown_ms", "next_hand_s", "bot_takeover_s", "reconnect_s")
+"""The settings a request passes on as it gives them (``seats`` and ``bots`` are read)."""
 
 
 def table_request(body: CreateTable) -> tuple[Rules, Settings]:
@@ -74,34 +81,25 @@ def table_request(body: CreateTable) -> tuple[Rules, Settings]:
         rules = preset(body.preset).with_text({k: str(v) for k, v in body.options.items()})
     except RulesError as error:
         raise LobbyError("bad_rules", str(error)) from None
+    given: dict[str, Any] = {"bots": dict(body.bots)}
     seats = _seats(body, rules)
-    checks = [
-        ("seats", seats, 1, 8),
-        ("bot_takeover_s", body.bot_takeover_s, 0, 3600),
-        ("reconnect_s", body.reconnect_s, 1, 86400),
-        ("countdown_ms", body.countdown_ms, 0, 10000),
-        ("next_hand_s", body.next_hand_s, 1, 600),
-    ]
-    for name, value, low, high in checks:
-        if not low <= value <= high:
-            raise LobbyError("bad_field", f"{name} must be {low} to {high}, not {value}")
-    settings = Settings(
-        seats=seats,
-        bots=dict(body.bots),
-        public=body.public,
-        countdown_ms=body.countdown_ms,
-        next_hand_s=body.next_hand_s,
-        bot_takeover_s=body.bot_takeover_s,
-        reconnect_s=body.reconnect_s,
-    )
-    return rules, settings
+    if seats is not None:
+        given["seats"] = seats
+    for name in _SETTINGS:
+        value = getattr(body, name)
+        if value is not None:
+            given[name] = value
+    try:
+        return rules, Settings.checked(**given)
+    except ValueError as error:
+        raise LobbyError("bad_field", str(error)) from None
 
 
-def _seats(body: CreateTable, rules: Rules) -> int:
-    """How many seats: ``seats`` (default 4), or at a partnership table half of the
-    players, ``people`` and the bots of ``bots`` together (R40: two to a seat)."""
+def _seats(body: CreateTable, rules: Rules) -> int | None:
+    """How many seats: ``seats`` (None: the default), or at a partnership table half of
+    the players, ``people`` and the bots of ``bots`` together (R40: two to a seat)."""
     if body.people is None:
-        return 4 if body.seats is None else body.seats
+        return body.seats
     if not rules.partnerships:
         raise LobbyError(
             "bad_field", "people is for partnership tables (partnerships on, R40); give seats"

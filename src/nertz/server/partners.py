@@ -1,21 +1,49 @@
-"""Partnerships at a table (R40): who may sit where, and how a table pairs people.
+"""Partnerships at a table (R40): who may sit where, holds, and how bots plan.
 
 A partnership seat has two places, partner 0 and partner 1: one layout, one deck, one
 back and one score, two people (or bots). This module holds the table's decisions
-about places that do not depend on the table's state: how a seat's bots are written
-(``expert+casual``), and which free place a person takes when they do not choose.
+about places that do not depend on the table's state (how a seat's bots are written,
+``expert+casual``, and which free place a person takes when they do not choose), and
+``Partnering``, the table's part that keeps partners out of each other's way: a
+partner picks up a card and lets go of it, everyone sees the hold, a hold lapses, and a
+bot whose partner's hold or company changed looks again (its planning is
+``bots.BotSeats``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from nertz.bots import parse_seat
+from nertz.engine import (
+    NERTZ,
+    WASTE,
+    Card,
+    Hand,
+    Holds,
+    Refusal,
+    touches,
+)
 
-__all__ = ["PAIR_SEP", "choose_place", "seat_bots"]
+from .commands import Out, Stage
+from .protocol import HoldMsg, Pick, Refused, encode
+
+if TYPE_CHECKING:
+    from .seats import Place
+
+__all__ = ["HOLD_LAPSE_MS", "PAIR_SEP", "SRC_TEXT", "Partnering", "choose_place", "seat_bots"]
 
 PAIR_SEP = "+"
 """Between the two partners of one seat in a bot spec: ``expert+casual``."""
+
+HOLD_LAPSE_MS = 5000
+"""R40 (online): a partner's hold on a card lapses after this long without a play (a
+hand resting on a card does not keep it from the partner for ever). A timer of the
+table, like every other: ``next_deadline`` includes it and the actor's ``Wake`` fires it."""
+
+SRC_TEXT = ("1", "2", "3", "4", "N", "W")
+"""Sources in move notation (docs/engine.md), as the protocol names them."""
 
 
 def seat_bots(spec: str, partnerships: bool) -> tuple[str | None, ...]:
@@ -52,3 +80,115 @@ def choose_place(free: Sequence[tuple[int, int]], partner_taken: Sequence[bool])
         if taken:
             return place
     return free[0]
+
+
+def top(hand: Hand | None, seat: int, src: int) -> Card | None:
+    """The face-up card a partner picks up at ``src``: the Nertz or waste top, or a
+    work pile's end card (R14); None if there is none."""
+    if hand is None:
+        return None
+    layout = hand.seats[seat]
+    pile = layout.nertz if src == NERTZ else layout.waste if src == WASTE else layout.work[src]
+    return pile[-1] if pile else None
+
+
+class Partnering:
+    """The ``Table``'s holds (R40). State is the table's: its ``holds``, ``places`` and
+    connections."""
+
+    per_seat: int
+    holds: Holds
+    places: list[Place]
+    conns: dict[int, int | None]
+    hand: Hand | None
+    stage: Stage
+    _out: Out
+
+    if TYPE_CHECKING:
+
+        def place(self, seat: int, partner: int = 0) -> Place: ...
+
+        def partner_of(self, place: Place) -> Place | None: ...
+
+        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
+
+        def _role(self, place: Place) -> str | None: ...
+
+        def _plan(self, place: Place, now: int) -> None: ...
+
+    def _pick(self, place: Place, message: Pick, now: int, conn: int) -> None:
+        """A partner picked up a card: refused while the other partner holds it."""
+        seq = message.seq
+        src = SRC_TEXT.index(message.src) if message.src in SRC_TEXT else -1
+        if src < 0:
+            self._error(conn, "bad_field", f"src must be N, W or 1-4, not {message.src!r}", seq)
+            return
+        hand = self.hand
+        if hand is None or self.stage is not Stage.PLAYING or hand.over:
+            code, reason = (
+                ("not_started", "wait for Go (R8)")
+                if self.stage in (Stage.SEATING, Stage.COUNTDOWN)
+                else ("hand_over", "the hand is over (R28)")
+            )
+            self._out.sends.append((conn, encode(Refused(seq, code, reason))))
+            return
+        card = top(hand, place.number, src)
+        if card is None:
+            where = f"work pile {src + 1}" if src < NERTZ else ("Nertz pile", "waste")[src - NERTZ]
+            reason = f"your {where} is empty: there is no card to pick up (R14)"
+            self._out.sends.append(
+                (conn, encode(Refused(seq, Refusal.NOT_AVAILABLE.value, reason)))
+            )
+            return
+        outcome = self.holds.pick(place.number, place.partner, src, card)
+        if not outcome.ok:
+            code = outcome.code.value if outcome.code else "refused"
+            self._out.sends.append((conn, encode(Refused(seq, code, outcome.reason))))
+            return
+        place.hold_until = now + HOLD_LAPSE_MS
+        self._send_hold(place)
+        self._replan_partner(place, now)
+
+    def _let_go(self, place: Place) -> None:
+        """``place`` puts down what it held (played, let go, left, or lapsed)."""
+        place.hold_until = None
+        if self.per_seat > 1 and self.holds.drop(place.number, place.partner):
+            self._send_hold(place)
+
+    def _send_hold(self, place: Place) -> None:
+        """Everyone sees where a partner is acting (R40): a face-up card, or nothing."""
+        src = self.holds.held(place.number)[place.partner]
+        card = self.holds.card(place.number, place.partner)
+        body = encode(
+            HoldMsg(
+                place.number,
+                place.partner,
+                None if src is None else SRC_TEXT[src],
+                None if card is None else str(card),
+            )
+        )
+        for conn in self.conns:
+            self._out.sends.append((conn, body))
+
+    def _clear_holds(self) -> None:
+        """Every hand empties: a new deal (R33) or a rotation (R25) changes what lies
+        under them."""
+        if self.per_seat == 1:
+            return
+        for place in self.places:
+            self._let_go(place)
+
+    def _replan_partner(self, place: Place, now: int) -> None:
+        """A bot whose partner just picked up a card its committed move touches, or
+        whose partner changed (a person came, a bot stood in), looks again (R40)."""
+        other = self.partner_of(place)
+        if other is None or other.driver is None or self.stage is not Stage.PLAYING:
+            return
+        driver = other.driver
+        held = self.holds.held(place.number)[place.partner]
+        if (
+            driver.move is None
+            or driver.role != self._role(other)
+            or (held is not None and held in touches(driver.move))
+        ):
+            self._plan(other, now)

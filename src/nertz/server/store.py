@@ -46,7 +46,7 @@ from sqlalchemy import (
     update,
 )
 
-from .table import (
+from .records import (
     DealRecord,
     EventRecord,
     InputRecord,

@@ -1,0 +1,210 @@
+"""What a table leaves behind: its store records, and engine events in their public form.
+
+A table's durable state is small and append-only: who holds each place
+(``SeatRecord``), each hand's deal (``DealRecord``, R33), each hand's accepted inputs
+(``InputRecord``, ``Hand.log``), each hand's scores (``ScoreRecord``, R29-R31), the
+match's end (``MatchRecord``, R32) and every public event exactly as it was sent
+(``EventRecord``). The store writes them; ``read_records`` groups them back for
+``Table.restore``. No table here: the store imports this module, not the table.
+
+``event_dict`` turns an engine event into its public JSON form: the engine's events
+carry face-up cards only, so the form is the same for everyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nertz.engine import (
+    Called,
+    CardsMoved,
+    Deal,
+    Event,
+    Hand,
+    HandEnded,
+    JokerAnnounced,
+    JokerStayed,
+    Kind,
+    Rotated,
+    Rules,
+    SaidStuck,
+    Started,
+    StockTurned,
+    deal,
+)
+
+__all__ = [
+    "DealRecord",
+    "EventRecord",
+    "InputRecord",
+    "MatchRecord",
+    "Record",
+    "ScoreRecord",
+    "SeatRecord",
+    "StoredHand",
+    "event_dict",
+    "hand_scores",
+    "read_records",
+    "rebuild_deal",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who holds a place: a seat, or one partner of a partnership seat (R40)."""
+
+    seat: int
+    name: str
+    token_hash: str | None
+    bot: str | None
+    partner: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A hand's deal (R33): its layouts in ``Deal.from_layouts`` form and the seed that
+    dealt them (None for an explicit deal)."""
+
+    hand: int
+    layouts: tuple[str, ...]
+    seed: int | None
+    middle: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class InputRecord:
+    """One accepted input of a hand (``Hand.log[index]``): table time, seat, move."""
+
+    hand: int
+    index: int
+    at_ms: int
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRecord:
+    """A finished hand's scores (R29-R31), its caller (R27) and how it ended."""
+
+    hand: int
+    scores: tuple[dict[str, int], ...]
+    caller: int | None
+    end: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """One public event message, the bytes every connection was sent."""
+
+    version: int
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """The match is over (R32)."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+Record = SeatRecord | DealRecord | InputRecord | ScoreRecord | EventRecord | MatchRecord
+
+StoredHand = tuple[DealRecord, Sequence[tuple[int, int, str]]]
+"""A hand as stored: its deal and its inputs in order (``Hand.log`` entries)."""
+
+
+def read_records(
+    records: Sequence[Record],
+) -> tuple[list[SeatRecord], list[StoredHand], list[bytes]]:
+    """A table's records in the order they were produced (the store's rows), grouped
+    for ``Table.restore``: the latest record of each place (each partner of a seat,
+    R40), each hand's deal with its inputs in order, every event body. Raises
+    ``ValueError`` on inputs or events out of order."""
+    seats: dict[tuple[int, int], SeatRecord] = {}
+    hands: dict[int, tuple[DealRecord, list[tuple[int, int, str]]]] = {}
+    events: list[bytes] = []
+    for record in records:
+        if type(record) is SeatRecord:
+            seats[(record.seat, record.partner)] = record
+        elif type(record) is DealRecord:
+            hands[record.hand] = (record, [])
+        elif type(record) is InputRecord:
+            log = hands[record.hand][1]
+            if record.index != len(log):
+                raise ValueError(f"hand {record.hand}: input {record.index} out of order")
+            log.append((record.at_ms, record.seat, record.text))
+        elif type(record) is EventRecord:
+            if record.version != len(events) + 1:
+                raise ValueError(f"event {record.version} out of order")
+            events.append(record.body)
+    return list(seats.values()), [hands[n] for n in sorted(hands)], events
+
+
+def rebuild_deal(record: DealRecord, rules: Rules) -> Deal:
+    """The deal of a stored hand: from its seed, checked against its stored layouts."""
+    if record.seed is not None:
+        dealt = deal(len(record.layouts), rules, record.seed)
+        if dealt.layouts == tuple(record.layouts):
+            return dealt
+    return Deal.from_layouts(record.layouts, record.middle)
+
+
+def hand_scores(hand: Hand) -> tuple[dict[str, int], ...]:
+    """Each seat's score of a finished hand (R29-R31), as stored and sent."""
+    return tuple(
+        {"middle": s.middle, "nertz_left": s.nertz_left, "bonus": s.bonus, "score": s.score}
+        for s in hand.scores()
+    )
+
+
+def event_dict(event: Event) -> dict[str, Any]:
+    """An engine event as its public JSON form (face-up cards only, as the engine
+    guarantees)."""
+    if type(event) is CardsMoved:
+        moved: dict[str, Any] = {
+            "k": "moved",
+            "seat": event.seat,
+            "move": event.move.text,
+            "cards": [str(c) for c in event.cards],
+            "foundation": event.foundation + 1 if event.foundation >= 0 else None,
+            "tie": event.tie,
+            "revealed": str(event.revealed) if event.revealed is not None else None,
+        }
+        if event.move.kind is Kind.ANNOUNCE:
+            # R41: an announced joker landed; it stands for the announced card there.
+            moved["as"] = str(event.move.announced)
+        return moved
+    if type(event) is JokerAnnounced:
+        return {
+            "k": "announced",
+            "seat": event.seat,
+            "move": event.move.text,
+            "joker": str(event.joker),
+            "as": str(event.move.announced),
+            "foundation": event.foundation + 1 if event.foundation >= 0 else None,
+            "until_ms": event.until_ms,
+        }
+    if type(event) is JokerStayed:
+        return {
+            "k": "joker_stayed",
+            "seat": event.seat,
+            "move": event.move.text,
+            "joker": str(event.joker),
+            "reason": event.reason,
+        }
+    if type(event) is StockTurned:
+        return {"k": "turned", "seat": event.seat, "cards": [str(c) for c in event.cards]}
+    if type(event) is Started:
+        return {"k": "go", "at_ms": event.at_ms}
+    if type(event) is Called:
+        return {"k": "called", "seat": event.seat}
+    if type(event) is SaidStuck:
+        return {"k": "stuck", "seat": event.seat}
+    if type(event) is Rotated:
+        return {"k": "rotated", "number": event.number, "idle": event.idle}
+    if type(event) is HandEnded:
+        return {"k": "ended", "reason": event.reason.value, "caller": event.caller}
+    raise TypeError(f"unknown engine event {event!r}")

@@ -1,0 +1,285 @@
+"""Seats and connections: who sits where, who is connected, and who plays a place now.
+
+A seat is a bot's from the table's creation, or a person's once they join and hold
+its token. A ``Place`` is one person's (or one bot's) place at a seat: a seat has one,
+or two at a partnership table (R40). ``Seating`` is the table's part that seats people
+(``_join``), opens and closes their connections (``_connect``, ``_disconnect``), has a
+bot stand in for a person who is away (``_takeover``) and frees the place of one who
+does not come back (``_release``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from nertz.engine import PARTNERS, Hand, Holds, Match, Rules, view
+
+from .bots import TAKEOVER_SPEC, BotDriver
+from .commands import Connect, Join, Out, Stage
+from .partners import PAIR_SEP, SRC_TEXT, choose_place
+from .protocol import PROTOCOL_VERSION
+from .records import SeatRecord
+from .settings import Settings
+
+__all__ = ["RESEND_LIMIT", "Place", "Seating"]
+
+RESEND_LIMIT = 500
+"""A resuming client missing more events than this gets a full state instead."""
+
+
+@dataclass(slots=True)
+class Place:
+    """One person's (or one bot's) place at a seat. A seat has one place, or two at a
+    partnership table (R40): partner 0 and partner 1, one layout between them."""
+
+    number: int
+    """The seat."""
+    partner: int = 0
+    name: str = ""
+    token_hash: str | None = None
+    bot: str | None = None
+    """The bot spec of a bot's place (None for a person's place)."""
+    conn: int | None = None
+    ready: bool = False
+    left_ms: int | None = None
+    """When the person's connection dropped (None while connected or never joined)."""
+    driver: BotDriver | None = None
+    """The bot playing this place now: a bot's place, or a person's taken over."""
+    hold_until: int | None = None
+    """When this person's hold on a card lapses (R40, ``HOLD_LAPSE_MS``)."""
+
+    @property
+    def taken(self) -> bool:
+        return self.bot is not None or self.token_hash is not None
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.number,
+            "name": self.name or None,
+            "bot": self.bot,
+            "connected": self.bot is not None or self.conn is not None,
+            "ready": self.ready or self.bot is not None,
+            "takeover": self.bot is None and self.driver is not None,
+        }
+
+
+class Seating:
+    """The ``Table``'s seats and connections. State is the table's: ``places`` (seat
+    by seat), ``conns`` (connection id -> place index, None for a spectator)."""
+
+    rules: Rules
+    settings: Settings
+    per_seat: int
+    places: list[Place]
+    conns: dict[int, int | None]
+    holds: Holds
+    match: Match
+    stage: Stage
+    hand: Hand | None
+    events: list[bytes]
+    _out: Out
+
+    if TYPE_CHECKING:
+
+        @property
+        def version(self) -> int: ...
+
+        def _emit(self, event: dict[str, Any], skip: int | None = None) -> bytes: ...
+
+        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
+
+        def _send_state(self, conn: int) -> None: ...
+
+        def _driver(self, seat_no: int, spec: str) -> BotDriver: ...
+
+        def _let_go(self, place: Place) -> None: ...
+
+        def _plan(self, place: Place, now: int) -> None: ...
+
+        def _replan_partner(self, place: Place, now: int) -> None: ...
+
+    @property
+    def seats(self) -> list[Place]:
+        """Each seat's first place (its only one without partnerships)."""
+        return self.places[:: self.per_seat]
+
+    def place(self, seat: int, partner: int = 0) -> Place:
+        return self.places[seat * self.per_seat + partner]
+
+    def partner_of(self, place: Place) -> Place | None:
+        """The other person (or bot) at ``place``'s seat (R40), if the table pairs."""
+        if self.per_seat == 1:
+            return None
+        return self.place(place.number, 1 - place.partner)
+
+    def _seat_public(self, number: int) -> dict[str, Any]:
+        """One seat as everyone sees it; a partnership seat (R40) shows both people:
+        ``name`` is "Ann & Bob", ``partners`` each one, ``holding`` what each has
+        picked up (face-up cards only)."""
+        first = self.place(number)
+        if self.per_seat == 1:
+            return first.public()
+        both = [self.place(number, p) for p in range(PARTNERS)]
+        names = [p.name for p in both if p.name]
+        specs = [p.bot for p in both]
+        held = self.holds.held(number)
+        return {
+            "seat": number,
+            "name": " & ".join(names) if names else None,
+            "bot": PAIR_SEP.join(str(b) for b in specs) if None not in specs else None,
+            "connected": all(p.public()["connected"] for p in both if p.taken)
+            and any(p.taken for p in both),
+            "ready": all(p.public()["ready"] for p in both),
+            "takeover": any(p.public()["takeover"] for p in both),
+            "partners": [{**p.public(), "partner": p.partner} for p in both],
+            "holding": [None if h is None else SRC_TEXT[h] for h in held],
+        }
+
+    def _seat_records(self, seats: Sequence[SeatRecord]) -> None:
+        """Every place from its latest stored record (``Table.restore``)."""
+        for seat_record in seats:
+            if not 0 <= seat_record.partner < self.per_seat:
+                raise ValueError(f"seat {seat_record.seat} has no partner {seat_record.partner}")
+            place = self.place(seat_record.seat, seat_record.partner)
+            place.name, place.token_hash = seat_record.name, seat_record.token_hash
+            place.bot = seat_record.bot
+
+    def adopt(self, conns: dict[int, int | None]) -> None:
+        """Take over the connections of a table this one replaces (rebuilt after an
+        exception): everyone gets a fresh state."""
+        for conn, index in conns.items():
+            self.conns[conn] = index
+            if index is not None:
+                place = self.places[index]
+                place.conn, place.left_ms = conn, None
+                if place.driver is not None and place.bot is None:
+                    place.driver = None
+            self._send_state(conn)
+
+    def _join(
+        self, command: Join, now: int
+    ) -> tuple[tuple[int, int] | None, tuple[str, str] | None]:
+        free = [p for p in self.places if p.bot is None and p.token_hash is None and p.conn is None]
+        if command.seat is not None:
+            if not 0 <= command.seat < self.settings.seats:
+                return None, ("no_such_seat", f"there is no seat {command.seat} at this table")
+            free = [p for p in free if p.number == command.seat]
+            if command.partner is not None:
+                if not 0 <= command.partner < self.per_seat:
+                    return None, (
+                        "no_such_seat",
+                        "seats at this table have one place (no partnerships)"
+                        if self.per_seat == 1
+                        else f"a partnership seat has partners 0 and 1, not {command.partner}",
+                    )
+                free = [p for p in free if p.partner == command.partner]
+            if not free:
+                return None, ("seat_taken", f"seat {command.seat} is taken")
+        elif command.partner is not None:
+            return None, ("no_such_seat", "choose a seat along with a partner place")
+        if not free:
+            return None, ("table_full", "every seat at this table is taken")
+        if self.stage is Stage.OVER:
+            return None, ("match_over", "the match at this table is over")
+        place = free[0]
+        if self.per_seat > 1:  # R40: the table pairs people in the order they come
+            taken = [self.partner_of(p).taken for p in free]  # type: ignore[union-attr]
+            number, partner = choose_place([(p.number, p.partner) for p in free], taken)
+            place = self.place(number, partner)
+        place.name, place.token_hash, place.ready, place.left_ms = (
+            command.name,
+            command.token_hash,
+            False,
+            None,
+        )
+        self._out.records.append(
+            SeatRecord(place.number, place.name, place.token_hash, None, place.partner)
+        )
+        self._emit(self._who(place, {"k": "seat", "name": place.name, "bot": None}))
+        self._replan_partner(place, now)  # a bot partner now shares the seat with a person
+        return (place.number, place.partner), None
+
+    def _who(self, place: Place, event: dict[str, Any]) -> dict[str, Any]:
+        """An event about one place: its seat, and at a partnership table which
+        partner (R40); solo tables' events keep their shape."""
+        out = {"k": event.pop("k"), "seat": place.number}
+        if self.per_seat > 1:
+            out["partner"] = place.partner
+        out.update(event)
+        return out
+
+    def _connect(self, command: Connect, now: int) -> None:
+        conn = command.conn
+        if command.protocol != PROTOCOL_VERSION:
+            self._error(
+                conn,
+                "protocol",
+                f"this server speaks protocol {PROTOCOL_VERSION}, not {command.protocol}",
+            )
+            self._out.closes.append((conn, "protocol version"))
+            return
+        index: int | None = None
+        if command.token_hash is not None:
+            match = [i for i, p in enumerate(self.places) if p.token_hash == command.token_hash]
+            if not match:
+                self._error(conn, "bad_token", "no seat at this table has that token")
+                self._out.closes.append((conn, "bad token"))
+                return
+            index = match[0]
+            place = self.places[index]
+            if place.conn is not None and place.conn != conn:
+                old = place.conn
+                self._error(old, "replaced", "this seat was opened on another connection")
+                self._out.closes.append((old, "replaced"))
+                self.conns.pop(old, None)
+            place.conn, place.left_ms = conn, None
+            if place.driver is not None:  # the owner is back: the bot hands the seat back
+                place.driver.stop()
+                place.driver = None
+                self._let_go(place)
+                self._emit(self._who(place, {"k": "takeover", "bot": False}))
+                self._replan_partner(place, now)
+            self._emit(self._who(place, {"k": "connected", "connected": True}))
+        elif not (self.settings.public or command.key_ok):
+            self._error(conn, "private_table", "this table is private: use its link")
+            self._out.closes.append((conn, "private"))
+            return
+        self.conns[conn] = index
+        last = command.last_version
+        if 0 < last < self.version and self.version - last <= RESEND_LIMIT:
+            for body in self.events[last:]:
+                self._out.sends.append((conn, body))
+        else:
+            self._send_state(conn)
+
+    def _disconnect(self, conn: int, now: int) -> None:
+        index = self.conns.pop(conn, None)
+        if index is None:
+            return
+        place = self.places[index]
+        if place.conn == conn:
+            place.conn, place.left_ms, place.ready = None, now, False
+            self._let_go(place)  # R40: a hold lapses when its person leaves
+            self._emit(self._who(place, {"k": "connected", "connected": False}))
+
+    def _takeover(self, place: Place, now: int) -> None:
+        """A person away for ``bot_takeover_s`` (or whose place was released): a bot
+        plays the place until they come back."""
+        place.driver = self._driver(place.number, TAKEOVER_SPEC)
+        self._emit(self._who(place, {"k": "takeover", "bot": True}))
+        if self.hand is not None and self.stage in (Stage.COUNTDOWN, Stage.PLAYING):
+            place.driver.begin(view(self.hand, place.number), self.match.totals, now)
+            if self.stage is Stage.PLAYING:
+                self._plan(place, now)
+                self._replan_partner(place, now)
+
+    def _release(self, place: Place, now: int) -> None:
+        """A person away for ``reconnect_s`` loses the place: the token stops working,
+        a bot plays it, anyone may join it."""
+        place.token_hash, place.left_ms = None, None
+        self._out.records.append(SeatRecord(place.number, place.name, None, None, place.partner))
+        self._emit(self._who(place, {"k": "seat", "name": None, "bot": None}))
+        if place.driver is None and self.stage is not Stage.SEATING:
+            self._takeover(place, now)

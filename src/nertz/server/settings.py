@@ -1,0 +1,70 @@
+"""A table's server-side settings: seats, bots, privacy and the table's own timers.
+
+The rules of play are ``Rules`` (the engine's); these are what the server decides
+around them. Each setting is declared once, with its default and its bounds, in
+``Settings``: the lobby checks a request against those bounds (``checked``), the store
+keeps ``as_dict`` and reads it back with ``from_dict``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+import msgspec.inspect
+
+__all__ = ["Settings"]
+
+
+class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Server-side table settings (the rules of play are ``Rules``)."""
+
+    seats: Annotated[int, msgspec.Meta(ge=1, le=8)] = 4
+    bots: dict[int, str] = {}
+    """Seat number -> bot spec (``expert``, ``demon:racer`` ...; ``A+B`` at a
+    partnership table, R40)."""
+    public: bool = True
+    countdown_ms: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 3000
+    """R8 (online): from the deal to Go."""
+    next_hand_s: Annotated[int, msgspec.Meta(ge=1, le=600)] = 30
+    """Between hands: the next deal comes this long after the breakdown at the latest."""
+    bot_takeover_s: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 30
+    """A person disconnected this long has a bot play for them until they return; 0: off."""
+    reconnect_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] = 120
+    """A person disconnected this long loses the seat (a bot plays it; anyone may join it)."""
+
+    @staticmethod
+    def checked(**values: Any) -> Settings:
+        """Settings from a request's values, each within its bounds; raises
+        ``ValueError`` with a sentence naming the first one that is not."""
+        for name, value in values.items():
+            low, high = _BOUNDS.get(name, (None, None))
+            if low is not None and high is not None and not low <= value <= high:
+                raise ValueError(f"{name} must be {low} to {high}, not {value}")
+        return Settings(**values)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stored form (JSON: seat numbers as text)."""
+        out: dict[str, Any] = msgspec.to_builtins(self, str_keys=True)
+        return out
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Settings:
+        """Back from ``as_dict``; a missing setting takes its default."""
+        return msgspec.convert(data, Settings, strict=False)
+
+
+def _bounds() -> dict[str, tuple[int, int]]:
+    info = msgspec.inspect.type_info(Settings)
+    assert isinstance(info, msgspec.inspect.StructType)
+    out = {}
+    for field in info.fields:
+        kind = field.type
+        if isinstance(kind, msgspec.inspect.IntType):
+            assert kind.ge is not None and kind.le is not None, f"{field.name} has no bounds"
+            out[field.name] = (kind.ge, kind.le)
+    return out
+
+
+_BOUNDS = _bounds()
+"""Each bounded setting's (lowest, highest), read from its declaration above."""
