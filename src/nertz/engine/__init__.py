@@ -13,7 +13,18 @@ from .holds import PARTNERS, Holds, picked_up, touches
 from .jokers import Announcement, describe, lies_on, pin
 from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
-from .moves import ANY, NERTZ, PILES, WASTE, Kind, Move
+from .moves import (
+    ANY,
+    NERTZ,
+    PILES,
+    SOURCES,
+    WASTE,
+    Kind,
+    Move,
+    parse_source,
+    source_name,
+    source_text,
+)
 from .outcome import (
     LATE_REFUSALS,
     Called,
@@ -45,6 +56,7 @@ __all__ = [
     "PILES",
     "PRESETS",
     "SETTLE_MS",
+    "SOURCES",
     "WASTE",
     "Announcement",
     "Called",
@@ -81,11 +93,14 @@ __all__ = [
     "full_deck",
     "hand_scores",
     "lies_on",
+    "parse_source",
     "picked_up",
     "pin",
     "preset",
     "replay",
     "score",
+    "source_name",
+    "source_text",
     "spectator_view",
     "touches",
     "view",

@@ -21,24 +21,12 @@ from enum import StrEnum
 from operator import attrgetter
 
 from .blocked import is_blocked
-from .cards import Card, Suit
+from .cards import Card
 from .foundations import Foundation
 from .jokers import Announcement, Pin, describe, lies_on, pin
 from .layout import Deal, SeatLayout
-from .moves import (
-    _FOUNDATION,
-    _PILE,
-    _UNDER,
-    ANY,
-    CALL,
-    NERTZ,
-    PILES,
-    STUCK,
-    TURN,
-    WASTE,
-    Kind,
-    Move,
-)
+from .legal import PileMoves, joker_moves, legal_moves, pile_moves
+from .moves import ANY, NERTZ, PILES, Kind, Move, source_name
 from .outcome import (
     Called,
     CardsMoved,
@@ -73,17 +61,6 @@ _NO_EVENTS: list[Event] = []
 """Shared and never changed: ``tick`` builds new lists rather than appending to it."""
 _NUMBER = attrgetter("number")
 _TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
-_PileCache = tuple[
-    int,
-    list[tuple[tuple[Move, ...], int]],
-    list[Move],
-    dict[int, list[Move]],
-    dict[int, list[int]],
-    list[int],
-    dict[int, list[int]],
-]
-_NO_PILES: _PileCache = (-1, [], [], {}, {}, [], {})
-_RANGE = tuple(range(PILES))
 
 
 class Phase(StrEnum):
@@ -132,8 +109,8 @@ class Hand:
         self._seat_version = [0] * len(self.seats)
         self._middle_version = 0
         self._blocked: list[tuple[int, int, bool]] = [(-1, -1, False)] * len(self.seats)
-        self._work_version = [0] * len(self.seats)
-        self._piles: list[_PileCache] = [_NO_PILES] * len(self.seats)
+        self._piles: list[PileMoves | None] = [None] * len(self.seats)
+        """What each seat's work piles allow (``legal.pile_moves``); None once they change."""
         self._witness = 0
         """The seat last found neither blocked nor stuck."""
         self._jokers = self.rules.jokers
@@ -261,110 +238,21 @@ class Hand:
     # ------------------------------------------------------------------ questions
 
     def legal_moves(self, seat: int) -> list[Move]:
-        """Every move ``play`` would accept from ``seat`` now, ties aside (R12-R27)."""
+        """Every move ``play`` would accept from ``seat`` now, ties aside (R12-R27, R41);
+        see ``legal``."""
         phase = self.phase
         if phase is not Phase.PLAYING and (
             phase is not Phase.LANDING or self.now > self.call_ms + self.rules.landing_ms
         ):
             return []
-        if self._jokers:
-            return self._legal_with_jokers(seat)
         layout = self.seats[seat]
-        cached = self._piles[seat]
-        if cached[0] != self._work_version[seat]:
-            cached = self._pile_moves(seat)
-        _, ends, fixed, places, takes, empty, unders = cached
-        moves: list[Move] = []
-        add = moves.append
-        wants = self.wants
-        for src, pile in ((NERTZ, layout.nertz), (WASTE, layout.waste)):
-            if not pile:
-                continue
-            card = pile[-1]
-            if card.rank == 1:
-                add(_FOUNDATION[src][0])
-            elif card.key in wants:  # ``in`` first: most cards fit no foundation
-                by_src = _FOUNDATION[src]
-                for f in wants[card.key]:
-                    add(by_src[f.number + 1])
-            code = src * 32 + card.place
-            if code in places:
-                moves += places[code]
-            else:
-                # Where this card may go in the work piles (R17-R20), kept with the piles.
-                to_pile = _PILE[src]
-                placed = [to_pile[j][0] for j in takes.get(card.place, ())]
-                placed += [to_pile[j][0] for j in empty]
-                placed += [_UNDER[src][j] for j in unders.get(card.place, ())]
-                places[code] = placed
-                moves += placed
-        for by_src, key in ends:
-            if key in wants:
-                for f in wants[key]:
-                    add(by_src[f.number + 1])
-        moves += fixed
-        if layout.stock or layout.waste:
-            add(TURN)
-        if phase is Phase.PLAYING:
-            if not layout.nertz:
-                add(CALL)
-            if not layout.stuck:
-                add(STUCK)
-        return moves
-
-    def _pile_moves(self, seat: int) -> _PileCache:
-        """What the work piles allow, kept until they change: the end cards to check
-        against the middle, the moves that do not depend on it (aces to the middle, runs
-        between piles, R12, R17-R19), and which pile takes which card (by ``Card.place``),
-        the empty spaces and the heads a card may slide under (R19)."""
-        work = self.seats[seat].work
-        takes: dict[int, list[int]] = {}
-        empty: list[int] = []
-        unders: dict[int, list[int]] = {}
-        for j in _RANGE:
-            pile = work[j]
-            if pile:
-                takes.setdefault(pile[-1].accepts, []).append(j)
-            else:
-                empty.append(j)
-        if empty:
-            for j in _RANGE:
-                pile = work[j]
-                if pile:
-                    unders.setdefault(pile[0].under, []).append(j)
-        ends: list[tuple[tuple[Move, ...], int]] = []
-        fixed: list[Move] = []
-        add = fixed.append
-        for i in _RANGE:
-            source = work[i]
-            if not source:
-                continue
-            end = source[-1]
-            if end.rank == 1:
-                add(_FOUNDATION[i][0])
-            else:
-                ends.append((_FOUNDATION[i], end.key))
-            size = len(source)
-            head_rank = source[0].rank
-            to_pile = _PILE[i]
-            for j in _RANGE:
-                if j == i:
-                    continue
-                dest = work[j]
-                if dest:
-                    top = dest[-1]
-                    k = head_rank - top.rank + 1
-                    if 0 <= k < size and source[k].red != top.red:
-                        add(to_pile[j][size - k - 1])
-                else:
-                    fixed += to_pile[j][:size]  # every run fits an empty space (R18)
-            if unders:
-                for j in unders.get(end.place, ()):
-                    if j != i:
-                        add(_UNDER[i][j])
-        cache: _PileCache = (self._work_version[seat], ends, fixed, {}, takes, empty, unders)
-        self._piles[seat] = cache
-        return cache
+        if self._jokers:
+            announced = {a.joker for a in self.announcements}
+            return joker_moves(seat, layout, self.wants, announced, phase is Phase.PLAYING)
+        piles = self._piles[seat]
+        if piles is None:
+            piles = self._piles[seat] = pile_moves(layout.work)
+        return legal_moves(layout, piles, self.wants, phase is Phase.PLAYING)
 
     def is_blocked(self, seat: int) -> bool:
         """R24: no sequence of this seat's own moves can make progress."""
@@ -422,9 +310,13 @@ class Hand:
         twin.announcements = self.announcements[:]
         twin._seat_version = self._seat_version[:]
         twin._blocked = self._blocked[:]
-        twin._work_version = self._work_version[:]
-        twin._piles = [_NO_PILES] * len(self.seats)
+        twin._piles = [None] * len(self.seats)
         return twin
+
+    def top(self, seat: int, src: int) -> Card | None:
+        """The face-up card a move of ``seat`` takes from ``src`` (the Nertz or waste
+        top, or a work pile's end card, R14); None if there is none."""
+        return self.seats[seat].top(src)
 
     def snapshot(self) -> dict[str, object]:
         """The whole game state as plain data, hidden cards included (for equality and
@@ -447,35 +339,9 @@ class Hand:
 
     # ------------------------------------------------------------------ moves
 
-    def _take(self, layout: SeatLayout, src: int) -> Card | None:
-        """The card a move names at its source, without removing it (R14)."""
-        if src == NERTZ:
-            pile = layout.nertz
-        elif src == WASTE:
-            pile = layout.waste
-        elif 0 <= src < PILES:
-            pile = layout.work[src]
-        else:
-            return None
-        return pile[-1] if pile else None
-
-    def _remove(self, layout: SeatLayout, src: int) -> Card | None:
-        """Remove the source card; return the Nertz card it reveals, if any (R4)."""
-        if src == NERTZ:
-            layout.nertz.pop()
-            return layout.nertz[-1] if layout.nertz else None
-        if src == WASTE:
-            layout.waste.pop()
-            layout.fan -= 1
-            if layout.fan <= 0:
-                layout.fan = 1 if layout.waste else 0
-        else:
-            layout.work[src].pop()
-        return None
-
     def _to_foundation(self, seat: int, move: Move, at_ms: int) -> Outcome:
         layout = self.seats[seat]
-        card = self._take(layout, move.src)
+        card = layout.top(move.src)
         if card is None:
             return _empty_source(move)
         if card.rank == 0:
@@ -508,7 +374,7 @@ class Hand:
                 if self._tie_target(card, at_ms, (target,)) is None:
                     return self._miss(card, (target,))
                 tie = True
-        revealed = self._remove(layout, move.src)
+        revealed = layout.remove_top(move.src)
         if target is None:
             target = self._add_foundation([card], at_ms)
         elif tie:
@@ -524,7 +390,7 @@ class Hand:
         self.middle[seat] += 1
         self._seat_version[seat] += 1
         if src < PILES:
-            self._work_version[seat] += 1
+            self._piles[seat] = None
         self._middle_version += 1
         self.seats[seat].stuck = False
 
@@ -586,7 +452,7 @@ class Hand:
                 )
             cards = source[-count:]
         else:
-            card = self._take(layout, src)
+            card = layout.top(src)
             if card is None or count != 1:
                 return _empty_source(move)
             cards = [card]
@@ -605,10 +471,10 @@ class Hand:
         if src < PILES:
             del layout.work[src][-count:]
         else:
-            revealed = self._remove(layout, src)
+            revealed = layout.remove_top(src)
         dest += cards
         self._seat_version[seat] += 1
-        self._work_version[seat] += 1
+        self._piles[seat] = None
         layout.stuck = False
         return Outcome(True, (CardsMoved(seat, move, tuple(cards), -1, False, revealed),))
 
@@ -621,7 +487,7 @@ class Hand:
             return refuse(Refusal.SAME_PILE, "a card cannot slide under its own pile")
         if all(layout.work):
             return refuse(Refusal.NO_EMPTY_SPACE, "sliding under needs an empty work space (R19)")
-        card = self._take(layout, src)
+        card = layout.top(src)
         if card is None:
             return _empty_source(move)
         head = layout.work[dst][0]
@@ -629,10 +495,10 @@ class Hand:
             stands = pin(layout.work[dst], 0)
             if not (self._jokers and lies_on(head, stands, card)):
                 return refuse(Refusal.DOES_NOT_FIT, _misfit(card, stands, head, "under"))
-        revealed = self._remove(layout, src)
+        revealed = layout.remove_top(src)
         layout.work[dst].insert(0, card)
         self._seat_version[seat] += 1
-        self._work_version[seat] += 1
+        self._piles[seat] = None
         layout.stuck = False
         return Outcome(True, (CardsMoved(seat, move, (card,), -1, False, revealed),))
 
@@ -733,7 +599,7 @@ class Hand:
                 Refusal.ALREADY_CALLED, "somebody has called: no joker can be announced now (R41)"
             )
         layout = self.seats[seat]
-        joker = self._take(layout, move.src)
+        joker = layout.top(move.src)
         if joker is None:
             return _empty_source(move)
         card = move.announced
@@ -801,7 +667,7 @@ class Hand:
         said = move.announced
         assert said is not None
         card = Card.of(said.rank, said.suit, seat)
-        if self._take(layout, move.src) is not joker:
+        if layout.top(move.src) is not joker:
             return JokerStayed(
                 seat, move, joker, "the joker left its pile before its announcement ended (R41)"
             )
@@ -825,64 +691,12 @@ class Hand:
         place = len(target.cards) - 1
         target.cards[place] = joker
         target.jokers[place] = card
-        revealed = self._remove(layout, move.src)
+        revealed = layout.remove_top(move.src)
         self._sent_to_middle(seat, move.src)
         self.last_card_ms = at_ms
         self._look_at = at_ms + SETTLE_MS
         self.rotations = 0  # progress (R24) ends a blocked spell (R26)
         return CardsMoved(seat, move, (joker,), target.number, False, revealed)
-
-    def _legal_with_jokers(self, seat: int) -> list[Move]:
-        """``legal_moves`` at a table with jokers (R41): the same moves, found plainly
-        with the joker rules instead of the cached fast path."""
-        layout = self.seats[seat]
-        work = layout.work
-        wants = self.wants
-        playing = self.phase is Phase.PLAYING
-        announced = {a.joker for a in self.announcements}
-        moves: list[Move] = []
-        add = moves.append
-        tops = [(src, pile[-1]) for src, pile in enumerate(work) if pile]
-        tops += [
-            (src, pile[-1]) for src, pile in ((NERTZ, layout.nertz), (WASTE, layout.waste)) if pile
-        ]
-        empty = [j for j in _RANGE if not work[j]]
-        for src, card in tops:
-            if card.rank == 0:
-                if playing and card not in announced:
-                    for key, fits in wants.items():
-                        real = Card.of(key & 15, Suit(key >> 4), seat)
-                        moves += [Move.announce(src, real, f.number) for f in fits]
-                    moves += [Move.announce(src, Card.of(1, suit, seat)) for suit in Suit]
-            elif card.rank == 1:
-                add(_FOUNDATION[src][0])
-            else:
-                moves += [_FOUNDATION[src][f.number + 1] for f in wants.get(card.key, ())]
-            if src >= NERTZ:
-                for j in _RANGE:
-                    if not work[j] or lies_on(card, None, work[j][-1]):
-                        add(_PILE[src][j][0])
-            if empty:
-                for j in _RANGE:
-                    head_pile = work[j]
-                    if j != src and head_pile and lies_on(head_pile[0], pin(head_pile, 0), card):
-                        add(_UNDER[src][j])
-        for i in _RANGE:
-            source = work[i]
-            size = len(source)
-            for k in range(size):
-                first, stands = source[k], pin(source, k)
-                for j in _RANGE:
-                    if j != i and (not work[j] or lies_on(first, stands, work[j][-1])):
-                        add(_PILE[i][j][size - k - 1])
-        if layout.stock or layout.waste:
-            add(TURN)
-        if playing:
-            if not layout.nertz:
-                add(CALL)
-            if not layout.stuck:
-                add(STUCK)
-        return moves
 
     def _clock(self, at_ms: int) -> None:
         if at_ms < self.now:
@@ -909,6 +723,6 @@ def _misfit(card: Card, stands: Pin | None, other: Card, how: str) -> str:
 
 
 def _empty_source(move: Move) -> Outcome:
-    names = {NERTZ: "your Nertz pile", WASTE: "your waste"}
-    where = names.get(move.src, f"work pile {move.src + 1}")
+    src = move.src
+    where = source_name(src) if src < NERTZ else f"your {source_name(src)}"
     return refuse(Refusal.NOT_AVAILABLE, f"{where} has no card to play")

@@ -15,7 +15,7 @@ picked up, dropped, or lapses. A partner is 0 or 1 within its seat.
 from __future__ import annotations
 
 from .cards import Card
-from .moves import PILES, WASTE, Kind, Move
+from .moves import WASTE, Kind, Move, source_name
 from .outcome import Outcome, Refusal, refuse
 
 __all__ = ["PARTNERS", "Holds", "picked_up", "touches"]
@@ -24,7 +24,6 @@ PARTNERS = 2
 """R40: two people share a seat."""
 
 _OK = Outcome(True)
-_SOURCE_NAMES = ("work pile 1", "work pile 2", "work pile 3", "work pile 4", "Nertz pile", "waste")
 
 
 def touches(move: Move) -> frozenset[int]:
@@ -109,6 +108,6 @@ class Holds:
 
 
 def _sentence(src: int, card: Card | None) -> str:
-    where = _SOURCE_NAMES[src] if 0 <= src < PILES + 2 else f"source {src}"
+    where = source_name(src)
     what = f"the {card.name} from your {where}" if card is not None else f"the card on your {where}"
     return f"your partner has picked up {what} (R40); let them play it first"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from .cards import MAX_SEATS, Card, full_deck
 from .jokers import lies_on
-from .moves import PILES
+from .moves import NERTZ, PILES, WASTE
 from .rules import Rules
 
 __all__ = ["Deal", "SeatLayout", "deal"]
@@ -62,6 +62,34 @@ class SeatLayout:
         )
         twin.stuck = self.stuck
         return twin
+
+    def top(self, src: int) -> Card | None:
+        """The face-up card a move takes from ``src`` (the Nertz or waste top, or a work
+        pile's end card, R14), left where it is; None if there is none."""
+        if src == NERTZ:
+            pile = self.nertz
+        elif src == WASTE:
+            pile = self.waste
+        elif 0 <= src < PILES:
+            pile = self.work[src]
+        else:
+            return None
+        return pile[-1] if pile else None
+
+    def remove_top(self, src: int) -> Card | None:
+        """Remove the card ``top(src)`` names; return the Nertz card it reveals, if any
+        (R4)."""
+        if src == NERTZ:
+            self.nertz.pop()
+            return self.nertz[-1] if self.nertz else None
+        if src == WASTE:
+            self.waste.pop()
+            self.fan -= 1
+            if self.fan <= 0:
+                self.fan = 1 if self.waste else 0
+        else:
+            self.work[src].pop()
+        return None
 
     def cards(self) -> list[Card]:
         """Every card of the layout (not the middle)."""

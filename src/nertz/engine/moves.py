@@ -32,7 +32,24 @@ from enum import IntEnum
 
 from .cards import Card, Suit
 
-__all__ = ["ANY", "NERTZ", "PILES", "WASTE", "Kind", "Move"]
+__all__ = [
+    "ANY",
+    "CALL",
+    "FOUNDATION_MOVES",
+    "NERTZ",
+    "PILES",
+    "PILE_MOVES",
+    "SOURCES",
+    "STUCK",
+    "TURN",
+    "UNDER_MOVES",
+    "WASTE",
+    "Kind",
+    "Move",
+    "parse_source",
+    "source_name",
+    "source_text",
+]
 
 PILES = 4
 """R5: four work piles per seat."""
@@ -64,7 +81,32 @@ class Kind(IntEnum):
     """R41: a joker announced as a card for a foundation; it lands when the window ends."""
 
 
-_SRC_TEXT = ("1", "2", "3", "4", "N", "W")
+SOURCES: tuple[tuple[str, str], ...] = (
+    ("1", "work pile 1"),
+    ("2", "work pile 2"),
+    ("3", "work pile 3"),
+    ("4", "work pile 4"),
+    ("N", "Nertz pile"),
+    ("W", "waste"),
+)
+"""Every source by its code (work piles 0-3, ``NERTZ``, ``WASTE``): its notation and its
+name in words. The one list of them: moves, refusals and the server read it here."""
+_SOURCE_TEXT = tuple(text for text, _ in SOURCES)
+
+
+def source_name(src: int) -> str:
+    """A source in words, e.g. ``work pile 2`` or ``Nertz pile``."""
+    return SOURCES[src][1] if 0 <= src < len(SOURCES) else f"source {src}"
+
+
+def source_text(src: int) -> str:
+    """A source's notation: ``1``-``4``, ``N`` or ``W``."""
+    return _SOURCE_TEXT[src]
+
+
+def parse_source(text: str) -> int | None:
+    """The source code written ``text`` (``1``-``4``, ``N``, ``W``), or None."""
+    return _SOURCE_TEXT.index(text) if text in _SOURCE_TEXT else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,17 +133,17 @@ class Move:
     @staticmethod
     def to_foundation(src: int, foundation: int = ANY) -> Move:
         """A card to the middle (R12-R14)."""
-        return _FOUNDATION[src][foundation + 1]
+        return FOUNDATION_MOVES[src][foundation + 1]
 
     @staticmethod
     def to_pile(src: int, pile: int, count: int = 1) -> Move:
         """A card, or a run of ``count`` from a work pile, onto or into a work pile."""
-        return _PILE[src][pile][count - 1]
+        return PILE_MOVES[src][pile][count - 1]
 
     @staticmethod
     def under(src: int, pile: int) -> Move:
         """The slide-under shortcut (R19)."""
-        return _UNDER[src][pile]
+        return UNDER_MOVES[src][pile]
 
     @staticmethod
     def announce(src: int, card: Card, foundation: int = ANY) -> Move:
@@ -128,15 +170,15 @@ class Move:
     def _notation(self) -> str:
         k = self.kind
         if k is Kind.FOUNDATION or k is Kind.ANNOUNCE:
-            text = f"{_SRC_TEXT[self.src]}>F" + ("" if self.dst == ANY else str(self.dst + 1))
+            text = f"{_SOURCE_TEXT[self.src]}>F" + ("" if self.dst == ANY else str(self.dst + 1))
             if k is Kind.ANNOUNCE:
                 text += f"={Card.of(self.card & 15, Suit(self.card >> 4))}"
             return text
         if k is Kind.PILE:
             run = f"/{self.count}" if self.count > 1 else ""
-            return f"{_SRC_TEXT[self.src]}{run}>{self.dst + 1}"
+            return f"{_SOURCE_TEXT[self.src]}{run}>{self.dst + 1}"
         if k is Kind.UNDER:
-            return f"{_SRC_TEXT[self.src]}<{self.dst + 1}"
+            return f"{_SOURCE_TEXT[self.src]}<{self.dst + 1}"
         return ("T", "NERTZ", "STUCK")[k - Kind.TURN]
 
     def __repr__(self) -> str:
@@ -158,20 +200,20 @@ class Move:
                 return Move.announce(base.src, Card.parse(card_text), base.dst)
             if "<" in token:
                 src_text, dst_text = token.split("<")
-                return _UNDER[_parse_src(src_text)][_parse_pile(dst_text)]
+                return UNDER_MOVES[_parse_src(src_text)][_parse_pile(dst_text)]
             src_text, dst_text = token.split(">")
             if dst_text.startswith("F"):
                 number = int(dst_text[1:]) if dst_text[1:] else 0
                 if not (0 if dst_text == "F" else 1) <= number <= MAX_FOUNDATIONS:
                     raise ValueError
-                return _FOUNDATION[_parse_src(src_text)][number]
+                return FOUNDATION_MOVES[_parse_src(src_text)][number]
             count = 1
             if "/" in src_text:
                 src_text, count_text = src_text.split("/")
                 count = int(count_text)
                 if not 1 <= count <= MAX_RUN or src_text in ("N", "W"):
                     raise ValueError
-            return _PILE[_parse_src(src_text)][_parse_pile(dst_text)][count - 1]
+            return PILE_MOVES[_parse_src(src_text)][_parse_pile(dst_text)][count - 1]
         except (ValueError, IndexError, KeyError):
             raise ValueError(
                 f"not a move: {text!r} (e.g. 'N>F', 'W>F3', '3/2>1', 'W<2', 'T', 'NERTZ', "
@@ -180,7 +222,7 @@ class Move:
 
 
 def _parse_src(text: str) -> int:
-    return _SRC_TEXT.index(text)
+    return _SOURCE_TEXT.index(text)
 
 
 def _parse_pile(text: str) -> int:
@@ -191,16 +233,21 @@ def _parse_pile(text: str) -> int:
 
 
 # Every move is interned: legal-move generation looks moves up instead of building them.
-_FOUNDATION = tuple(
+FOUNDATION_MOVES = tuple(
     tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS)) for src in range(6)
 )
-_PILE = tuple(
+"""``FOUNDATION_MOVES[src][foundation + 1]``: every card-to-the-middle move (``ANY`` first)."""
+PILE_MOVES = tuple(
     tuple(
         tuple(Move(Kind.PILE, src, n, pile) for n in range(1, MAX_RUN + 1)) for pile in range(PILES)
     )
     for src in range(6)
 )
-_UNDER = tuple(tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6))
+"""``PILE_MOVES[src][pile][count - 1]``: every move onto or into a work pile."""
+UNDER_MOVES = tuple(
+    tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6)
+)
+"""``UNDER_MOVES[src][pile]``: every slide-under move (R19)."""
 _ANNOUNCE: dict[tuple[int, int, int], Move] = {}
 """Announcements, interned as they are first made (there are thousands of possible ones)."""
 TURN = Move(Kind.TURN)

@@ -24,6 +24,15 @@ class SeatScore:
     bonus: int
     score: int
 
+    def as_dict(self) -> dict[str, int]:
+        """The JSON form views, events and score sheets carry."""
+        return {
+            "middle": self.middle,
+            "nertz_left": self.nertz_left,
+            "bonus": self.bonus,
+            "score": self.score,
+        }
+
 
 def score(middle: int, nertz_left: int, called: bool, rules: Rules) -> SeatScore:
     """R30: ``middle - penalty * nertz_left``, plus the caller bonus for the caller."""

@@ -82,10 +82,7 @@ def spectator_view(hand: Hand) -> dict[str, Any]:
         "caller": hand.caller,
         "rotations": hand.rotations_total,
         "end": hand.end_reason.value if hand.end_reason else None,
-        "scores": [
-            {"middle": s.middle, "nertz_left": s.nertz_left, "bonus": s.bonus, "score": s.score}
-            for s in hand.scores()
-        ],
+        "scores": [s.as_dict() for s in hand.scores()],
     }
 
 

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 
 from nertz.bots import parse_seat
 from nertz.engine import (
-    NERTZ,
-    WASTE,
     Card,
     Hand,
     Holds,
     Refusal,
+    parse_source,
+    source_name,
+    source_text,
     touches,
 )
 
@@ -32,7 +33,7 @@ from .protocol import HoldMsg, Pick, Refused, encode
 if TYPE_CHECKING:
     from .seats import Place
 
-__all__ = ["HOLD_LAPSE_MS", "PAIR_SEP", "SRC_TEXT", "Partnering", "choose_place", "seat_bots"]
+__all__ = ["HOLD_LAPSE_MS", "PAIR_SEP", "Partnering", "choose_place", "seat_bots"]
 
 PAIR_SEP = "+"
 """Between the two partners of one seat in a bot spec: ``expert+casual``."""
@@ -41,9 +42,6 @@ HOLD_LAPSE_MS = 5000
 """R40 (online): a partner's hold on a card lapses after this long without a play (a
 hand resting on a card does not keep it from the partner for ever). A timer of the
 table, like every other: ``next_deadline`` includes it and the actor's ``Wake`` fires it."""
-
-SRC_TEXT = ("1", "2", "3", "4", "N", "W")
-"""Sources in move notation (docs/engine.md), as the protocol names them."""
 
 
 def seat_bots(spec: str, partnerships: bool) -> tuple[str | None, ...]:
@@ -85,11 +83,7 @@ def choose_place(free: Sequence[tuple[int, int]], partner_taken: Sequence[bool])
 def top(hand: Hand | None, seat: int, src: int) -> Card | None:
     """The face-up card a partner picks up at ``src``: the Nertz or waste top, or a
     work pile's end card (R14); None if there is none."""
-    if hand is None:
-        return None
-    layout = hand.seats[seat]
-    pile = layout.nertz if src == NERTZ else layout.waste if src == WASTE else layout.work[src]
-    return pile[-1] if pile else None
+    return None if hand is None else hand.top(seat, src)
 
 
 class Partnering:
@@ -119,8 +113,8 @@ class Partnering:
     def _pick(self, place: Place, message: Pick, now: int, conn: int) -> None:
         """A partner picked up a card: refused while the other partner holds it."""
         seq = message.seq
-        src = SRC_TEXT.index(message.src) if message.src in SRC_TEXT else -1
-        if src < 0:
+        src = parse_source(message.src)
+        if src is None:
             self._error(conn, "bad_field", f"src must be N, W or 1-4, not {message.src!r}", seq)
             return
         hand = self.hand
@@ -134,7 +128,7 @@ class Partnering:
             return
         card = top(hand, place.number, src)
         if card is None:
-            where = f"work pile {src + 1}" if src < NERTZ else ("Nertz pile", "waste")[src - NERTZ]
+            where = source_name(src)
             reason = f"your {where} is empty: there is no card to pick up (R14)"
             self._out.sends.append(
                 (conn, encode(Refused(seq, Refusal.NOT_AVAILABLE.value, reason)))
@@ -163,7 +157,7 @@ class Partnering:
             HoldMsg(
                 place.number,
                 place.partner,
-                None if src is None else SRC_TEXT[src],
+                None if src is None else source_text(src),
                 None if card is None else str(card),
             )
         )

@@ -154,10 +154,7 @@ def rebuild_deal(record: DealRecord, rules: Rules) -> Deal:
 
 def hand_scores(hand: Hand) -> tuple[dict[str, int], ...]:
     """Each seat's score of a finished hand (R29-R31), as stored and sent."""
-    return tuple(
-        {"middle": s.middle, "nertz_left": s.nertz_left, "bonus": s.bonus, "score": s.score}
-        for s in hand.scores()
-    )
+    return tuple(s.as_dict() for s in hand.scores())
 
 
 def event_dict(event: Event) -> dict[str, Any]:

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nertz.engine import PARTNERS, Hand, Holds, Match, Rules, view
+from nertz.engine import PARTNERS, Hand, Holds, Match, Rules, source_text, view
 
 from .bots import TAKEOVER_SPEC, BotDriver
 from .commands import Connect, Join, Out, Stage
-from .partners import PAIR_SEP, SRC_TEXT, choose_place
+from .partners import PAIR_SEP, choose_place
 from .protocol import PROTOCOL_VERSION
 from .records import SeatRecord
 from .settings import Settings
@@ -134,7 +134,7 @@ class Seating:
             "ready": all(p.public()["ready"] for p in both),
             "takeover": any(p.public()["takeover"] for p in both),
             "partners": [{**p.public(), "partner": p.partner} for p in both],
-            "holding": [None if h is None else SRC_TEXT[h] for h in held],
+            "holding": [None if h is None else source_text(h) for h in held],
         }
 
     def _seat_records(self, seats: Sequence[SeatRecord]) -> None:

@@ -230,10 +230,7 @@ def compute(sheet: Sheet) -> dict[str, Any]:
             for seat, (m, n) in enumerate(zip(hand.middle, hand.nertz_left))
         ]
         match.record(scores, hand.caller)
-        row["scores"] = [
-            {"middle": s.middle, "nertz_left": s.nertz_left, "bonus": s.bonus, "score": s.score}
-            for s in scores
-        ]
+        row["scores"] = [s.as_dict() for s in scores]
         row["totals"] = list(match.totals)
         if rules.match == "rounds":
             row["round_winners"] = list(match.hands[-1].winners)
