@@ -177,6 +177,8 @@ def test_tab_shows_the_scores_from_anywhere_but_forms_and_dialogs(
     page.keyboard.press("?")
     dialog = page.locator("dialog.rules-dialog")
     expect(dialog).to_be_visible()
+    # Its options come from the server's declaration (GET /api/rules), with their meaning.
+    expect(dialog.locator("table.options tr", has_text="tie_window_ms")).to_contain_text("R16")
     assert page.evaluate("document.activeElement.closest('dialog') !== null")
     tab()
     expect(dialog).to_be_visible()

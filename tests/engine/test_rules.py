@@ -1,8 +1,10 @@
 """Table options and presets (RULES.md, "Table options")."""
 
+from dataclasses import fields
+
 import pytest
 
-from nertz.engine import OPTION_HELP, PRESETS, Rules, RulesError, preset
+from nertz.engine import OPTIONS, PRESETS, Rules, RulesError, preset
 
 
 def test_defaults_are_the_standard_table() -> None:
@@ -70,7 +72,28 @@ def test_unknown_preset_names_the_presets() -> None:
         preset("turbo")
 
 
-def test_every_option_has_help_and_the_rules_are_frozen() -> None:
-    assert set(OPTION_HELP) == set(Rules().as_dict())
+def test_every_option_is_declared_with_its_values_rule_and_help() -> None:
+    assert list(OPTIONS) == list(Rules().as_dict())
+    annotated = {f.name: getattr(f.type, "__name__", f.type) for f in fields(Rules)}
+    assert annotated == {name: o.kind for name, o in OPTIONS.items()}
+    for name, declared in OPTIONS.items():
+        assert declared.allows(getattr(Rules(), name)), name  # the default is allowed
+        assert declared.rule.startswith("R") and declared.help.endswith("."), name
+        assert declared.text, name
+
+
+def test_an_options_kind_and_values_come_from_its_declaration() -> None:
+    assert (OPTIONS["draw"].kind, OPTIONS["draw"].allowed) == ("int", (3, 1))
+    assert OPTIONS["jokers"].kind == "bool" and not OPTIONS["jokers"].allows(1)
+    assert OPTIONS["match"].kind == "str" and not OPTIONS["match"].allows("sprint")
+    assert OPTIONS["target"].allows(10000) and not OPTIONS["target"].allows(10001)
+    sheet = [name for name, o in OPTIONS.items() if o.sheet]
+    assert sheet == [
+        "nertz_pile", "penalty", "caller_bonus", "target", "match",
+        "rounds_to_win", "gap_to_win", "tie_break", "jokers",
+    ]  # fmt: skip
+
+
+def test_the_rules_are_frozen() -> None:
     with pytest.raises(AttributeError):
         Rules().draw = 1  # type: ignore[misc]

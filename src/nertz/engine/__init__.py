@@ -42,7 +42,7 @@ from .outcome import (
     StockTurned,
 )
 from .replay import replay
-from .rules import OPTION_HELP, PRESETS, Rules, RulesError, preset
+from .rules import OPTIONS, PRESETS, Option, Rules, RulesError, preset
 from .scoring import SeatScore, hand_scores, score
 from .view import spectator_view, view
 
@@ -51,7 +51,7 @@ __all__ = [
     "LATE_REFUSALS",
     "MAX_SEATS",
     "NERTZ",
-    "OPTION_HELP",
+    "OPTIONS",
     "PARTNERS",
     "PILES",
     "PRESETS",
@@ -76,6 +76,7 @@ __all__ = [
     "LogEntry",
     "Match",
     "Move",
+    "Option",
     "Outcome",
     "Phase",
     "Refusal",

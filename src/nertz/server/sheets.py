@@ -1,9 +1,8 @@
 """The score sheet for real cards (issue 5): people playing with physical decks keep
 score here with the engine's own arithmetic (R29-R32, ``score`` and ``Match``).
 
-A sheet holds the players' names, the options that matter for scoring (``penalty``,
-``caller_bonus``, ``target``, ``match``, ``rounds_to_win``, ``gap_to_win``,
-``tie_break``, ``nertz_pile``, ``jokers``) and its hands: per seat the cards it got to
+A sheet holds the players' names, the options that matter for scoring (those the
+engine declares with ``sheet=True``: ``SHEET_OPTIONS``) and its hands: per seat the cards it got to
 the middle and the cards left in its Nertz pile, who called (or nobody), and whether the
 hand was voided (a deal replayed after an illegal play: not scored). ``compute`` gives
 each hand's scores, the running totals and the winner(s) by the rules in force.
@@ -29,7 +28,7 @@ from typing import Any
 import msgspec
 from sqlalchemy import Column, Engine, Float, MetaData, String, Table, Text, select, update
 
-from nertz.engine import Match, Rules, RulesError, score
+from nertz.engine import OPTIONS, Match, Rules, RulesError, score
 
 from .lobby import LobbyError, check_name
 from .requests import RequestError
@@ -46,19 +45,10 @@ __all__ = [
     "to_csv",
 ]
 
-SHEET_OPTIONS = (
-    "penalty",
-    "caller_bonus",
-    "target",
-    "match",
-    "rounds_to_win",
-    "gap_to_win",
-    "tie_break",
-    "nertz_pile",
-    "jokers",
-)
-"""The table options a score sheet uses (RULES.md); the others do not change scores
-(``jokers`` changes the counts a hand may have: 54 cards a deck, R41)."""
+SHEET_OPTIONS = tuple(name for name, declared in OPTIONS.items() if declared.sheet)
+"""The table options a score sheet uses, as the engine declares them (``sheet=True``):
+those that change the scores or the counts a hand may have (``jokers``: 54 cards a deck,
+R41); the others only change play."""
 
 MAX_HANDS = 200
 

@@ -5,6 +5,11 @@ Pages (every one is ``index.html``; the client's router picks the screen):
 ``/`` home, ``/t/{code}`` a table, ``/rules`` the rules, ``/sheet`` a new score sheet and
 ``/sheet/{id}`` a stored one. Static files (ES modules, CSS) are under ``/static``.
 
+``GET /api/rules``: every table option as the engine declares it (``OPTIONS``: name,
+type, default, allowed values or range, label, help, rule, whether a score sheet uses
+it) and the named presets; the home page, the rules and the score sheet build their
+forms from it, so the client keeps no list of options of its own.
+
 Score sheet API (``sheets.py`` checks and computes; docs/protocol.md lists it):
 
 * ``POST /api/sheets`` ``{"names", "options"}`` -> ``201`` the sheet with ``id`` and ``link``;
@@ -39,13 +44,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from nertz.engine import Deal
+from nertz.engine import OPTIONS, PRESETS, Deal
 
 from .lobby import CreateTable, table_request
 from .requests import RequestError, decode_body
 from .sheets import HandIn, Sheet, SheetError, SheetIn, SheetStore, check_sheet, compute, to_csv
 
-__all__ = ["WEB_DIR", "page", "wants_html", "web_routes"]
+__all__ = ["WEB_DIR", "page", "rules_catalogue", "wants_html", "web_routes"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The static client (``src/nertz/web``), installed as package data."""
@@ -60,6 +65,11 @@ def page(request: Request | None = None) -> HTMLResponse:
     """The client's one page; its router shows the screen the path names."""
     html = (WEB_DIR / "index.html").read_text(encoding="utf-8")
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+
+def rules_catalogue() -> dict[str, Any]:
+    """The body of ``GET /api/rules``: ``options`` in the engine's order and ``presets``."""
+    return {"options": [o.as_dict() for o in OPTIONS.values()], "presets": PRESETS}
 
 
 class TestTable(CreateTable, kw_only=True):
@@ -170,11 +180,17 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
     async def html(request: Request) -> Response:
         return page(request)
 
+    catalogue = rules_catalogue()
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse(catalogue)
+
     routes: list[BaseRoute] = [
         Route("/t/{code}", html),
         Route("/rules", html),
         Route("/sheet", html),
         Route("/sheet/{id}", html),
+        Route("/api/rules", rules, methods=["GET"]),
         Route("/api/sheets", create_sheet, methods=["POST"]),
         Route("/api/sheets/{id}", get_sheet, methods=["GET"]),
         Route("/api/sheets/{id}", put_sheet, methods=["PUT"]),

@@ -1,6 +1,6 @@
 // Home: your name, create a table, join one, open public tables, your past matches.
 import { api, h, store, toast } from "./api.js";
-import { OPTIONS, PRESETS, defaults } from "./rules.js";
+import { defaults, formValue, ruleOptions } from "./rules.js";
 
 const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
 const STYLES = ["balanced", "racer", "prompt", "scorer"];
@@ -27,25 +27,32 @@ export async function joinTable(code, name, key = null, seat = null, partner = n
   return { code: joined.code, ...record };
 }
 
+/** One option's field, as GET /api/rules declares it: a list to choose from, or a
+ * number between ``min`` and ``max``. */
 function optionField(o) {
   const id = `opt-${o.name}`;
   let input;
-  if (o.free) {
-    input = h("input", { id, name: o.name, type: "number", min: o.free[0], max: o.free[1], value: o.values[0], title: o.help });
-  } else {
+  if (o.values) {
     input = h("select", { id, name: o.name, title: o.help, disabled: o.values.length === 1 },
-      o.values.map((v) => h("option", { value: v, text: v })));
+      o.values.map((v) => h("option", { value: formValue(v), text: formValue(v) })));
+  } else {
+    input = h("input", { id, name: o.name, type: "number", min: o.min, max: o.max, value: o.default, title: o.help });
   }
   return h("label", { class: "opt", title: `${o.help} (${o.rule})` },
-    h("span", { class: "opt-name" }, o.name.replace(/_/g, " "), h("abbr", { title: o.help, text: "?" })),
+    h("span", { class: "opt-name" }, o.label, h("abbr", { title: o.help, text: "?" })),
     input);
 }
 
-function applyPreset(form, name) {
-  const values = { ...defaults(), ...PRESETS[name] };
-  for (const o of OPTIONS) {
+/** The option values a preset starts from: the defaults with the preset's changes. */
+function presetValues(catalogue, name) {
+  return { ...defaults(catalogue.options), ...catalogue.presets[name] };
+}
+
+function applyPreset(form, catalogue, name) {
+  const values = presetValues(catalogue, name);
+  for (const o of catalogue.options) {
     const el = form.elements[o.name];
-    if (el) el.value = values[o.name];
+    if (el) el.value = formValue(values[o.name]);
   }
 }
 
@@ -76,7 +83,7 @@ function botRows(form, count) {
   }
 }
 
-async function createTable(form) {
+async function createTable(form, catalogue) {
   const name = form.ownerDocument.getElementById("name").value.trim();
   if (!name) {
     toast("Type your name first.", "error");
@@ -84,11 +91,11 @@ async function createTable(form) {
     return;
   }
   const seats = Number(form.elements.seats.value);
-  const base = { ...defaults(), ...PRESETS[form.elements.preset.value] };
+  const base = presetValues(catalogue, form.elements.preset.value);
   const options = {};
-  for (const o of OPTIONS) {
+  for (const o of catalogue.options) {
     const el = form.elements[o.name];
-    if (el && String(el.value) !== String(base[o.name])) options[o.name] = String(el.value);
+    if (el && String(el.value) !== formValue(base[o.name])) options[o.name] = String(el.value);
   }
   const bots = {};
   const paired = form.elements.partnerships && form.elements.partnerships.value === "on";
@@ -126,7 +133,15 @@ export async function showHome(app) {
   const name = h("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname", value: store.get("name", ""), placeholder: "Your name" });
   name.addEventListener("change", () => store.set("name", name.value.trim()));
 
-  const presets = h("select", { name: "preset", id: "preset" }, Object.keys(PRESETS).map((p) => h("option", { value: p, text: p })));
+  let catalogue;
+  try {
+    catalogue = await ruleOptions();
+  } catch (error) {
+    app.replaceChildren(h("div", { class: "page home" }, h("h1", { text: "Nertz" }),
+      h("p", { class: "error", text: `The table options could not be loaded: ${error.message}. Reload the page to try again.` })));
+    return;
+  }
+  const presets = h("select", { name: "preset", id: "preset" }, Object.keys(catalogue.presets).map((p) => h("option", { value: p, text: p })));
   const seats = h("select", { name: "seats", id: "seats" }, [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: n })));
   seats.value = "4";
   const form = h("form", { class: "create", id: "create" },
@@ -136,15 +151,15 @@ export async function showHome(app) {
       h("label", {}, h("input", { type: "checkbox", name: "public", checked: true }), " listed publicly")),
     h("fieldset", { class: "bots-box" }, h("legend", { text: "Who sits with you (seat 1 is you)" }), h("div", { class: "bots" })),
     h("details", { class: "all-options" }, h("summary", { text: "All options (hover or focus one for its meaning)" }),
-      h("div", { class: "opts" }, OPTIONS.map(optionField))),
+      h("div", { class: "opts" }, catalogue.options.map(optionField))),
     h("button", { type: "submit", class: "primary", text: "Create table and sit down" }));
-  presets.addEventListener("change", () => applyPreset(form, presets.value));
+  presets.addEventListener("change", () => applyPreset(form, catalogue, presets.value));
   form.elements.partnerships.addEventListener("change", () => botRows(form, Number(seats.value)));
   seats.addEventListener("change", () => botRows(form, Number(seats.value)));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     store.set("name", name.value.trim());
-    createTable(form);
+    createTable(form, catalogue);
   });
   botRows(form, 4);
 

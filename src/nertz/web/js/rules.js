@@ -1,71 +1,54 @@
-// The rules in plain language (from RULES.md) and the table options with their meaning.
+// The rules in plain language (from RULES.md) and the table options with their meaning
+// (declared once, in the engine; served by GET /api/rules).
 import { api, h } from "./api.js";
 
-/** Every table option of RULES.md: values (default first) and what it means. */
-export const OPTIONS = [
-  { name: "draw", values: [3, 1], rule: "R21",
-    help: "How many cards you turn from your stock at a time. 1 is easier." },
-  { name: "nertz_pile", values: [13, 12, 11], rule: "R4",
-    help: "Cards dealt to each Nertz pile. A shorter pile makes shorter hands." },
-  { name: "penalty", values: [2, 1], rule: "R30",
-    help: "Points lost for each card left in your Nertz pile when the hand ends." },
-  { name: "caller_bonus", values: [0, 10, 25], rule: "R27", free: [0, 50],
-    help: "Extra points for the player who calls Nertz (0 = no bonus)." },
-  { name: "target", values: [100], rule: "R32", free: [1, 10000],
-    help: "In a race, the match ends after a hand in which someone reaches this total." },
-  { name: "match", values: ["race", "single", "rounds", "gap"], rule: "R32",
-    help: "race: first past the target; single: one hand; rounds: win hands (rounds_to_win); gap: ends when the leader is gap_to_win ahead of the last." },
-  { name: "rounds_to_win", values: [5], free: [1, 50], rule: "R32",
-    help: "match=rounds: hands a player must win to win the match." },
-  { name: "gap_to_win", values: [100], free: [1, 10000], rule: "R32",
-    help: "match=gap: the match ends when highest minus lowest total reaches this." },
-  { name: "tie_break", values: ["share", "caller"], rule: "R32",
-    help: "Equal highest totals share the win, or the caller of the last hand wins among them." },
-  { name: "jokers", values: ["off", "on"], rule: "R41",
-    help: "Two jokers per deck (54 cards, stock 37). A joker stands for any card; to go to the middle it is announced as a card first." },
-  { name: "partnerships", values: ["off", "on"], rule: "R40", help: "Two people share each seat: one layout, one score; both play its cards (an even number of people; a bot can be a partner)." },
-  { name: "tie_window_ms", values: [40], free: [0, 1000], rule: "R16",
-    help: "Two cards of the same rank reaching one foundation this close together (ms) both stay: a true tie. 0 turns ties off." },
-  { name: "landing_ms", values: [250], free: [0, 5000], rule: "R28",
-    help: "After a call, plays arriving within this many ms still land." },
-  { name: "idle_rotate_s", values: [30], free: [0, 600], rule: "R25",
-    help: "Seconds with no card moving anywhere before the table rotates (0 = off)." },
-  { name: "max_rotations", values: [1], free: [0, 10], rule: "R26",
-    help: "Rotations per blocked spell; after that a stuck table ends the hand with no call." },
-  { name: "joker_announce_ms", values: [1500], free: [0, 10000], rule: "R41",
-    help: "How long a joker's announcement stands open (jokers only)." },
-];
+let catalogue = null;
 
-export const PRESETS = {
-  standard: {},
-  bonus: { caller_bonus: 10, tie_break: "caller" },
-  quick: { nertz_pile: 11, match: "single" },
-  easy: { draw: 1, penalty: 1 },
-};
-
-export function defaults() {
-  return Object.fromEntries(OPTIONS.map((o) => [o.name, o.values[0]]));
+/** The table options and presets as the engine declares them, from the server
+ * (``GET /api/rules``: ``{options, presets}``), fetched once per page. Each option has
+ * ``name``, ``type``, ``default``, either ``values`` (a form offers a list, default
+ * first) or ``min`` and ``max`` (a number), ``label``, ``help``, ``rule`` and ``sheet``. */
+export function ruleOptions() {
+  if (!catalogue) {
+    catalogue = api("GET", "/api/rules");
+    catalogue.catch(() => { catalogue = null; }); // asked again next time
+  }
+  return catalogue;
 }
 
-function show(value) {
+/** Every option's default, by name. */
+export function defaults(options) {
+  return Object.fromEntries(options.map((o) => [o.name, o.default]));
+}
+
+/** An option's value as a form and the server's text options take it: on/off for
+ * true/false. */
+export function formValue(value) {
   if (value === true) return "on";
   if (value === false) return "off";
   return String(value);
 }
 
-/** The options in force: a table with each value and its meaning. */
+/** The options in force (``rules``: a table's; none: the defaults), each with its
+ * value and meaning; the rows come once the options are loaded. */
 export function optionsTable(rules) {
-  const base = defaults();
-  return h("table", { class: "options" },
-    h("thead", {}, h("tr", {}, h("th", { text: "option" }), h("th", { text: "here" }), h("th", { text: "meaning" }))),
-    h("tbody", {}, OPTIONS.map((o) => {
+  const body = h("tbody", {}, h("tr", {}, h("td", { colspan: 3, text: "Loading the options…" })));
+  ruleOptions().then(({ options }) => {
+    const base = defaults(options);
+    body.replaceChildren(...options.map((o) => {
       const value = rules ? rules[o.name] : base[o.name];
-      const changed = rules && show(value) !== show(base[o.name]);
+      const changed = rules && formValue(value) !== formValue(base[o.name]);
       return h("tr", { class: changed ? "changed" : "" },
         h("td", {}, h("code", { text: o.name })),
-        h("td", { text: show(value) + (changed ? " (changed)" : "") }),
+        h("td", { text: formValue(value) + (changed ? " (changed)" : "") }),
         h("td", { text: `${o.help} (${o.rule})` }));
-    })));
+    }));
+  }, (error) => {
+    body.replaceChildren(h("tr", {}, h("td", { colspan: 3, text: `The options could not be loaded: ${error.message}` })));
+  });
+  return h("table", { class: "options" },
+    h("thead", {}, h("tr", {}, h("th", { text: "option" }), h("th", { text: "here" }), h("th", { text: "meaning" }))),
+    body);
 }
 
 const RULES_TEXT = [

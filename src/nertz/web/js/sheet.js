@@ -3,32 +3,33 @@
 import { api, h, store } from "./api.js";
 import { seatColour } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { OPTIONS } from "./rules.js";
+import { formValue, ruleOptions } from "./rules.js";
 
-const SHEET_OPTIONS = ["penalty", "caller_bonus", "target", "match", "rounds_to_win", "gap_to_win", "tie_break", "nertz_pile", "jokers"];
+/** The options a score sheet uses: those GET /api/rules marks ``sheet``. */
+async function sheetOptions() {
+  return (await ruleOptions()).options.filter((o) => o.sheet);
+}
 
 /** Cards in one deck: 52 (R1), or 54 with jokers (R41); the rule for the messages. */
 function deckOf(options) {
   return options.jokers ? { size: 54, rule: "R1, R41: jokers on" } : { size: 52, rule: "R1" };
 }
 
-function optionInputs(values) {
-  return SHEET_OPTIONS.map((name) => {
-    const o = OPTIONS.find((x) => x.name === name);
-    let value = values ? values[name] : o.values[0];
-    if (typeof value === "boolean") value = value ? "on" : "off"; // the sheet says true/false
+function optionInputs(options, values) {
+  return options.map((o) => {
+    const name = o.name;
+    const value = formValue(values ? values[name] : o.default); // true/false shows as on/off
     let input;
-    if (o.free) input = h("input", { type: "number", name, min: o.free[0], max: o.free[1], value, title: o.help });
-    else {
-      input = h("select", { name, title: o.help }, o.values.map((v) => h("option", { value: v, text: v })));
-      input.value = String(value);
-    }
-    return h("label", { title: `${o.help} (${o.rule})` }, `${name.replace(/_/g, " ")} `, input);
+    if (o.values) {
+      input = h("select", { name, title: o.help }, o.values.map((v) => h("option", { value: formValue(v), text: formValue(v) })));
+      input.value = value;
+    } else input = h("input", { type: "number", name, min: o.min, max: o.max, value, title: o.help });
+    return h("label", { title: `${o.help} (${o.rule})` }, `${o.label} `, input);
   });
 }
 
-function readOptions(form) {
-  return Object.fromEntries(SHEET_OPTIONS.map((n) => [n, String(form.elements[n].value)]));
+function readOptions(form, options) {
+  return Object.fromEntries(options.map((o) => [o.name, String(form.elements[o.name].value)]));
 }
 
 function nameInputs(names) {
@@ -36,20 +37,20 @@ function nameInputs(names) {
   return names.map((n, i) => h("input", { class: "pname", value: n, maxlength: 51, "aria-label": `player ${i + 1} name (partners: Ann & Bob)`, title: "A partnership plays one seat: type both names, e.g. Ann & Bob (R40)", placeholder: `Player ${i + 1}` }));
 }
 
-function setupForm(names, options, submitText, onSubmit) {
+function setupForm(sheetOpts, names, options, submitText, onSubmit) {
   const namesBox = h("div", { class: "sheet-names" }, nameInputs(names));
   const msg = h("p", { class: "msg", role: "alert" });
   const form = h("form", { class: "sheet-form" },
     h("div", {}, h("b", { text: "Players " }), namesBox,
       h("button", { type: "button", onclick: () => { if (namesBox.children.length < 8) namesBox.append(...nameInputs([""])); }, text: "+ player" }),
       h("button", { type: "button", onclick: () => { if (namesBox.children.length > 2) namesBox.lastChild.remove(); }, text: "− player" })),
-    h("div", { class: "sheet-opts" }, optionInputs(options)),
+    h("div", { class: "sheet-opts" }, optionInputs(sheetOpts, options)),
     h("button", { type: "submit", class: "primary", text: submitText }), msg);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const list = [...namesBox.querySelectorAll("input")].map((x) => x.value.trim());
     try {
-      await onSubmit(list, readOptions(form));
+      await onSubmit(list, readOptions(form, sheetOpts));
     } catch (error) {
       msg.textContent = error.message;
       msg.className = "msg error";
@@ -61,7 +62,14 @@ function setupForm(names, options, submitText, onSubmit) {
 export async function showSheet(app, id) {
   document.title = "Nertz — score sheet";
   if (!id) {
-    const form = setupForm(["", "", "", ""], null, "Start the sheet", async (names, options) => {
+    let sheetOpts;
+    try {
+      sheetOpts = await sheetOptions();
+    } catch (error) {
+      app.replaceChildren(h("div", { class: "page" }, h("h1", { text: "Score sheet" }), h("p", { class: "error", text: `The options could not be loaded: ${error.message}. Reload the page to try again.` })));
+      return;
+    }
+    const form = setupForm(sheetOpts, ["", "", "", ""], null, "Start the sheet", async (names, options) => {
       const made = await api("POST", "/api/sheets", { names, options });
       const mine = store.get("sheets", []);
       store.set("sheets", [{ id: made.id, names, at: Date.now() }, ...mine.filter((s) => s.id !== made.id)].slice(0, 20));
@@ -87,11 +95,12 @@ class SheetPage {
     this.sheet = null;
     this.editing = null;
     this.settingUp = false;
+    this.options = [];
   }
 
   async load() {
     try {
-      this.sheet = await api("GET", `/api/sheets/${this.id}`);
+      [this.sheet, this.options] = await Promise.all([api("GET", `/api/sheets/${this.id}`), sheetOptions()]);
     } catch (error) {
       this.app.replaceChildren(h("div", { class: "page" }, h("h1", { text: "Score sheet" }), h("p", { class: "error", text: error.message }), h("a", { href: "/sheet", text: "Start a new sheet" })));
       return;
@@ -219,7 +228,7 @@ class SheetPage {
     const series = s.names.map((_, i) => [0, ...s.scored.filter((r) => r.scores).map((r) => r.totals[i])]);
     const link = `${location.origin}/sheet/${this.id}`;
     const setup = this.settingUp
-      ? setupForm(s.names, s.options, "Save players and options", async (names, options) => {
+      ? setupForm(this.options, s.names, s.options, "Save players and options", async (names, options) => {
         const body = { names, options, hands: s.hands };
         this.sheet = await api("PUT", `/api/sheets/${this.id}`, body);
         this.settingUp = false;
