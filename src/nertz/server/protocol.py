@@ -4,7 +4,8 @@ Client messages are tagged by ``type`` (``hello``, ``ready``, ``play``, ``call``
 ``stuck``, ``pick``, ``drop``, ``resync``, ``leave``). Server messages are ``state`` (a
 full picture), ``event`` (one versioned table event), ``ack`` and ``refused`` (the
 answer to every play), ``hold`` (a partner picked up or put down a card, R40) and
-``error`` (a message the server could not act on). ``docs/protocol.md``
+``error`` (a message the server could not act on). A table event is one of
+``TableEvent``, tagged by ``k`` (``seat``, ``moved``, ``hand_end`` ...). ``docs/protocol.md``
 documents each one; ``PROTOCOL_VERSION`` changes whenever a message changes shape.
 
 Decoding never raises on bad input: ``decode_client`` returns either a message or a
@@ -23,22 +24,42 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "Ack",
+    "AnnouncedEvent",
     "Call",
+    "CalledEvent",
     "ClientMessage",
+    "ConnectedEvent",
+    "CountdownEvent",
+    "DealtEvent",
     "Drop",
+    "EndedEvent",
     "ErrorMsg",
     "EventMsg",
+    "GoEvent",
+    "HandEndEvent",
     "Hello",
     "HoldMsg",
+    "JokerStayedEvent",
     "Leave",
+    "MatchEndEvent",
+    "MovedEvent",
     "Pick",
     "Play",
     "ProtocolError",
     "Ready",
+    "ReadyEvent",
     "Refused",
+    "ResumedEvent",
     "Resync",
+    "RotatedEvent",
+    "SeatEvent",
+    "ServerMessage",
     "StateMsg",
     "Stuck",
+    "StuckEvent",
+    "TableEvent",
+    "TakeoverEvent",
+    "TurnedEvent",
     "decode_client",
     "encode",
 ]
@@ -124,6 +145,177 @@ ClientMessage = Hello | Ready | Play | Call | Stuck | Pick | Drop | Resync | Lea
 CLIENT_TYPES = ("hello", "ready", "play", "call", "stuck", "pick", "drop", "resync", "leave")
 
 
+class _Event(msgspec.Struct, tag_field="k", kw_only=True, omit_defaults=True, frozen=True):
+    """Base of table events (``EventMsg.e``), tagged by ``k``. Only the fields with a
+    default are left out when they hold it (``partner`` away from a partnership
+    table, ``as`` on a move that is not a joker's); a null is sent as null."""
+
+
+class SeatEvent(_Event, tag="seat", kw_only=True, frozen=True):
+    """A person took a place (or lost it: ``name`` null)."""
+
+    seat: int
+    partner: int | None = None
+    """Which of a partnership seat's two places (R40); absent at other tables."""
+    name: str | None
+    bot: str | None
+
+
+class ConnectedEvent(_Event, tag="connected", kw_only=True, frozen=True):
+    """A person's connection came or went."""
+
+    seat: int
+    partner: int | None = None
+    connected: bool
+
+
+class TakeoverEvent(_Event, tag="takeover", kw_only=True, frozen=True):
+    """A bot plays an absent person's place (``bot`` true) or handed it back."""
+
+    seat: int
+    partner: int | None = None
+    bot: bool
+
+
+class ReadyEvent(_Event, tag="ready", kw_only=True, frozen=True):
+    """A person is ready for the next deal."""
+
+    seat: int
+    partner: int | None = None
+
+
+class DealtEvent(_Event, tag="dealt", kw_only=True, frozen=True):
+    """A new hand (R33): ``table`` is the spectator view."""
+
+    hand: int
+    table: dict[str, Any]
+
+
+class CountdownEvent(_Event, tag="countdown", kw_only=True, frozen=True):
+    """Go comes in ``go_in_ms`` (R8)."""
+
+    go_in_ms: int
+
+
+class GoEvent(_Event, tag="go", kw_only=True, frozen=True):
+    """Go (R8)."""
+
+    at_ms: int
+
+
+class MovedEvent(_Event, tag="moved", kw_only=True, frozen=True):
+    """Cards moved (``foundation`` 1-based or null, ``tie`` R16, ``revealed`` the Nertz
+    card turned up, R4); an announced joker landed (R41) with ``as``."""
+
+    seat: int
+    move: str
+    cards: list[str]
+    foundation: int | None
+    tie: bool
+    revealed: str | None
+    as_: str | None = msgspec.field(default=None, name="as")
+
+
+class AnnouncedEvent(_Event, tag="announced", kw_only=True, frozen=True):
+    """R41: a joker announced for the middle as ``as``; it lands at ``until_ms``."""
+
+    seat: int
+    move: str
+    joker: str
+    as_: str = msgspec.field(name="as")
+    foundation: int | None
+    until_ms: int
+
+
+class JokerStayedEvent(_Event, tag="joker_stayed", kw_only=True, frozen=True):
+    """R41: an announced joker did not land; ``reason`` says why."""
+
+    seat: int
+    move: str
+    joker: str
+    reason: str
+
+
+class TurnedEvent(_Event, tag="turned", kw_only=True, frozen=True):
+    """The stock turned onto the waste (R21-R22), or the waste turned over (R23)."""
+
+    seat: int
+    cards: list[str]
+
+
+class CalledEvent(_Event, tag="called", kw_only=True, frozen=True):
+    """Nertz! (R27)."""
+
+    seat: int
+
+
+class StuckEvent(_Event, tag="stuck", kw_only=True, frozen=True):
+    """A seat said stuck (R25)."""
+
+    seat: int
+
+
+class RotatedEvent(_Event, tag="rotated", kw_only=True, frozen=True):
+    """The table rotated (R25)."""
+
+    number: int
+    idle: bool
+
+
+class EndedEvent(_Event, tag="ended", kw_only=True, frozen=True):
+    """The hand is over (R26, R28)."""
+
+    reason: str
+    caller: int | None
+
+
+class HandEndEvent(_Event, tag="hand_end", kw_only=True, frozen=True):
+    """The breakdown (R29-R31): per seat ``middle``, ``nertz_left``, ``bonus``,
+    ``score``; the match's ``totals``."""
+
+    hand: int
+    reason: str
+    caller: int | None
+    scores: list[dict[str, int]]
+    totals: list[int]
+
+
+class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
+    """The match is over (R32)."""
+
+    totals: list[int]
+    winners: list[int]
+
+
+class ResumedEvent(_Event, tag="resumed", kw_only=True, frozen=True):
+    """The table was rebuilt (a server restart, or after an internal error)."""
+
+    stage: str
+
+
+TableEvent = (
+    SeatEvent
+    | ConnectedEvent
+    | TakeoverEvent
+    | ReadyEvent
+    | DealtEvent
+    | CountdownEvent
+    | GoEvent
+    | MovedEvent
+    | AnnouncedEvent
+    | JokerStayedEvent
+    | TurnedEvent
+    | CalledEvent
+    | StuckEvent
+    | RotatedEvent
+    | EndedEvent
+    | HandEndEvent
+    | MatchEndEvent
+    | ResumedEvent
+)
+"""Every event a table sends, tagged by ``k`` (docs/protocol.md, "Events")."""
+
+
 class _Server(msgspec.Struct, tag_field="type", omit_defaults=True):
     """Base of server messages."""
 
@@ -147,7 +339,7 @@ class EventMsg(_Server, tag="event"):
     """One table event; versions count up by one with no gaps."""
 
     v: int
-    e: dict[str, Any]
+    e: TableEvent
 
 
 class Ack(_Server, tag="ack"):
@@ -185,6 +377,10 @@ class ErrorMsg(_Server, tag="error"):
     code: str
     reason: str
     seq: int | None = None
+
+
+ServerMessage = StateMsg | EventMsg | Ack | Refused | HoldMsg | ErrorMsg
+"""Every message the server sends, tagged by ``type``."""
 
 
 @dataclass(frozen=True, slots=True)

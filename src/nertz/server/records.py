@@ -7,15 +7,15 @@ match's end (``MatchRecord``, R32) and every public event exactly as it was sent
 (``EventRecord``). The store writes them; ``read_records`` groups them back for
 ``Table.restore``. No table here: the store imports this module, not the table.
 
-``event_dict`` turns an engine event into its public JSON form: the engine's events
-carry face-up cards only, so the form is the same for everyone.
+``public_event`` turns an engine event into the event a table sends
+(``protocol.TableEvent``): the engine's events carry face-up cards only, so it is the
+same for everyone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from nertz.engine import (
     Called,
@@ -35,6 +35,19 @@ from nertz.engine import (
     deal,
 )
 
+from .protocol import (
+    AnnouncedEvent,
+    CalledEvent,
+    EndedEvent,
+    GoEvent,
+    JokerStayedEvent,
+    MovedEvent,
+    RotatedEvent,
+    StuckEvent,
+    TableEvent,
+    TurnedEvent,
+)
+
 __all__ = [
     "DealRecord",
     "EventRecord",
@@ -44,8 +57,8 @@ __all__ = [
     "ScoreRecord",
     "SeatRecord",
     "StoredHand",
-    "event_dict",
     "hand_scores",
+    "public_event",
     "read_records",
     "rebuild_deal",
 ]
@@ -157,51 +170,43 @@ def hand_scores(hand: Hand) -> tuple[dict[str, int], ...]:
     return tuple(s.as_dict() for s in hand.scores())
 
 
-def event_dict(event: Event) -> dict[str, Any]:
-    """An engine event as its public JSON form (face-up cards only, as the engine
+def public_event(event: Event) -> TableEvent:
+    """An engine event as the table sends it (face-up cards only, as the engine
     guarantees)."""
     if type(event) is CardsMoved:
-        moved: dict[str, Any] = {
-            "k": "moved",
-            "seat": event.seat,
-            "move": event.move.text,
-            "cards": [str(c) for c in event.cards],
-            "foundation": event.foundation + 1 if event.foundation >= 0 else None,
-            "tie": event.tie,
-            "revealed": str(event.revealed) if event.revealed is not None else None,
-        }
-        if event.move.kind is Kind.ANNOUNCE:
+        return MovedEvent(
+            seat=event.seat,
+            move=event.move.text,
+            cards=[str(c) for c in event.cards],
+            foundation=event.foundation + 1 if event.foundation >= 0 else None,
+            tie=event.tie,
+            revealed=str(event.revealed) if event.revealed is not None else None,
             # R41: an announced joker landed; it stands for the announced card there.
-            moved["as"] = str(event.move.announced)
-        return moved
+            as_=str(event.move.announced) if event.move.kind is Kind.ANNOUNCE else None,
+        )
     if type(event) is JokerAnnounced:
-        return {
-            "k": "announced",
-            "seat": event.seat,
-            "move": event.move.text,
-            "joker": str(event.joker),
-            "as": str(event.move.announced),
-            "foundation": event.foundation + 1 if event.foundation >= 0 else None,
-            "until_ms": event.until_ms,
-        }
+        return AnnouncedEvent(
+            seat=event.seat,
+            move=event.move.text,
+            joker=str(event.joker),
+            as_=str(event.move.announced),
+            foundation=event.foundation + 1 if event.foundation >= 0 else None,
+            until_ms=event.until_ms,
+        )
     if type(event) is JokerStayed:
-        return {
-            "k": "joker_stayed",
-            "seat": event.seat,
-            "move": event.move.text,
-            "joker": str(event.joker),
-            "reason": event.reason,
-        }
+        return JokerStayedEvent(
+            seat=event.seat, move=event.move.text, joker=str(event.joker), reason=event.reason
+        )
     if type(event) is StockTurned:
-        return {"k": "turned", "seat": event.seat, "cards": [str(c) for c in event.cards]}
+        return TurnedEvent(seat=event.seat, cards=[str(c) for c in event.cards])
     if type(event) is Started:
-        return {"k": "go", "at_ms": event.at_ms}
+        return GoEvent(at_ms=event.at_ms)
     if type(event) is Called:
-        return {"k": "called", "seat": event.seat}
+        return CalledEvent(seat=event.seat)
     if type(event) is SaidStuck:
-        return {"k": "stuck", "seat": event.seat}
+        return StuckEvent(seat=event.seat)
     if type(event) is Rotated:
-        return {"k": "rotated", "number": event.number, "idle": event.idle}
+        return RotatedEvent(number=event.number, idle=event.idle)
     if type(event) is HandEnded:
-        return {"k": "ended", "reason": event.reason.value, "caller": event.caller}
+        return EndedEvent(reason=event.reason.value, caller=event.caller)
     raise TypeError(f"unknown engine event {event!r}")

@@ -19,7 +19,13 @@ from nertz.engine import PARTNERS, Hand, Holds, Match, Rules, source_text, view
 from .bots import TAKEOVER_SPEC, BotDriver
 from .commands import Connect, Join, Out, Stage
 from .partners import PAIR_SEP, choose_place
-from .protocol import PROTOCOL_VERSION
+from .protocol import (
+    PROTOCOL_VERSION,
+    ConnectedEvent,
+    SeatEvent,
+    TableEvent,
+    TakeoverEvent,
+)
 from .records import SeatRecord
 from .settings import Settings
 
@@ -86,7 +92,7 @@ class Seating:
         @property
         def version(self) -> int: ...
 
-        def _emit(self, event: dict[str, Any], skip: int | None = None) -> bytes: ...
+        def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
 
         def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
 
@@ -197,18 +203,16 @@ class Seating:
         self._out.records.append(
             SeatRecord(place.number, place.name, place.token_hash, None, place.partner)
         )
-        self._emit(self._who(place, {"k": "seat", "name": place.name, "bot": None}))
+        self._emit(
+            SeatEvent(seat=place.number, partner=self._partner_no(place), name=place.name, bot=None)
+        )
         self._replan_partner(place, now)  # a bot partner now shares the seat with a person
         return (place.number, place.partner), None
 
-    def _who(self, place: Place, event: dict[str, Any]) -> dict[str, Any]:
-        """An event about one place: its seat, and at a partnership table which
-        partner (R40); solo tables' events keep their shape."""
-        out = {"k": event.pop("k"), "seat": place.number}
-        if self.per_seat > 1:
-            out["partner"] = place.partner
-        out.update(event)
-        return out
+    def _partner_no(self, place: Place) -> int | None:
+        """Which partner an event about ``place`` names: at a partnership table (R40)
+        its place at the seat; None elsewhere, so solo tables' events keep their shape."""
+        return place.partner if self.per_seat > 1 else None
 
     def _connect(self, command: Connect, now: int) -> None:
         conn = command.conn
@@ -239,9 +243,13 @@ class Seating:
                 place.driver.stop()
                 place.driver = None
                 self._let_go(place)
-                self._emit(self._who(place, {"k": "takeover", "bot": False}))
+                self._emit(
+                    TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=False)
+                )
                 self._replan_partner(place, now)
-            self._emit(self._who(place, {"k": "connected", "connected": True}))
+            self._emit(
+                ConnectedEvent(seat=place.number, partner=self._partner_no(place), connected=True)
+            )
         elif not (self.settings.public or command.key_ok):
             self._error(conn, "private_table", "this table is private: use its link")
             self._out.closes.append((conn, "private"))
@@ -262,13 +270,15 @@ class Seating:
         if place.conn == conn:
             place.conn, place.left_ms, place.ready = None, now, False
             self._let_go(place)  # R40: a hold lapses when its person leaves
-            self._emit(self._who(place, {"k": "connected", "connected": False}))
+            self._emit(
+                ConnectedEvent(seat=place.number, partner=self._partner_no(place), connected=False)
+            )
 
     def _takeover(self, place: Place, now: int) -> None:
         """A person away for ``bot_takeover_s`` (or whose place was released): a bot
         plays the place until they come back."""
         place.driver = self._driver(place.number, TAKEOVER_SPEC)
-        self._emit(self._who(place, {"k": "takeover", "bot": True}))
+        self._emit(TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=True))
         if self.hand is not None and self.stage in (Stage.COUNTDOWN, Stage.PLAYING):
             place.driver.begin(view(self.hand, place.number), self.match.totals, now)
             if self.stage is Stage.PLAYING:
@@ -280,6 +290,8 @@ class Seating:
         a bot plays it, anyone may join it."""
         place.token_hash, place.left_ms = None, None
         self._out.records.append(SeatRecord(place.number, place.name, None, None, place.partner))
-        self._emit(self._who(place, {"k": "seat", "name": None, "bot": None}))
+        self._emit(
+            SeatEvent(seat=place.number, partner=self._partner_no(place), name=None, bot=None)
+        )
         if place.driver is None and self.stage is not Stage.SEATING:
             self._takeover(place, now)

@@ -1,4 +1,4 @@
-"""The score sheet for real cards (issue 5): people playing with physical decks keep
+"""The score sheet for real cards: people playing with physical decks keep
 score here with the engine's own arithmetic (R29-R32, ``score`` and ``Match``).
 
 A sheet holds the players' names, the options that matter for scoring (those the

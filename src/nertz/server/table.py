@@ -59,18 +59,25 @@ from .protocol import (
     Ack,
     Call,
     ClientMessage,
+    CountdownEvent,
+    DealtEvent,
     Drop,
     ErrorMsg,
     EventMsg,
+    HandEndEvent,
     Hello,
     Leave,
+    MatchEndEvent,
     Pick,
     Play,
     Ready,
+    ReadyEvent,
     Refused,
+    ResumedEvent,
     Resync,
     StateMsg,
     Stuck,
+    TableEvent,
     encode,
 )
 from .records import (
@@ -82,8 +89,8 @@ from .records import (
     ScoreRecord,
     SeatRecord,
     StoredHand,
-    event_dict,
     hand_scores,
+    public_event,
     read_records,
     rebuild_deal,
 )
@@ -250,7 +257,7 @@ class Table(Seating, Partnering, BotSeats):
                 for place in table.places:
                     if place.driver is not None:
                         table._plan(place, now)
-        table._emit({"k": "resumed", "stage": table.stage.value})
+        table._emit(ResumedEvent(stage=table.stage.value))
         return table
 
     def take_out(self) -> Out:
@@ -300,7 +307,7 @@ class Table(Seating, Partnering, BotSeats):
                     self._error(conn, "already_ready", "this seat is already ready")
                 else:
                     place.ready = True
-                    self._emit(self._who(place, {"k": "ready"}))
+                    self._emit(ReadyEvent(seat=place.number, partner=self._partner_no(place)))
             else:
                 self._error(conn, "not_now", f"nothing to get ready for while {self.stage.value}")
         elif kind is Resync:
@@ -353,7 +360,7 @@ class Table(Seating, Partnering, BotSeats):
 
     def _engine_events(self, events: Sequence[Event], skip: int | None = None) -> list[bytes]:
         """Announce engine events: versioned, to every connection, to every bot; log."""
-        bodies = [self._emit(event_dict(e), skip=skip) for e in events]
+        bodies = [self._emit(public_event(e), skip=skip) for e in events]
         for place in self.places:
             if place.driver is not None:
                 place.driver.observe(events)
@@ -483,8 +490,8 @@ class Table(Seating, Partnering, BotSeats):
         self._clear_holds()
         for place in self.places:
             place.ready = False
-        self._emit({"k": "dealt", "hand": self.hand_no, "table": spectator_view(self.hand)})
-        self._emit({"k": "countdown", "go_in_ms": self.settings.countdown_ms})
+        self._emit(DealtEvent(hand=self.hand_no, table=spectator_view(self.hand)))
+        self._emit(CountdownEvent(go_in_ms=self.settings.countdown_ms))
         for place in self.places:
             if place.driver is not None:
                 place.driver.begin(view(self.hand, place.number), self.match.totals, now)
@@ -512,25 +519,15 @@ class Table(Seating, Partnering, BotSeats):
         self.match.record(hand.scores(), caller)
         end = hand.end_reason.value if hand.end_reason else "?"
         self._out.records.append(ScoreRecord(self.hand_no, scores, caller, end))
+        totals = list(self.match.totals)
         self._emit(
-            {
-                "k": "hand_end",
-                "hand": self.hand_no,
-                "reason": end,
-                "caller": caller,
-                "scores": list(scores),
-                "totals": list(self.match.totals),
-            }
+            HandEndEvent(
+                hand=self.hand_no, reason=end, caller=caller, scores=list(scores), totals=totals
+            )
         )
         if self.match.over:
             self.stage = Stage.OVER
-            self._emit(
-                {
-                    "k": "match_end",
-                    "totals": list(self.match.totals),
-                    "winners": list(self.match.winners),
-                }
-            )
+            self._emit(MatchEndEvent(totals=totals, winners=list(self.match.winners)))
             self._out.records.append(
                 MatchRecord(tuple(self.match.totals), tuple(self.match.winners))
             )
@@ -545,7 +542,7 @@ class Table(Seating, Partnering, BotSeats):
 
     # ------------------------------------------------------------------ output
 
-    def _emit(self, event: dict[str, Any], skip: int | None = None) -> bytes:
+    def _emit(self, event: TableEvent, skip: int | None = None) -> bytes:
         version = len(self.events) + 1
         body = encode(EventMsg(version, event))
         self.events.append(body)

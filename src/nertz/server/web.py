@@ -1,4 +1,4 @@
-"""The browser client's side of the server (issue 5): the static client, its pages, the
+"""The browser client's side of the server: the static client, its pages, the
 score sheet's HTTP API and a test-only hook.
 
 Pages (every one is ``index.html``; the client's router picks the screen):
