@@ -201,16 +201,19 @@ class Rules:
     )
 
     def __post_init__(self) -> None:
-        for o in _CHECKS:
-            value = getattr(self, o.name)
-            if not o.allows(value):
-                raise RulesError(f"option {o.name!r} must be {o.text}, not {value!r}")
+        for o in OPTIONS.values():
+            o.check(getattr(self, o.name))
 
     def with_options(self, **changes: Any) -> Rules:
         """A copy with some options changed; refuses unknown names and bad values."""
         unknown = sorted(set(changes) - set(OPTIONS))
         if unknown:
             raise RulesError(f"unknown option {unknown[0]!r}; options are: {', '.join(OPTIONS)}")
+        # Checked before the copy is made: compiled (mypyc), the constructor would refuse
+        # a value of the wrong type with a TypeError that names no option.
+        for o in OPTIONS.values():
+            if o.name in changes:
+                o.check(changes[o.name])
         return replace(self, **changes)
 
     def with_text(self, changes: dict[str, str]) -> Rules:
@@ -265,6 +268,12 @@ class Option:
         else:
             typed = isinstance(value, type(self.default))
         return typed and value in self.allowed
+
+    def check(self, value: object) -> None:
+        """``RulesError`` naming the option and its allowed values unless it ``allows``
+        ``value``."""
+        if not self.allows(value):
+            raise RulesError(f"option {self.name!r} must be {self.text}, not {value!r}")
 
     def parse(self, raw: str) -> Value:
         """The value a text stands for (``"on"``, ``"12"``, ``"Rounds"``); not checked
@@ -321,8 +330,6 @@ def _declared(rules_field: Field[Any]) -> Option:
 
 OPTIONS: dict[str, Option] = {f.name: _declared(f) for f in fields(Rules)}
 """Every option of ``Rules``, by name, in field order."""
-
-_CHECKS = tuple(OPTIONS.values())
 
 
 PRESETS: dict[str, dict[str, Any]] = {
