@@ -54,3 +54,17 @@ def test_the_store_reads_records_not_the_table() -> None:
     names = imports(SERVER / "store.py")
     assert ".records" in names
     assert not {".table", ".seats", ".partners", ".bots"} & names
+
+
+def test_no_engine_module_is_over_600_lines() -> None:
+    for path in sorted(ENGINE.glob("*.py")):
+        lines = len(path.read_text().splitlines())
+        assert lines <= 600, f"{path.name} has {lines} lines: split it by idea"
+
+
+def test_no_engine_module_imports_another_modules_private_names() -> None:
+    for path in sorted(ENGINE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, f"{path.name} imports {private} from {node.module}"

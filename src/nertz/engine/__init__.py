@@ -5,12 +5,13 @@ input, randomness as a seed. Nothing here imports from the rest of the package.
 See ``docs/engine.md``.
 """
 
+from .announcements import Announcement
 from .blocked import waste_reachable
 from .cards import MAX_SEATS, Card, Suit, full_deck
 from .foundations import Foundation
 from .hand import SETTLE_MS, Hand, LogEntry, Phase
 from .holds import PARTNERS, Holds, picked_up, touches
-from .jokers import Announcement, describe, lies_on, pin
+from .jokers import describe, lies_on, pin
 from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
 from .moves import (

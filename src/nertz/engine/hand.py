@@ -1,7 +1,10 @@
-"""One hand of Nertz: the state, the legal moves, and ``play`` (R8-R28).
+"""One hand of Nertz: the state, ``play`` and the table's timers (R8-R28).
 
 ``Hand`` is the one mutable object of the engine. Every input is a method call with a
-time in milliseconds; nothing reads a clock. Inputs:
+time in milliseconds; nothing reads a clock. It asks ``legal`` for the legal moves,
+``foundations`` about the middle's races (R13-R16) and ``announcements`` whether a
+joker may be announced and whether it lands (R41); the changes they decide, it makes.
+Inputs:
 
 * ``start(at_ms)``: Go (R8);
 * ``play(seat, move, at_ms)``: a seat's move, checked and applied, or refused;
@@ -16,17 +19,24 @@ hand rebuilt from its deal and log is identical (``replay``).
 
 from __future__ import annotations
 
-from bisect import insort
 from enum import StrEnum
-from operator import attrgetter
 
+from .announcements import Announcement, announce, due, stays_home
 from .blocked import is_blocked
 from .cards import Card
-from .foundations import Foundation
-from .jokers import Announcement, Pin, describe, lies_on, pin
+from .foundations import (
+    Foundation,
+    add_foundation,
+    grow,
+    lay_joker,
+    not_taken,
+    tie_target,
+    wants_of,
+)
+from .jokers import lies_on, misfit, pin
 from .layout import Deal, SeatLayout
 from .legal import PileMoves, joker_moves, legal_moves, pile_moves
-from .moves import ANY, NERTZ, PILES, Kind, Move, source_name
+from .moves import ANY, NERTZ, PILES, Kind, Move
 from .outcome import (
     Called,
     CardsMoved,
@@ -41,6 +51,7 @@ from .outcome import (
     SaidStuck,
     Started,
     StockTurned,
+    nothing_to_play,
     refuse,
 )
 from .rules import Rules
@@ -59,11 +70,12 @@ may have blocked a seat); saying stuck checks at once."""
 _OK = Outcome(True)
 _NO_EVENTS: list[Event] = []
 """Shared and never changed: ``tick`` builds new lists rather than appending to it."""
-_NUMBER = attrgetter("number")
 _TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
 
 
 class Phase(StrEnum):
+    """Where the hand stands."""
+
     WAITING = "waiting"
     """Dealt; waiting for Go (R8)."""
     PLAYING = "playing"
@@ -88,7 +100,7 @@ class Hand:
         self.middle = [0] * len(self.seats)
         """R29: how many of each seat's cards are in the middle."""
         for cards in deal.build_middle():
-            self._add_foundation(cards, 0)
+            add_foundation(self.foundations, self.wants, cards, 0)
             for card in cards:
                 self.middle[card.owner] += 1
         self.phase = Phase.WAITING
@@ -109,7 +121,7 @@ class Hand:
         self._seat_version = [0] * len(self.seats)
         self._middle_version = 0
         self._blocked: list[tuple[int, int, bool]] = [(-1, -1, False)] * len(self.seats)
-        self._piles: list[PileMoves | None] = [None] * len(self.seats)
+        self._pile_moves: list[PileMoves | None] = [None] * len(self.seats)
         """What each seat's work piles allow (``legal.pile_moves``); None once they change."""
         self._witness = 0
         """The seat last found neither blocked nor stuck."""
@@ -249,9 +261,9 @@ class Hand:
         if self._jokers:
             announced = {a.joker for a in self.announcements}
             return joker_moves(seat, layout, self.wants, announced, phase is Phase.PLAYING)
-        piles = self._piles[seat]
+        piles = self._pile_moves[seat]
         if piles is None:
-            piles = self._piles[seat] = pile_moves(layout.work)
+            piles = self._pile_moves[seat] = pile_moves(layout.work)
         return legal_moves(layout, piles, self.wants, phase is Phase.PLAYING)
 
     def is_blocked(self, seat: int) -> bool:
@@ -301,16 +313,13 @@ class Hand:
         twin.__dict__.update(self.__dict__)
         twin.seats = [s.copy() for s in self.seats]
         twin.foundations = [f.copy() for f in self.foundations]
-        twin.wants = {}
-        for f in twin.foundations:
-            if f.top_rank < 13:
-                twin.wants.setdefault(f.needs, []).append(f)
+        twin.wants = wants_of(twin.foundations)
         twin.middle = self.middle[:]
         twin.log = self.log[:]
         twin.announcements = self.announcements[:]
         twin._seat_version = self._seat_version[:]
         twin._blocked = self._blocked[:]
-        twin._piles = [None] * len(self.seats)
+        twin._pile_moves = [None] * len(self.seats)
         return twin
 
     def top(self, seat: int, src: int) -> Card | None:
@@ -343,7 +352,7 @@ class Hand:
         layout = self.seats[seat]
         card = layout.top(move.src)
         if card is None:
-            return _empty_source(move)
+            return nothing_to_play(move)
         if card.rank == 0:
             return refuse(
                 Refusal.DOES_NOT_FIT,
@@ -364,23 +373,23 @@ class Hand:
             if fits:
                 target = fits[0]
             else:
-                target = self._tie_target(card, at_ms, self.foundations)
+                target = tie_target(card, at_ms, self.foundations, self.rules.tie_window_ms)
                 if target is None:
-                    return self._miss(card, self.foundations)
+                    return not_taken(card, self.foundations)
                 tie = True
         else:
             target = self.foundations[number]
             if target.suit != card.suit or target.top_rank != card.rank - 1:
-                if self._tie_target(card, at_ms, (target,)) is None:
-                    return self._miss(card, (target,))
+                if tie_target(card, at_ms, (target,), self.rules.tie_window_ms) is None:
+                    return not_taken(card, (target,))
                 tie = True
         revealed = layout.remove_top(move.src)
         if target is None:
-            target = self._add_foundation([card], at_ms)
+            target = add_foundation(self.foundations, self.wants, [card], at_ms)
         elif tie:
             target.cards.append(card)
         else:
-            self._grow(target, card, at_ms)
+            grow(self.wants, target, card, at_ms)
         self._sent_to_middle(seat, move.src)
         return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
 
@@ -390,51 +399,9 @@ class Hand:
         self.middle[seat] += 1
         self._seat_version[seat] += 1
         if src < PILES:
-            self._piles[seat] = None
+            self._pile_moves[seat] = None
         self._middle_version += 1
         self.seats[seat].stuck = False
-
-    def _tie_target(
-        self, card: Card, at_ms: int, candidates: list[Foundation] | tuple[Foundation, ...]
-    ) -> Foundation | None:
-        """R16: a foundation that got this rank within ``tie_window_ms``: a true tie."""
-        window = self.rules.tie_window_ms
-        if window <= 0:
-            return None
-        for f in candidates:
-            if f.suit == card.suit and f.top_rank == card.rank and at_ms - f.top_ms <= window:
-                return f
-        return None
-
-    def _miss(self, card: Card, candidates: list[Foundation] | tuple[Foundation, ...]) -> Outcome:
-        """Refuse a card the middle does not take: ``beaten`` if its place was taken."""
-        for f in candidates:
-            if f.suit == card.suit and f.top_rank >= card.rank:
-                return refuse(
-                    Refusal.BEATEN,
-                    f"beaten to it: F{f.number + 1} already has the {card.name} (R16)",
-                )
-        where = "any foundation" if len(candidates) != 1 else f"F{candidates[0].number + 1}"
-        return refuse(Refusal.DOES_NOT_FIT, f"the {card.name} does not fit on {where} (R13)")
-
-    def _add_foundation(self, cards: list[Card], at_ms: int) -> Foundation:
-        f = Foundation(len(self.foundations), cards[0].suit, cards, at_ms)
-        self.foundations.append(f)
-        if f.top_rank < 13:
-            self.wants.setdefault(f.needs, []).append(f)  # the newest: last in order
-        return f
-
-    def _grow(self, f: Foundation, card: Card, at_ms: int) -> None:
-        waiting = self.wants[f.needs]
-        waiting.remove(f)
-        if not waiting:
-            del self.wants[f.needs]
-        f.cards.append(card)
-        f.top_rank = card.rank
-        f.top_ms = at_ms
-        if card.rank < 13:
-            # Kept in foundation order: "any foundation" means the oldest that fits.
-            insort(self.wants.setdefault(f.needs, []), f, key=_NUMBER)
 
     def _to_pile(self, seat: int, move: Move) -> Outcome:
         layout = self.seats[seat]
@@ -454,7 +421,7 @@ class Hand:
         else:
             card = layout.top(src)
             if card is None or count != 1:
-                return _empty_source(move)
+                return nothing_to_play(move)
             cards = [card]
         dest = layout.work[dst]
         if dest:
@@ -466,7 +433,7 @@ class Hand:
                     pin(layout.work[src], len(layout.work[src]) - count) if src < PILES else None
                 )
                 if not (self._jokers and lies_on(first, stands, end)):
-                    return refuse(Refusal.DOES_NOT_FIT, _misfit(first, stands, end, "on"))
+                    return refuse(Refusal.DOES_NOT_FIT, misfit(first, stands, end, "on"))
         revealed = None
         if src < PILES:
             del layout.work[src][-count:]
@@ -474,7 +441,7 @@ class Hand:
             revealed = layout.remove_top(src)
         dest += cards
         self._seat_version[seat] += 1
-        self._piles[seat] = None
+        self._pile_moves[seat] = None
         layout.stuck = False
         return Outcome(True, (CardsMoved(seat, move, tuple(cards), -1, False, revealed),))
 
@@ -489,16 +456,16 @@ class Hand:
             return refuse(Refusal.NO_EMPTY_SPACE, "sliding under needs an empty work space (R19)")
         card = layout.top(src)
         if card is None:
-            return _empty_source(move)
+            return nothing_to_play(move)
         head = layout.work[dst][0]
         if head.rank == 0 or card.rank != head.rank + 1 or card.red == head.red:
             stands = pin(layout.work[dst], 0)
             if not (self._jokers and lies_on(head, stands, card)):
-                return refuse(Refusal.DOES_NOT_FIT, _misfit(card, stands, head, "under"))
+                return refuse(Refusal.DOES_NOT_FIT, misfit(card, stands, head, "under"))
         revealed = layout.remove_top(src)
         layout.work[dst].insert(0, card)
         self._seat_version[seat] += 1
-        self._piles[seat] = None
+        self._pile_moves[seat] = None
         layout.stuck = False
         return Outcome(True, (CardsMoved(seat, move, (card,), -1, False, revealed),))
 
@@ -567,13 +534,7 @@ class Hand:
         self.rotations += 1
         self.rotations_total += 1
         for i, layout in enumerate(self.seats):
-            # Stock and waste bottom-to-top; after turning everything over the new stock
-            # is the old stock under the reversed waste; then its top goes to the bottom.
-            stock = layout.stock + layout.waste[::-1]
-            if stock:
-                stock.insert(0, stock.pop())
-            layout.stock, layout.waste, layout.fan = stock, [], 0
-            layout.stuck = False
+            layout.rotate()
             self._seat_version[i] += 1
         self.last_card_ms = at_ms
         self._look_at = at_ms + SETTLE_MS
@@ -591,106 +552,40 @@ class Hand:
     # ------------------------------------------------------------------ jokers (R41)
 
     def _announce(self, seat: int, move: Move, at_ms: int) -> Outcome:
-        """R41: announce the joker on ``move.src`` as ``move.announced`` for a foundation.
-        It lands when ``joker_announce_ms`` has passed, unless the real card got there
-        first (then it stays home)."""
+        """R41: announce the joker on ``move.src`` as ``move.announced`` for a foundation
+        (see ``announcements``)."""
         if self.phase is not Phase.PLAYING:
             return refuse(
                 Refusal.ALREADY_CALLED, "somebody has called: no joker can be announced now (R41)"
             )
-        layout = self.seats[seat]
-        joker = layout.top(move.src)
+        joker = self.seats[seat].top(move.src)
         if joker is None:
-            return _empty_source(move)
-        card = move.announced
-        assert card is not None
-        if joker.rank != 0:
-            return refuse(
-                Refusal.DOES_NOT_FIT,
-                f"only a joker is announced (R41); the {joker.name} goes to the middle as itself",
-            )
-        for open_one in self.announcements:
-            if open_one.joker is joker:
-                return refuse(
-                    Refusal.JOKER_ANNOUNCED,
-                    f"this joker is already announced as the {open_one.move.announced}; "
-                    "it lands or stays when its announcement ends (R41)",
-                )
-        number = move.dst
-        if card.rank == 1:
-            if number != ANY:
-                return refuse(
-                    Refusal.DOES_NOT_FIT,
-                    f"an ace starts a new foundation (R12): announce {card} for F",
-                )
-        elif number == ANY:
-            fits = self.wants.get(card.key)
-            if not fits:
-                # ``beaten`` when that card already got there: the same lost race as a
-                # real card's (R16), which a player cannot see coming.
-                late = self._miss(card, self.foundations)
-                if late.code is Refusal.BEATEN:
-                    return late
-                return refuse(
-                    Refusal.DOES_NOT_FIT, f"no foundation takes the {card.name} now (R13)"
-                )
-            number = fits[0].number
-            move = Move.announce(move.src, card, number)  # everyone is told which one
-        elif not 0 <= number < len(self.foundations):
-            return refuse(Refusal.NO_SUCH_FOUNDATION, f"there is no foundation F{number + 1}")
-        elif self.foundations[number].needs != card.key:
-            late = self._miss(card, (self.foundations[number],))
-            if late.code is Refusal.BEATEN:
-                return late
-            return refuse(
-                Refusal.DOES_NOT_FIT, f"F{number + 1} does not take the {card.name} now (R13)"
-            )
+            return nothing_to_play(move)
         until = at_ms + self.rules.joker_announce_ms
-        self.announcements.append(Announcement(seat, move, joker, number, until))
-        events: list[Event] = [JokerAnnounced(seat, move, joker, number, until)]
+        made = announce(seat, move, joker, until, self.announcements, self.foundations, self.wants)
+        if isinstance(made, Outcome):
+            return made
+        self.announcements.append(made)
+        events: list[Event] = [JokerAnnounced(seat, made.move, joker, made.foundation, until)]
         if until <= at_ms:  # no window at all: the joker lands at once
             events += self._settle(at_ms)
         return Outcome(True, tuple(events))
 
     def _settle(self, at_ms: int, everything: bool = False) -> list[Event]:
         """Land or send home the announced jokers whose window has ended (all of them
-        when ``everything``), oldest first."""
-        events: list[Event] = []
-        pending = self.announcements
-        while pending and (everything or pending[0].until_ms <= at_ms):
-            events.append(self._land_joker(pending.pop(0), at_ms))
-        return events
+        when ``everything``), oldest first (R41)."""
+        return [self._land_joker(a, at_ms) for a in due(self.announcements, at_ms, everything)]
 
     def _land_joker(self, announced: Announcement, at_ms: int) -> Event:
         seat, move, joker = announced.seat, announced.move, announced.joker
         layout = self.seats[seat]
-        said = move.announced
-        assert said is not None
-        card = Card.of(said.rank, said.suit, seat)
-        if layout.top(move.src) is not joker:
-            return JokerStayed(
-                seat, move, joker, "the joker left its pile before its announcement ended (R41)"
-            )
-        if announced.foundation < 0:
-            target = self._add_foundation([card], at_ms)
-        else:
-            target = self.foundations[announced.foundation]
-            if target.needs != card.key:
-                return JokerStayed(
-                    seat,
-                    move,
-                    joker,
-                    f"the {card.name} reached F{target.number + 1} first (R41): "
-                    "the joker stays home",
-                )
-            self._grow(target, card, at_ms)
-            # The real card had the whole window to get there first: arriving now it is
-            # beaten, not a true tie (R16) with the joker.
-            target.top_ms = at_ms - self.rules.tie_window_ms - 1
-        # The foundation grew by the announced card; the joker lies there in its stead.
-        place = len(target.cards) - 1
-        target.cards[place] = joker
-        target.jokers[place] = card
+        reason = stays_home(announced, layout.top(move.src), self.foundations)
+        if reason is not None:
+            return JokerStayed(seat, move, joker, reason)
+        number, window = announced.foundation, self.rules.tie_window_ms
+        target = lay_joker(
+            self.foundations, self.wants, joker, announced.card, number, at_ms, window
+        )
         revealed = layout.remove_top(move.src)
         self._sent_to_middle(seat, move.src)
         self.last_card_ms = at_ms
@@ -702,27 +597,3 @@ class Hand:
         if at_ms < self.now:
             raise ValueError(f"time went backwards: {at_ms} ms after {self.now} ms")
         self.now = at_ms
-
-
-def _misfit(card: Card, stands: Pin | None, other: Card, how: str) -> str:
-    """Why ``card`` may not go ``on`` ``other`` (R17), or slide ``under`` the head
-    ``other`` (R19), in words; ``stands`` is the pin of the joker among them (R41)."""
-    if how == "on":
-        if card.rank == 0:
-            return (
-                f"the joker stands for a {describe(stands)} (R41: a card lies on it), "
-                f"which cannot go on the {other.name} (R17)"
-            )
-        return f"the {card.name} cannot go on the {other.name} (R17: one rank lower, other colour)"
-    if other.rank == 0:
-        return (
-            f"the joker at the head of that pile stands for a {describe(stands)} (R41), "
-            f"so the {card.name} cannot go under it (R19)"
-        )
-    return f"the {card.name} cannot go under the {other.name} (R19: one rank higher, other colour)"
-
-
-def _empty_source(move: Move) -> Outcome:
-    src = move.src
-    where = source_name(src) if src < NERTZ else f"your {source_name(src)}"
-    return refuse(Refusal.NOT_AVAILABLE, f"{where} has no card to play")

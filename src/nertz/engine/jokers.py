@@ -12,33 +12,18 @@ pinned joker lands only where that card would, R17), and when it is the head of 
 something slides under (R19). The other direction never constrains: the card under a
 joker does not decide what it stands for.
 
-In the middle a joker stands for the card announced for it (``Foundation.jokers``).
+In the middle a joker stands for the card announced for it (``Foundation.jokers``);
+``announcements`` takes it there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Literal
 
 from .cards import JOKER, Card
-from .moves import Move
 
-__all__ = ["Announcement", "Pin", "describe", "lies_on", "pin"]
-
-
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """R41: a joker announced for a foundation, waiting for its window to end.
-
-    ``foundation`` is the foundation's number, -1 for a new one (an ace); ``until_ms``
-    is when the window closes and the joker lands, unless the real card got there
-    first or the joker left its source."""
-
-    seat: int
-    move: Move
-    joker: Card
-    foundation: int
-    until_ms: int
+__all__ = ["Pin", "describe", "lies_on", "misfit", "pin"]
 
 
 Pin = tuple[int, bool]
@@ -81,3 +66,21 @@ def describe(stands: Pin | None) -> str | None:
         return f"{colour} above a king (nothing fits under it)"
     words = ("", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
     return f"{colour} {words[rank]}"
+
+
+def misfit(card: Card, stands: Pin | None, other: Card, how: Literal["on", "under"]) -> str:
+    """Why ``card`` may not go ``on`` ``other`` (R17), or slide ``under`` the head
+    ``other`` (R19), in words; ``stands`` is the pin of the joker among them (R41)."""
+    if how == "on":
+        if card.rank == JOKER:
+            return (
+                f"the joker stands for a {describe(stands)} (R41: a card lies on it), "
+                f"which cannot go on the {other.name} (R17)"
+            )
+        return f"the {card.name} cannot go on the {other.name} (R17: one rank lower, other colour)"
+    if other.rank == JOKER:
+        return (
+            f"the joker at the head of that pile stands for a {describe(stands)} (R41), "
+            f"so the {card.name} cannot go under it (R19)"
+        )
+    return f"the {card.name} cannot go under the {other.name} (R19: one rank higher, other colour)"

@@ -91,6 +91,17 @@ class SeatLayout:
             self.work[src].pop()
         return None
 
+    def rotate(self) -> None:
+        """R25: turn the stock onto the waste, turn the waste over and put the new
+        stock's top card at the bottom."""
+        # Stock and waste bottom-to-top; after turning everything over the new stock is
+        # the old stock under the reversed waste; then its top goes to the bottom.
+        stock = self.stock + self.waste[::-1]
+        if stock:
+            stock.insert(0, stock.pop())
+        self.stock, self.waste, self.fan = stock, [], 0
+        self.stuck = False
+
     def cards(self) -> list[Card]:
         """Every card of the layout (not the middle)."""
         out = self.nertz + self.stock + self.waste

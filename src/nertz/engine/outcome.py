@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Card
-from .moves import Move
+from .moves import NERTZ, Move, source_name
 
 __all__ = [
     "LATE_REFUSALS",
@@ -183,3 +183,10 @@ class Outcome:
 def refuse(code: Refusal, reason: str) -> Outcome:
     """A refused play."""
     return Outcome(False, (), code, reason)
+
+
+def nothing_to_play(move: Move) -> Outcome:
+    """The refusal of a move whose source has no card (R14)."""
+    src = move.src
+    where = source_name(src) if src < NERTZ else f"your {source_name(src)}"
+    return refuse(Refusal.NOT_AVAILABLE, f"{where} has no card to play")
