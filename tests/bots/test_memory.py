@@ -48,7 +48,9 @@ def test_memory_agrees_with_a_fresh_view_after_every_event(
     seen = {"announced": 0, "landed": 0, "jokers": 0}
 
     class Checking(Bot):
-        def decide(self, now_ms: int) -> Any:
+        def decide(
+            self, now_ms: int, avoid: frozenset[int] = frozenset(), role: str | None = None
+        ) -> Any:
             nonlocal checks
             seat_view = view(hands[-1], self.seat)
             fresh = Memory(seat_view)
@@ -59,7 +61,7 @@ def test_memory_agrees_with_a_fresh_view_after_every_event(
             seen["announced"] += bool(self.memory.announced)
             seen["landed"] += any(f["top_as"] for f in seat_view["foundations"])
             seen["jokers"] += any(c.rank == 0 for p in self.memory.work for c in p)
-            return super().decide(now_ms)
+            return super().decide(now_ms, avoid, role)
 
     monkeypatch.setattr(table, "Hand", Watched)
     rules = Rules().with_text(options)

@@ -34,6 +34,14 @@ PUBLIC = {
     "SaidStuck",
     "StockTurned",
     "touches",
+    # Pure functions of cards and moves: joker fits (R41), what a move picks up (R40).
+    "lies_on",
+    "pin",
+    "picked_up",
+    # The driver's: the refusals a correct bot still meets, and the partners' holds at
+    # a seat (R40), which name only sources and face-up cards.
+    "LATE_REFUSALS",
+    "Holds",
 }
 """Engine names a bot may import: values and public events, never Hand or a layout."""
 
@@ -76,9 +84,13 @@ class Spy(Bot):
         assert type(move) is Move and isinstance(code, Refusal)
         super().refused(move, code)
 
-    def decide(self, now_ms: int) -> Decision:
+    def decide(
+        self, now_ms: int, avoid: frozenset[int] = frozenset(), role: str | None = None
+    ) -> Decision:
         assert type(now_ms) is int
-        return super().decide(now_ms)
+        assert type(avoid) is frozenset and all(type(s) is int for s in avoid)
+        assert role is None or type(role) is str
+        return super().decide(now_ms, avoid, role)
 
 
 def test_bots_receive_only_views_and_events() -> None:

@@ -1,28 +1,23 @@
-"""Bots in seats: the driver keeps one committed move and its time (docs/bots.md)."""
+"""Bots in seats: a table's bots are ``nertz.bots.Driver`` s made from their specs
+(docs/bots.md); a partnership seat's pair is ``A+B`` (R40)."""
 
 from __future__ import annotations
 
 import pytest
 
-from nertz.engine import Hand, Move, Refusal, Rules, deal, view
-from nertz.server.bots import BotDriver
+from nertz.engine import Rules
+from nertz.server.settings import Settings
+from nertz.server.table import Table
 
 
-def test_a_driver_plans_commits_and_stops() -> None:
-    hand = Hand(deal(2, Rules(), seed=5), Rules())
-    driver = BotDriver(1, "demon:racer", seed=3)
-    assert driver.spec == "demon:racer"
-    driver.begin(view(hand, 1), (), 0)
-    assert driver.due is None
-    start = hand.start(100)
-    driver.observe(start.events)
-    driver.plan(100)
-    assert driver.due is not None and driver.due > 100 and driver.move is not None
-    driver.refused(Move.parse("N>F"), Refusal.DOES_NOT_FIT, view(hand, 1))  # resyncs
-    driver.stop()
-    assert (driver.due, driver.move) == (None, None)
+def test_a_table_seats_its_bots_by_spec() -> None:
+    table = Table("BOTS", Rules(partnerships=True), Settings(seats=2, bots={0: "demon:racer+"}))
+    first, second = table.place(0, 0), table.place(0, 1)
+    assert first.bot == "demon:racer" and first.driver is not None
+    assert first.driver.spec == "demon:racer" and first.driver.partner == 0
+    assert second.bot is None and second.driver is None  # a person's place (R40)
 
 
 def test_a_bad_spec_names_the_choices() -> None:
     with pytest.raises(ValueError, match="levels are"):
-        BotDriver(0, "wizard", seed=1)
+        Table("BOTS", Rules(), Settings(seats=2, bots={0: "wizard"}))

@@ -2,15 +2,18 @@
 
 ``Bot`` (policy.py) plays a seat from its view and the table's events; ``LEVELS``
 (levels.py) and ``STYLES`` (styles.py) name how; ``parse_seat`` reads a seat spec such
-as ``expert``, ``racer`` or ``demon:scorer``. ``greedy_move`` is the simplest policy,
-kept as a reference for the terminal demo.
+as ``expert``, ``racer`` or ``demon:scorer`` (``parse_places`` a partnership seat's
+``A+B``, R40); ``Driver`` (driver.py) is the loop both tables drive a bot with, and
+``role_for`` (roles.py) the share of a partnership seat's work it plays.
+``greedy_move`` is the simplest policy, kept as a reference for the terminal demo.
 """
 
+from .driver import Driver
 from .greedy import greedy_move
 from .levels import DEFAULT_LEVEL, LEVELS, Level
 from .policy import Bot, Decision
-from .roles import NERTZ_ROLE, ROLES, STOCK_ROLE
-from .seats import SeatSpec, parse_seat
+from .roles import NERTZ_ROLE, ROLES, STOCK_ROLE, role_for
+from .seats import PAIR_SEP, SeatSpec, parse_places, parse_seat
 from .styles import DEFAULT_STYLE, STYLES, CallSituation, Style
 
 __all__ = [
@@ -18,15 +21,19 @@ __all__ = [
     "DEFAULT_STYLE",
     "LEVELS",
     "NERTZ_ROLE",
+    "PAIR_SEP",
     "ROLES",
     "STOCK_ROLE",
     "STYLES",
     "Bot",
     "CallSituation",
     "Decision",
+    "Driver",
     "Level",
     "SeatSpec",
     "Style",
     "greedy_move",
+    "parse_places",
     "parse_seat",
+    "role_for",
 ]

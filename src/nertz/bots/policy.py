@@ -29,7 +29,19 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nertz.engine import ANY, NERTZ, PILES, WASTE, Card, Event, Move, Refusal, StockTurned
+from nertz.engine import (
+    ANY,
+    NERTZ,
+    PILES,
+    WASTE,
+    Card,
+    Event,
+    Move,
+    Refusal,
+    StockTurned,
+    lies_on,
+    pin,
+)
 
 from .levels import LEVELS, Level
 from .memory import Memory
@@ -324,7 +336,7 @@ class Bot:
                     head = pile[0]
                     if jokers and (head.rank == 0 or card.rank == 0):
                         # A joker head decides by its pin (R19, R41).
-                        if _lies(pile, 0, card) and j not in m.busy():
+                        if lies_on(pile[0], pin(pile, 0), card) and j not in m.busy():
                             return Move.under(src, j)
                         continue
                     if head.rank + 1 == card.rank and head.red != red:
@@ -348,7 +360,7 @@ class Bot:
                         j != i
                         and i not in busy
                         and j not in busy
-                        and _lies(work[i], 0, work[j][-1])
+                        and lies_on(work[i][0], pin(work[i], 0), work[j][-1])
                     ):
                         return Move.to_pile(i, j, len(work[i]))
             return None
@@ -380,7 +392,7 @@ class Bot:
                     if j != i and work[j]:
                         end = work[j][-1]
                         if jokers:
-                            if j not in busy and _lies(pile, k, end):
+                            if j not in busy and lies_on(pile[k], pin(pile, k), end):
                                 return Move.to_pile(i, j, len(pile) - k)
                         elif end.rank == head.rank + 1 and end.red != head.red:
                             return Move.to_pile(i, j, len(pile) - k)
@@ -498,22 +510,3 @@ class Bot:
             best_other_total=max((totals[s] + hand[s] for s in others), default=-(10**9)),
             target=self._target,
         )
-
-
-def _lies(pile: Sequence[Card], k: int, below: Card) -> bool:
-    """May ``pile[k]``, with the cards on it, lie on ``below`` (R17, R41)? Anything lies
-    on a joker; a joker with nothing real on it lies on anything; a joker with a real
-    card on it (directly or through other jokers) stands for the card one rank above
-    it, of the other colour, one step per joker (it is *pinned*)."""
-    card = pile[k]
-    if below.rank == 0:
-        return True
-    if card.rank:
-        return card.rank + 1 == below.rank and card.red != below.red
-    steps = 1
-    for above in pile[k + 1 :]:
-        if above.rank:
-            red = above.red if steps % 2 == 0 else not above.red
-            return above.rank + steps + 1 == below.rank and red != below.red
-        steps += 1
-    return True

@@ -21,11 +21,11 @@ from typing import Any
 
 import msgspec
 
+from nertz.bots import parse_places
 from nertz.engine import Rules, RulesError, preset
 
 from .actor import Clock, TableActor, restored_actor
 from .commands import Join
-from .partners import seat_bots
 from .requests import RequestError
 from .settings import Settings
 from .store import Store, TableCreated
@@ -107,7 +107,7 @@ def _seats(body: CreateTable, rules: Rules) -> int | None:
     bots = 0
     for spec in body.bots.values():
         try:
-            bots += sum(b is not None for b in seat_bots(spec, True))
+            bots += sum(b is not None for b in parse_places(spec, True))
         except ValueError as error:
             raise LobbyError("bad_bots", str(error)) from None
     players = body.people + bots
@@ -219,7 +219,7 @@ class Lobby:
                     "bad_bots", f"bot seat {seat} is not a seat (0 to {settings.seats - 1})"
                 )
             try:
-                seat_bots(spec, rules.partnerships)
+                parse_places(spec, rules.partnerships)
             except ValueError as error:
                 raise LobbyError("bad_bots", str(error)) from None
         code = self._new_code()

@@ -2,8 +2,9 @@
 
 A partnership seat has two places, partner 0 and partner 1: one layout, one deck, one
 back and one score, two people (or bots). This module holds the table's decisions
-about places that do not depend on the table's state (how a seat's bots are written,
-``expert+casual``, and which free place a person takes when they do not choose), and
+about places that do not depend on the table's state (which free place a person takes
+when they do not choose; how a seat's bots are written, ``expert+casual``, is
+``nertz.bots.parse_places``), and
 ``Partnering``, the table's part that keeps partners out of each other's way: a
 partner picks up a card and lets go of it, everyone sees the hold, a hold lapses, and a
 bot whose partner's hold or company changed looks again (its planning is
@@ -15,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from nertz.bots import parse_seat
 from nertz.engine import (
     Card,
     Hand,
@@ -24,7 +24,6 @@ from nertz.engine import (
     parse_source,
     source_name,
     source_text,
-    touches,
 )
 
 from .commands import Out, Stage
@@ -33,39 +32,12 @@ from .protocol import HoldMsg, Pick, Refused, encode
 if TYPE_CHECKING:
     from .seats import Place
 
-__all__ = ["HOLD_LAPSE_MS", "PAIR_SEP", "Partnering", "choose_place", "seat_bots"]
-
-PAIR_SEP = "+"
-"""Between the two partners of one seat in a bot spec: ``expert+casual``."""
+__all__ = ["HOLD_LAPSE_MS", "Partnering", "choose_place"]
 
 HOLD_LAPSE_MS = 5000
 """R40 (online): a partner's hold on a card lapses after this long without a play (a
 hand resting on a card does not keep it from the partner for ever). A timer of the
 table, like every other: ``next_deadline`` includes it and the actor's ``Wake`` fires it."""
-
-
-def seat_bots(spec: str, partnerships: bool) -> tuple[str | None, ...]:
-    """The bots of one seat, one per place, normalised (``skilled:balanced``); None
-    for a place left to a person. Solo seats take one spec; partnership seats take
-    ``A+B`` (two bots), ``A+`` or ``+B`` (a bot and a person's place). Raises
-    ``ValueError`` with a sentence naming what is wrong."""
-    if not partnerships:
-        if PAIR_SEP in spec:
-            raise ValueError(
-                f"{spec!r} names two partners, but this table has no partnerships "
-                "(set the option partnerships on, R40)"
-            )
-        return (str(parse_seat(spec)),)
-    parts = spec.split(PAIR_SEP)
-    if len(parts) != 2:
-        raise ValueError(
-            f"at a partnership table a seat's bots are 'A+B' (two bots), 'A+' or '+B' "
-            f"(a bot and a person's place), not {spec!r} (R40)"
-        )
-    out = tuple(str(parse_seat(p)) if p.strip() else None for p in parts)
-    if out == (None, None):
-        raise ValueError(f"{spec!r} names no bot")
-    return out
 
 
 def choose_place(free: Sequence[tuple[int, int]], partner_taken: Sequence[bool]) -> tuple[int, int]:
@@ -178,11 +150,6 @@ class Partnering:
         other = self.partner_of(place)
         if other is None or other.driver is None or self.stage is not Stage.PLAYING:
             return
-        driver = other.driver
         held = self.holds.held(place.number)[place.partner]
-        if (
-            driver.move is None
-            or driver.role != self._role(other)
-            or (held is not None and held in touches(driver.move))
-        ):
+        if other.driver.stale(held, self._role(other)):
             self._plan(other, now)

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from nertz.bots import PAIR_SEP, Driver
 from nertz.engine import PARTNERS, Hand, Holds, Match, Rules, source_text, view
 
-from .bots import TAKEOVER_SPEC, BotDriver
+from .bots import TAKEOVER_SPEC
 from .commands import Connect, Join, Out, Stage
-from .partners import PAIR_SEP, choose_place
+from .partners import choose_place
 from .protocol import (
     PROTOCOL_VERSION,
     ConnectedEvent,
@@ -51,7 +52,7 @@ class Place:
     ready: bool = False
     left_ms: int | None = None
     """When the person's connection dropped (None while connected or never joined)."""
-    driver: BotDriver | None = None
+    driver: Driver | None = None
     """The bot playing this place now: a bot's place, or a person's taken over."""
     hold_until: int | None = None
     """When this person's hold on a card lapses (R40, ``HOLD_LAPSE_MS``)."""
@@ -98,7 +99,7 @@ class Seating:
 
         def _send_state(self, conn: int) -> None: ...
 
-        def _driver(self, seat_no: int, spec: str) -> BotDriver: ...
+        def _driver(self, place: Place, spec: str) -> Driver: ...
 
         def _let_go(self, place: Place) -> None: ...
 
@@ -277,10 +278,10 @@ class Seating:
     def _takeover(self, place: Place, now: int) -> None:
         """A person away for ``bot_takeover_s`` (or whose place was released): a bot
         plays the place until they come back."""
-        place.driver = self._driver(place.number, TAKEOVER_SPEC)
+        place.driver = self._driver(place, TAKEOVER_SPEC)
         self._emit(TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=True))
         if self.hand is not None and self.stage in (Stage.COUNTDOWN, Stage.PLAYING):
-            place.driver.begin(view(self.hand, place.number), self.match.totals, now)
+            place.driver.begin(view(self.hand, place.number), self.match.totals)
             if self.stage is Stage.PLAYING:
                 self._plan(place, now)
                 self._replan_partner(place, now)

@@ -33,6 +33,7 @@ from typing import Any
 
 import msgspec
 
+from nertz.bots import parse_places
 from nertz.engine import (
     PARTNERS,
     Deal,
@@ -54,7 +55,7 @@ from nertz.engine import (
 
 from .bots import BotSeats
 from .commands import Command, Connect, Disconnect, Inbound, Join, Out, Stage
-from .partners import Partnering, seat_bots
+from .partners import Partnering
 from .protocol import (
     Ack,
     Call,
@@ -126,10 +127,10 @@ class Table(Seating, Partnering, BotSeats):
         ]
         """Every place, seat by seat: ``places[seat * per_seat + partner]``."""
         for number, spec in settings.bots.items():
-            for partner, bot in enumerate(seat_bots(spec, rules.partnerships)):
+            for partner, bot in enumerate(parse_places(spec, rules.partnerships)):
                 if bot is not None:
                     place = self.place(number, partner)
-                    place.bot = bot
+                    place.bot = str(bot)
                     place.name = f"bot {bot}"
         self.holds = Holds(settings.seats)
         """R40: what each partner holds (only partnership tables pick anything up)."""
@@ -153,7 +154,7 @@ class Table(Seating, Partnering, BotSeats):
         """``deal`` (R33); tests pass explicit deals (``Deal.from_layouts``)."""
         for place in self.places:
             if place.bot is not None:
-                place.driver = self._driver(place.number, place.bot)
+                place.driver = self._driver(place, place.bot)
 
     # ------------------------------------------------------------------ driver API
 
@@ -237,7 +238,7 @@ class Table(Seating, Partnering, BotSeats):
             if place.bot is None and place.token_hash is not None:
                 place.left_ms = now  # everyone reconnects; the takeover clock starts now
             elif place.bot is not None:
-                place.driver = table._driver(place.number, place.bot)
+                place.driver = table._driver(place, place.bot)
         hand = table.hand
         if hand is None:
             table.stage = Stage.SEATING
@@ -252,7 +253,7 @@ class Table(Seating, Partnering, BotSeats):
                 table.stage = Stage.PLAYING
             for place in table.places:
                 if place.driver is not None:
-                    place.driver.begin(view(hand, place.number), table.match.totals, now)
+                    place.driver.begin(view(hand, place.number), table.match.totals)
             if table.stage is Stage.PLAYING:
                 for place in table.places:
                     if place.driver is not None:
@@ -346,9 +347,9 @@ class Table(Seating, Partnering, BotSeats):
                 code = outcome.code.value if outcome.code else "refused"
                 self._out.sends.append((conn, encode(Refused(seq, code, outcome.reason))))
             else:
-                driver = place.driver
-                if driver is not None and outcome.code is not None:
-                    driver.refused(move, outcome.code, view(hand, seat_no))
+                driver, refusal = place.driver, outcome.code
+                if driver is not None and refusal is not None and driver.refused(move, refusal):
+                    driver.resync(view(hand, seat_no))  # not a refusal a correct bot meets
             return False
         bodies = self._engine_events(outcome.events, skip=conn)
         if conn is not None:
@@ -494,7 +495,7 @@ class Table(Seating, Partnering, BotSeats):
         self._emit(CountdownEvent(go_in_ms=self.settings.countdown_ms))
         for place in self.places:
             if place.driver is not None:
-                place.driver.begin(view(self.hand, place.number), self.match.totals, now)
+                place.driver.begin(view(self.hand, place.number), self.match.totals)
 
     def _go(self, now: int) -> None:
         hand = self.hand

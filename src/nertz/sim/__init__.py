@@ -7,10 +7,9 @@ on several processes if asked; ``stats`` reduces them to figures; ``plot`` draws
 
 from .runner import MatchResult, Setup, play_match, run
 from .stats import SeatStats, Summary, TableStats, summarize
-from .table import EXPECTED_REFUSALS, HandResult, play_hand
+from .table import HandResult, play_hand
 
 __all__ = [
-    "EXPECTED_REFUSALS",
     "HandResult",
     "MatchResult",
     "SeatStats",

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from nertz.bots import LEVELS, STYLES, SeatSpec, parse_seat
+from nertz.bots import LEVELS, PAIR_SEP, STYLES, SeatSpec, parse_places
 from nertz.engine import MAX_SEATS, Match, Rules, RulesError, preset
 from nertz.engine.rules import PRESETS
 
@@ -77,11 +77,6 @@ def _one_line(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def parse_seats(text: str) -> tuple[SeatSpec, ...]:
-    """``expert,casual,racer`` -> seat specs; 1 to 8 of them (R2)."""
-    return parse_table(text, False)[0]
-
-
 def parse_table(text: str, partnerships: bool) -> tuple[tuple[SeatSpec, ...], tuple[SeatSpec, ...]]:
     """``--seats``: the seat specs, and at a partnership table (R40) each seat's second
     bot: ``expert+casual,skilled+skilled`` (the first of a pair watches the Nertz pile,
@@ -92,23 +87,18 @@ def parse_table(text: str, partnerships: bool) -> tuple[tuple[SeatSpec, ...], tu
             f"--seats: {len(parts)} seat(s) given; a table has 1 to {MAX_SEATS} seats "
             f"(levels: {', '.join(LEVELS)}; styles: {', '.join(STYLES)})"
         )
-    pairs = [p.split("+") for p in parts]
-    if not partnerships:
-        if any(len(p) > 1 for p in pairs):
-            raise UsageError(
-                "--seats: 'A+B' seats two bots as partners; add --set partnerships=on (R40)"
-            )
-    elif any(len(p) != 2 or not all(x.strip() for x in p) for p in pairs):
+    if not partnerships and any(PAIR_SEP in p for p in parts):
         raise UsageError(
-            "--seats: with partnerships on every seat is two bots, 'level+level' "
-            "(e.g. expert+casual,skilled+skilled; R40)"
+            "--seats: 'A+B' seats two bots as partners; add --set partnerships=on (R40)"
         )
     try:
-        first = tuple(parse_seat(p[0]) for p in pairs)
-        second = tuple(parse_seat(p[1]) for p in pairs) if partnerships else ()
+        # No person sits in a simulation: every place is a bot.
+        seats = [
+            [s for s in parse_places(p, partnerships, people=False) if s is not None] for p in parts
+        ]
     except ValueError as error:
         raise UsageError(f"--seats: {error}") from None
-    return first, second
+    return tuple(s[0] for s in seats), tuple(s[1] for s in seats if len(s) > 1)
 
 
 def parse_rules(name: str, changes: list[str]) -> Rules:

@@ -17,8 +17,10 @@ A joker's announcement window (R41) is one more of those deadlines: when it ends
 joker lands or stays home, which every bot hears; pending moves stand (only a rotation
 makes the seats look again).
 
-Bots get views and events only (``Bot.begin``, ``observe``, ``refused``); the loop is
-the only code that holds the ``Hand``.
+Each bot is driven by a ``nertz.bots.Driver``, the same driver the server uses: its
+committed move, when it lands, and at a partnership table (R40) the choosing around
+the partner and the hold on its own move's source. Bots get views and events only;
+the loop is the only code that holds the ``Hand``.
 """
 
 from __future__ import annotations
@@ -26,9 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nertz.bots import NERTZ_ROLE, STOCK_ROLE, Bot, Decision
+from nertz.bots import Bot, Driver, role_for
 from nertz.engine import (
-    LATE_REFUSALS,
     CardsMoved,
     Deal,
     EndReason,
@@ -43,16 +44,10 @@ from nertz.engine import (
     Rotated,
     Rules,
     deal,
-    picked_up,
-    touches,
     view,
 )
 
-__all__ = ["EXPECTED_REFUSALS", "MAX_HAND_MS", "HandResult", "play_hand"]
-
-EXPECTED_REFUSALS = LATE_REFUSALS  # the engine's list, named for this module's readers
-"""Refusals a correct bot still meets: a lost race (R16) and a move that arrives after
-somebody called (R28). Any other refusal is a bot bug."""
+__all__ = ["MAX_HAND_MS", "HandResult", "play_hand"]
 
 MAX_HAND_MS = 3 * 3600 * 1000
 """A hand still going after three virtual hours is a deadlock: the loop raises."""
@@ -115,34 +110,32 @@ def play_hand(
     if paired and len(partners) != n:
         raise ValueError(f"{n} seats but {len(partners)} partners: every seat needs two bots")
     hand = Hand(fixed or deal(n, rules, seed), rules)
-    # One actor per hand at the table: seat-major, partner 0 first (seat order alone
-    # at a table without partnerships, as before).
-    actors: list[tuple[int, int, Bot]] = []
+    # One driver per hand at the table: seat-major, partner 0 first (seat order alone
+    # at a table without partnerships).
+    drivers: list[Driver] = []
     for seat in range(n):
-        actors.append((seat, 0, bots[seat]))
+        drivers.append(Driver(bots[seat]))
         if paired:
-            actors.append((seat, 1, partners[seat]))
-    everyone = [bot for _, _, bot in actors]
-    for seat, _, bot in actors:
-        bot.begin(view(hand, seat), totals)
+            drivers.append(Driver(partners[seat], 1))
+    for driver in drivers:
+        driver.begin(view(hand, driver.seat), totals)
     start = hand.start(0)
-    for bot in everyone:
-        bot.observe(start.events)
+    _announce(drivers, start.events)
+    count = len(drivers)
     races = [0] * n
     ties = [0] * n
     clashes = [0] * n
-    turns = [0] * len(actors)
-    moves = [0] * len(actors)
+    turns = [0] * count
+    moves = [0] * count
     bad: list[str] = []
     jokers = rules.jokers
     # Per seat: jokers announced, landed, stayed home; real cards that beat a joker.
     tally = [[0] * n for _ in range(4)] if jokers else []
     holds = Holds(n)
-    table = _Actors(actors, holds, paired)
-    for a in range(len(actors)):
-        table.decide(a, 0)
-    pending, due = table.pending, table.due
-    count = len(actors)
+    table = _Actors(drivers, holds, paired)
+    for a in range(count):
+        table.plan(a, 0)
+    due = table.due
     while True:
         # The next hand due (the lowest seat, then partner, on equal times) ...
         a = 0
@@ -150,7 +143,8 @@ def play_hand(
         for i in range(count):
             if due[i] < t:
                 a, t = i, due[i]
-        seat = actors[a][0]
+        driver = drivers[a]
+        seat = driver.seat
         # ... unless the table's own timer comes first (``Hand.next_deadline``): the end
         # of the landing window (R28), a look for an all-blocked table or the idle
         # rotation (R25).
@@ -162,16 +156,16 @@ def play_hand(
             if hand.over:
                 break
             if events:
-                _announce(everyone, events)
+                _announce(drivers, events)
                 if not jokers or any(type(e) is Rotated for e in events):
                     table.restart(deadline)
             continue
         if t > MAX_HAND_MS:
             raise RuntimeError(f"hand {seed} did not end after {MAX_HAND_MS} ms (deadlock)")
-        move = pending[a].move
+        move = driver.move
         rotated = False
         if move is not None:
-            outcome = holds.check(seat, actors[a][1], move) if paired else _FREE
+            outcome = holds.check(seat, driver.partner, move) if paired else _FREE
             if outcome.ok:
                 outcome = hand.play(seat, move, t)
             if outcome.ok:
@@ -194,7 +188,7 @@ def play_hand(
                             and a.seat != seat
                             for a in hand.announcements
                         )
-                _announce(everyone, events)
+                _announce(drivers, events)
                 for event in events:
                     if type(event) is CardsMoved:
                         if event.tie:
@@ -210,26 +204,26 @@ def play_hand(
                     if jokers and later:
                         _count_jokers(later, tally)
                     if later:
-                        _announce(everyone, later)
+                        _announce(drivers, later)
                         rotated = True
             else:
                 code = outcome.code
                 assert code is not None
-                actors[a][2].refused(move, code)
+                wrong = driver.refused(move, code)
                 if code is Refusal.BEATEN:
                     races[seat] += 1
-                elif code not in EXPECTED_REFUSALS:
+                elif wrong:  # a refusal a correct bot does not meet
                     if code is not Refusal.PARTNER_HOLDS and table.partner_moved(a):
                         clashes[seat] += 1  # R40: the partner's card got there first
                     else:
                         bad.append(f"{seat} {move} {code.value}")
-                    actors[a][2].resync(view(hand, seat))
+                    driver.resync(view(hand, seat))
         if hand.over:
             break
         if rotated:
             table.restart(t)
         else:
-            table.decide(a, t)
+            table.plan(a, t)
     scores = hand.scores()
     return HandResult(
         scores=tuple(s.score for s in scores),
@@ -264,64 +258,49 @@ def _count_jokers(events: Sequence[Event], tally: list[list[int]]) -> None:
 
 
 class _Actors:
-    """Each hand's committed move and when it lands; at a partnership table (R40)
-    also what each partner holds: a bot holds the source of its committed move from
-    its decision until it lands, and its partner chooses around that move."""
+    """When each hand's committed move lands (``due``, by driver), and when each last
+    played, which tells a clash of two partners' hands (R40) from a bot bug."""
 
-    def __init__(self, actors: list[tuple[int, int, Bot]], holds: Holds, paired: bool):
-        self.actors = actors
+    def __init__(self, drivers: list[Driver], holds: Holds, paired: bool):
+        self.drivers = drivers
         self.holds = holds
         self.paired = paired
-        self.pending: list[Decision] = [_WAIT] * len(actors)
-        self.due = [0] * len(actors)
-        self.decided_at = [0] * len(actors)
-        self.last_play = [-1] * len(actors)
+        # Seat-major pairs: a partner's driver is the one beside it.
+        self.mates = [drivers[a ^ 1] for a in range(len(drivers))] if paired else []
+        self.roles = [role_for(d.partner) for d in drivers] if paired else []
+        self.due = [0] * len(drivers)
+        self.last_play = [-1] * len(drivers)
 
-    def decide(self, a: int, t: int) -> None:
-        seat, partner, bot = self.actors[a]
-        if not self.paired:
-            decision = bot.decide(t)
+    def plan(self, a: int, t: int) -> None:
+        if self.paired:
+            driver = self.drivers[a]
+            self.due[a] = driver.plan_beside(t, self.holds, self.mates[a], self.roles[a])
         else:
-            other = self.pending[a + (1 if partner == 0 else -1)].move
-            avoid = touches(other) if other is not None else frozenset()
-            held = self.holds.held(seat)[1 - partner]
-            if held is not None:
-                avoid = avoid | {held}
-            decision = bot.decide(t, avoid, NERTZ_ROLE if partner == 0 else STOCK_ROLE)
-            self.holds.drop(seat, partner)
-            src = picked_up(decision.move) if decision.move is not None else None
-            if src is not None:
-                self.holds.pick(seat, partner, src)
-        self.pending[a] = decision
-        self.due[a] = t + max(1, decision.delay_ms)
-        self.decided_at[a] = t
+            self.due[a] = self.drivers[a].plan(t)
 
     def played(self, a: int, t: int) -> None:
         self.last_play[a] = t
         if self.paired:
-            seat, partner, _ = self.actors[a]
-            self.holds.drop(seat, partner)
+            driver = self.drivers[a]
+            self.holds.drop(driver.seat, driver.partner)
 
     def partner_moved(self, a: int) -> bool:
         """Did ``a``'s partner play since ``a`` decided (a clash of two hands, R40)?"""
-        if not self.paired:
-            return False
-        other = a + (1 if self.actors[a][1] == 0 else -1)
-        return self.last_play[other] >= self.decided_at[a]
+        return self.paired and self.last_play[a ^ 1] >= self.drivers[a].decided_at
 
     def restart(self, t: int) -> None:
         """After a rotation (R25) play resumes: every hand drops the move it was about
         to make (its stock and waste changed under it) and looks again."""
         self.holds.clear()
-        self.pending[:] = [_WAIT] * len(self.actors)
-        for a in range(len(self.actors)):
-            self.decide(a, t)
+        for driver in self.drivers:
+            driver.stop()
+        for a in range(len(self.drivers)):
+            self.plan(a, t)
 
 
-_WAIT = Decision(None, 1)
 _FREE = Outcome(True)
 
 
-def _announce(bots: Sequence[Bot], events: Sequence[Event]) -> None:
-    for bot in bots:
-        bot.observe(events)
+def _announce(drivers: Sequence[Driver], events: Sequence[Event]) -> None:
+    for driver in drivers:
+        driver.observe(events)
