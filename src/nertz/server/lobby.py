@@ -90,7 +90,7 @@ def table_request(body: CreateTable) -> tuple[Rules, Settings]:
         if value is not None:
             given[name] = value
     try:
-        return rules, Settings.checked(**given)
+        return rules, Settings(**given).check()
     except ValueError as error:
         raise LobbyError("bad_field", str(error)) from None
 

@@ -2,7 +2,7 @@
 
 The rules of play are ``Rules`` (the engine's); these are what the server decides
 around them. Each setting is declared once, with its default and its bounds, in
-``Settings``: the lobby checks a request against those bounds (``checked``), the store
+``Settings``: the lobby and the table check them (``check``), the store
 keeps ``as_dict`` and reads it back with ``from_dict``.
 """
 
@@ -33,15 +33,14 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reconnect_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] = 120
     """A person disconnected this long loses the seat (a bot plays it; anyone may join it)."""
 
-    @staticmethod
-    def checked(**values: Any) -> Settings:
-        """Settings from a request's values, each within its bounds; raises
-        ``ValueError`` with a sentence naming the first one that is not."""
-        for name, value in values.items():
-            low, high = _BOUNDS.get(name, (None, None))
-            if low is not None and high is not None and not low <= value <= high:
+    def check(self) -> Settings:
+        """These settings if each is within its bounds; else ``ValueError`` with a
+        sentence naming the first that is not."""
+        for name, (low, high) in _BOUNDS.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
                 raise ValueError(f"{name} must be {low} to {high}, not {value}")
-        return Settings(**values)
+        return self
 
     def as_dict(self) -> dict[str, Any]:
         """The stored form (JSON: seat numbers as text)."""

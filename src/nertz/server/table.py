@@ -11,8 +11,9 @@ seat; a partner's hold lapsing, R40) are one number, ``next_deadline()``: the dr
 wakes the table then with ``Wake``.
 
 This module is the table itself: dispatching messages, the match (deals, Go, plays,
-the end of a hand) and the timers. Seats and connections are ``seats.Seating``;
-partners' holds and bots' planning are ``partners.Partnering``.
+the end of a hand) and the timers. Its other parts: seats and connections
+(``seats.Seating``), partners' holds (``partners.Partnering``, R40) and the bots in its
+seats (``bots.BotSeats``).
 
 What leaves a table: events are public (the engine's events carry face-up cards
 only) and are serialised once for everyone; a connection's full state is built from
@@ -113,8 +114,7 @@ class Table(Seating, Partnering, BotSeats):
         rng_seed: int | None = None,
         dealer: Callable[[int, Rules, int], Deal] | None = None,
     ) -> None:
-        if not 1 <= settings.seats <= 8:
-            raise ValueError(f"a table has 1 to 8 seats, not {settings.seats}")
+        settings.check()
         self.code = code
         self.rules = rules
         self.settings = settings
