@@ -28,7 +28,9 @@ chromium:
 	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 		apt-get update -q && apt-get install -y -q chromium; fi
 
+# The client's table reducer against recorded matches: Node's own test runner, no npm.
 test: lint chromium
+	node --test tests/web/
 	$(PY) -m pytest -n 2 tests docs README.md
 
 # docs/screenshots/*.png for the README: a real server, Chromium, bots.

@@ -1,0 +1,132 @@
+// The table reducer (web/js/table/state.js) against the server: recorded matches
+// (tests/data/table_events.json, written by tests/data/make_table_events.py) are
+// replayed message by message as a page receives them, and at every ``state`` the
+// server sent (its own view at that version) the reducer must already have the same
+// table. Run with ``node --test tests/web/`` (``make test`` does).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { emptyState, nameOf, receive, shown, wasteFan } from "../../src/nertz/web/js/table/state.js";
+
+const DATA = JSON.parse(readFileSync(new URL("../data/table_events.json", import.meta.url), "utf8"));
+const NOW = 5000;
+
+/** The reducer's model in the shape of the engine's view, the fields a page keeps. */
+function modelAsView(m) {
+  if (!m) return null;
+  return {
+    phase: m.phase,
+    rules: m.rules,
+    seats: m.seats.map((s) => ({
+      seat: s.seat, nertz_top: s.nertz_top, nertz_count: s.nertz_count, work: s.work, stock_count: s.stock_count,
+      waste_count: s.waste_count, waste: wasteFan(s), middle: s.middle, stuck: s.stuck,
+    })),
+    foundations: m.foundations.map(({ tie, ...f }) => f),
+    announcements: m.announcements.map(({ deadline, ...a }) => a),
+    caller: m.caller,
+    rotations: m.rotations,
+    end: m.end,
+  };
+}
+
+/** The server's view without what a page works out for itself (``legal``, ``pinned``,
+ * ``scores``, its clock). */
+function serverView(view) {
+  if (!view) return null;
+  const { legal, you, now_ms, scores, ...rest } = view;
+  return { ...rest, seats: rest.seats.map(({ pinned, ...s }) => s) };
+}
+
+/** Holds (R40) are not versioned: a page that reconnected missed the ones that changed
+ * while it was away, until the next ``hold`` of each place or a ``state``. */
+function takeHolds(st, msg) {
+  msg.table.seats.forEach((s, n) => {
+    if (s.holding) st.table.seats[n].holding = [...s.holding];
+  });
+}
+
+function replay(messages, check) {
+  const st = emptyState();
+  let compared = 0;
+  let away = false;
+  for (const [i, msg] of messages.entries()) {
+    if (msg.type === "reconnected") {
+      away = true; // the recording's mark (tests/server/recorded_matches.py)
+      continue;
+    }
+    if (msg.type === "state" && st.table) {
+      // Compared, not adopted: the reducer keeps its own table from the first state on.
+      if (away) takeHolds(st, msg);
+      away = false;
+      check(st, msg, i);
+      compared += 1;
+      continue;
+    }
+    const out = receive(st, msg, NOW);
+    assert.equal(out.resync, false, `message ${i} (${JSON.stringify(msg).slice(0, 120)}) asked for a resync`);
+  }
+  return { st, compared };
+}
+
+for (const match of DATA.matches) {
+  for (const page of ["person", "spectator"].filter((p) => match[p].length)) {
+    test(`${match.name}: the ${page}'s page keeps the server's table, event by event`, () => {
+      const { st, compared } = replay(match[page], (st, msg, i) => {
+        const where = `${match.name}, ${page}, message ${i} (v ${msg.v})`;
+        assert.equal(st.v, msg.v, where);
+        assert.deepEqual(st.table, msg.table, `${where}: the table`);
+        assert.deepEqual(modelAsView(st.model), serverView(msg.view), `${where}: the view`);
+        assert.equal(st.me, msg.seat ?? null, where);
+      });
+      assert.ok(compared >= 3, `${match.name}: only ${compared} states to compare with`);
+      assert.equal(st.table.stage, "over");
+      assert.deepEqual(st.matchEnd.winners, st.table.winners);
+    });
+  }
+}
+
+test("a gap in the versions asks for a resync, and the next state ends it", () => {
+  const messages = DATA.matches[0].person;
+  const st = emptyState();
+  receive(st, messages[0], NOW);
+  const events = messages.filter((m) => m.type === "event" && m.v > st.v);
+  assert.equal(receive(st, events[1], NOW).resync, true); // events[0] never came
+  assert.equal(st.resyncing, true);
+  assert.deepEqual(receive(st, events[2], NOW).events, []); // waits for the state
+  receive(st, { ...messages[0], v: events[1].v }, NOW);
+  assert.equal(st.resyncing, false);
+  assert.equal(receive(st, events[1], NOW).events.length, 0); // already seen
+  assert.deepEqual(receive(st, events[2], NOW).events, [events[2].e]);
+});
+
+test("my move shows at once, as the server then settles it", () => {
+  // Every move of mine the server accepted, predicted on the table before its ack.
+  const match = DATA.matches[0];
+  const st = emptyState();
+  let predicted = 0;
+  for (const msg of match.person) {
+    if (msg.type === "state" && st.table) continue; // as above: the reducer's own table
+    const mine = msg.type === "ack" && msg.events.map((ev) => ev.e).find((e) => e.k === "moved" && e.seat === st.me);
+    if (mine && st.model && msg.events[0].v === st.v + 1 && !mine.move.includes("=")) {
+      const guess = shown(st.model, st.me, [{ move: mine.move }]);
+      receive(st, msg, NOW);
+      const seat = (m) => ({ ...modelAsView(m).seats[st.me], nertz_top: null });
+      assert.deepEqual(seat(guess), seat(st.model), `the move ${mine.move}`);
+      predicted += 1;
+      continue;
+    }
+    receive(st, msg, NOW);
+  }
+  assert.ok(predicted > 20, `only ${predicted} moves predicted`);
+});
+
+test("a partnership seat is named as its two people (R40)", () => {
+  const match = DATA.matches.find((m) => m.name === "partners");
+  const st = emptyState();
+  receive(st, match.person[0], NOW);
+  const seat = st.table.seats[st.me];
+  assert.equal(seat.partners.length, 2);
+  assert.match(nameOf(st, st.me), /^You & bot /);
+  assert.equal(nameOf(st, 1 - st.me), `Bot ${2 - st.me} (${st.table.seats[1 - st.me].bot})`);
+});
