@@ -2,6 +2,7 @@
 nothing that reads a clock, the network or the disk."""
 
 import ast
+import re
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[1] / "src" / "nertz" / "engine"
@@ -68,3 +69,24 @@ def test_no_engine_module_imports_another_modules_private_names() -> None:
             if isinstance(node, ast.ImportFrom):
                 private = [a.name for a in node.names if a.name.startswith("_")]
                 assert not private, f"{path.name} imports {private} from {node.module}"
+
+
+WEB = ENGINE.parent / "web"
+
+
+def test_no_client_script_is_over_500_lines() -> None:
+    """STYLE.md: past about 500 lines a script holds more than one idea."""
+    files = sorted(WEB.rglob("*.js"))
+    assert len(files) >= 10
+    for path in files:
+        lines = len(path.read_text().splitlines())
+        assert lines <= 500, f"web/{path.relative_to(WEB)} has {lines} lines: split it by idea"
+
+
+def test_the_table_reducer_needs_no_browser() -> None:
+    """``web/js/table/state.js`` runs under ``node --test``: no page, no clock of its own."""
+    text = (WEB / "js" / "table" / "state.js").read_text()
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    for name in ("document", "window", "performance", "localStorage", "location", "fetch"):
+        assert not re.search(rf"\b{name}\b", code), f"table/state.js uses {name}"
+    assert set(re.findall(r'from "([^"]+)"', code)) == {"../cards.js"}
