@@ -10,8 +10,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console
 
-BOT = "nertz: 9H; work: KS / QS / JS / 10S; stock: 8S 7S; waste: -"
-"""A bot seat with nothing to play on hearts or clubs: the hand is the test's."""
+BOT = "nertz: 9S; work: KS / QS / JS / 10S; stock: 8S 7S; waste: -"
+"""A bot seat that can never empty its Nertz pile nor call: no spade ace is dealt anywhere,
+and its 9S fits none of its own black work piles. The hand is the test's (a bot that
+could lay a red 9 on its 10S called Nertz before a slow page finished)."""
 
 
 def seat_in(page: Page, url: str, name: str = "Tess") -> None:
