@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import uvicorn
 
 from nertz.server.app import Config, create_app
+from nertz.server.cli import uvicorn_config
 
 
 def free_port() -> int:
@@ -22,17 +23,8 @@ def free_port() -> int:
 @contextmanager
 def running(config: Config) -> Iterator[int]:
     """Serve ``create_app(config)`` on ``config.port`` until the block ends."""
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(config),
-            host="127.0.0.1",
-            port=config.port,
-            log_level="warning",
-            ws_max_size=65536,
-            ws_per_message_deflate=False,
-            lifespan="on",
-        )
-    )
+    assert config.host == "127.0.0.1"
+    server = uvicorn.Server(uvicorn_config(create_app(config), config))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from nertz.server.app import Config
+from nertz.server.limits import Limits
 
 from ..live_server import free_port, running
 
@@ -90,7 +91,16 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("web") / "web.db"
-    config = Config(db=str(db), port=free_port(), test_hooks=True)
+    # One server for the whole session, every page from 127.0.0.1: the per-address
+    # quotas are raised so the tests' own traffic is never throttled.
+    roomy = Limits(
+        creates_per_minute=10_000,
+        open_tables_per_address=10_000,
+        joins_per_minute=10_000,
+        sheets_per_hour=10_000,
+        address_states_per_s=10_000,
+    )
+    config = Config(db=str(db), port=free_port(), test_hooks=True, limits=roomy)
     with running(config) as port:
         yield Server(f"http://127.0.0.1:{port}")
 

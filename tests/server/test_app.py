@@ -131,7 +131,7 @@ def test_the_lobby_answers_bad_requests_with_a_code_and_a_sentence(live: Live) -
     listed = [t["code"] for t in httpx.get(f"{live.http}/api/tables").json()["tables"]]
     assert public["code"] in listed and private["code"] not in listed
     refused = join(live, private["code"], "Bo")
-    assert refused.status_code == 403 and refused.json()["error"] == "private_table"
+    assert refused.status_code == 404 and refused.json()["error"] == "unknown_table"
     assert join(live, private["code"], "Bo", key=private["key"]).status_code == 200
     for name in ("", "x" * 25, "<script>", "a\u0000b"):
         answer = join(live, public["code"], name)

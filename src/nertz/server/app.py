@@ -13,7 +13,10 @@ Routes (``docs/protocol.md``):
 Every connection is limited: a message over 4 KiB is refused unread; 20 messages a
 second with a burst of 40, then refusals, then the connection is closed if the abuse
 goes on; a connection that cannot keep up with its messages is closed. The WebSocket
-``Origin`` must match the server's host (or ``allowed_origins``).
+``Origin`` must match the server's host (or ``allowed_origins``). What one client
+address may hold or ask for (tables, joins, connections, spectators, full states,
+request bodies) is counted by ``limits.Quotas`` and refused with a code and a sentence
+(``429`` and ``Retry-After`` over HTTP); ``GET /metrics`` gives the figures.
 """
 
 from __future__ import annotations
@@ -28,12 +31,13 @@ import logging
 import sys
 import time
 from collections.abc import AsyncIterator, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -41,11 +45,23 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from nertz.engine import preset
 
-from .commands import Connect, Disconnect, Inbound
-from .lobby import CreateTable, Entry, Lobby, LobbyError, hash_secret, table_request
-from .protocol import ErrorMsg, Hello, ProtocolError, decode_client, encode
+from .commands import Connect, Disconnect, Inbound, Stage
+from .edge import BodyLimit, client_address
+from .limits import Limits, Quotas, Refusal
+from .lobby import (
+    CreateTable,
+    Entry,
+    Lobby,
+    LobbyError,
+    hash_secret,
+    table_request,
+    unknown_table,
+)
+from .metrics import CONTENT_TYPE, Figures, Metrics
+from .protocol import ErrorMsg, Hello, ProtocolError, Resync, decode_client, encode
 from .requests import RequestError, decode_body, error_response
 from .settings import Settings
+from .sheets import SheetStore
 from .store import Store
 from .web import page, wants_html, web_routes
 
@@ -59,7 +75,8 @@ ABUSE_LIMIT = 60.0
 """Refused messages (forgiven at ``RATE_PER_S / 4`` a second) before the connection closes."""
 OUTBOX_LIMIT = 2000
 """Messages queued for a connection that does not read them: then it is closed."""
-HELLO_TIMEOUT_S = 30.0
+SHEET_PRUNE_S = 3600.0
+"""How often score sheets past ``Limits.sheet_days`` are deleted."""
 
 
 @dataclass(slots=True)
@@ -71,7 +88,13 @@ class Config:
     port: int = 8000
     speed: float = 1.0
     """Test-only: table clocks run this many times faster than real time."""
-    max_tables: int = 2000
+    limits: Limits = field(default_factory=Limits)
+    """What one client may take (``limits.py``; docs/server.md, "Running it in public")."""
+    forwarded_allow_ips: str = ""
+    """Reverse proxies whose ``X-Forwarded-For`` names the client (comma-separated
+    addresses or networks, ``*`` for any); by default none is trusted."""
+    log_json: bool = False
+    """Logs as JSON lines (one object a record) instead of text."""
     allowed_origins: tuple[str, ...] = ()
     play: bool = False
     """``make play``: create a table with three bots and print how to join it."""
@@ -146,7 +169,9 @@ class Connection:
     def __init__(self, websocket: WebSocket) -> None:
         self.id = next(self._ids)
         self.websocket = websocket
-        self.backlog: collections.deque[Coroutine[Any, Any, None]] = collections.deque()
+        self.backlog: collections.deque[tuple[Coroutine[Any, Any, None], int]] = collections.deque()
+        self.queued_bytes = 0
+        """Bytes of the messages in ``backlog`` (``/metrics``)."""
         self.busy = False
         self.idle = asyncio.Event()
         self.idle.set()
@@ -158,21 +183,22 @@ class Connection:
         if len(self.backlog) >= OUTBOX_LIMIT:
             self.close("too slow: messages piled up")
             return
-        self._push(self.websocket.send_text(body.decode()))
+        self._push(self.websocket.send_text(body.decode()), len(body))
 
     def close(self, reason: str) -> None:
         if self.closing is None:
             self.closing = reason
-            self._push(self._close())
+            self._push(self._close(), 0)
 
     async def _close(self) -> None:
         ws = self.websocket
         if ws.client_state is WebSocketState.CONNECTED:
             await ws.close(1000 if self.closing == "left" else 1008, (self.closing or "")[:100])
 
-    def _push(self, coro: Coroutine[Any, Any, None]) -> None:
+    def _push(self, coro: Coroutine[Any, Any, None], size: int) -> None:
         if self.busy:
-            self.backlog.append(coro)
+            self.backlog.append((coro, size))
+            self.queued_bytes += size
         else:
             self._run(coro)
 
@@ -191,9 +217,10 @@ class Connection:
                 pass
             except Exception:  # the peer went away: drop the rest; the reader cleans up
                 self.closing = self.closing or "gone"
-                for rest in self.backlog:
+                for rest, _ in self.backlog:
                     rest.close()
                 self.backlog.clear()
+                self.queued_bytes = 0
             else:
                 waiting._asyncio_future_blocking = False
                 waiting.add_done_callback(functools.partial(self._resume, coro))
@@ -202,7 +229,8 @@ class Connection:
                 self.busy = False
                 self.idle.set()
                 return
-            coro = self.backlog.popleft()
+            coro, size = self.backlog.popleft()
+            self.queued_bytes -= size
 
 
 def _origin_ok(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -217,14 +245,46 @@ def _origin_ok(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
 
 def create_app(config: Config) -> Starlette:
     """The ASGI app; the store opens and every unfinished match resumes at startup."""
-    state: dict[str, Any] = {}
+    limits = config.limits
+    quotas = Quotas(limits)
+    connections: set[Connection] = set()
+    state: dict[str, Any] = {"quotas": quotas}
+
+    def figures() -> Figures | None:
+        if "lobby" not in state:
+            return None
+        entries = lobby().tables.values()
+        by_stage = {stage.value: 0 for stage in Stage}
+        for entry in entries:
+            by_stage[entry.table.stage.value] += 1
+        depths = [entry.actor.queue.qsize() for entry in entries]
+        store: Store = state["store"]
+        return Figures(
+            connections=quotas.open,
+            tables_by_stage=by_stage,
+            queued_commands=sum(depths),
+            longest_queue=max(depths, default=0),
+            outbox_bytes=sum(c.queued_bytes for c in connections),
+            outbox_messages=sum(len(c.backlog) for c in connections),
+            commit_lag_ms=store.commit_lag_ms,
+            max_commit_lag_ms_10s=store.recent_lag_ms(10),
+        )
+
+    metrics = Metrics(figures)
+    state["metrics"] = metrics
+
+    def refused(refusal: Refusal) -> Response:
+        metrics.refused(refusal.code)
+        return refusal.response()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(config.db)
-        lobby = Lobby(store, max_tables=config.max_tables, speed=config.speed)
+        lobby = Lobby(store, max_tables=limits.max_tables, speed=config.speed)
         resumed = lobby.restore()
         state["store"], state["lobby"] = store, lobby
+        sheets = state["sheets"] = SheetStore(store.engine)
+        pruner = asyncio.get_running_loop().create_task(_prune_sheets(sheets, limits.sheet_days))
         if resumed:
             log.info("resumed %d unfinished match(es)", resumed)
         if config.play:
@@ -235,6 +295,7 @@ def create_app(config: Config) -> Starlette:
         try:
             yield
         finally:
+            pruner.cancel()
             await lobby.stop()
             store.flush()
             store.close()
@@ -242,12 +303,24 @@ def create_app(config: Config) -> Starlette:
     def lobby() -> Lobby:
         return state["lobby"]  # type: ignore[no-any-return]
 
-    async def create_table(request: Request) -> JSONResponse:
+    def unstarted(code: str) -> bool:
+        entry = lobby().tables.get(code)
+        return entry is not None and entry.table.stage is Stage.SEATING
+
+    async def create_table(request: Request) -> Response:
+        address = client_address(request.scope)
+        refusal = quotas.create_table(address, unstarted)
+        if refusal is not None:
+            return refused(refusal)
         try:
             rules, settings = table_request(await decode_body(request, CreateTable, "table"))
             entry, key = lobby().create(rules, settings)
         except RequestError as error:
+            if error.code == "too_many_tables":  # the server-wide cap
+                metrics.refused(error.code)
+                return Refusal(error.code, error.reason, 60, error.status).response()
             return error.response()
+        quotas.table_created(address, entry.code)
         out: dict[str, Any] = {"code": entry.code, "id": entry.id, "ws": "/ws"}
         if key is not None:
             out["key"] = key
@@ -260,21 +333,28 @@ def create_app(config: Config) -> Starlette:
         return JSONResponse({"tables": lobby().open_tables()})
 
     async def show_table(request: Request) -> JSONResponse:
+        code = request.path_params["code"]
         try:
-            entry = lobby().find(request.path_params["code"])
+            entry = lobby().find(code)
             if not (entry.table.settings.public or entry.key_ok(request.query_params.get("key"))):
-                raise LobbyError("private_table", "this table is private: use its link", 403)
+                raise unknown_table(code)  # the same answer: private codes cannot be probed
         except LobbyError as error:
             return error.response()
         return JSONResponse(entry.table.info())
 
-    async def join_table(request: Request) -> JSONResponse:
+    async def join_table(request: Request) -> Response:
+        refusal = quotas.join(client_address(request.scope))
+        if refusal is not None:
+            return refused(refusal)
+        code = request.path_params["code"]
         try:
             body = await decode_body(request, JoinTable, "join")
             entry, seat, partner, token = await lobby().join(
-                request.path_params["code"], body.name, body.seat, body.key, body.partner
+                code, body.name, body.seat, body.key, body.partner
             )
         except RequestError as error:
+            if error.code == "private_table":  # the same answer as an unknown code
+                return unknown_table(code).response()
             return error.response()
         answer: dict[str, Any] = {"code": entry.code, "seat": seat, "token": token, "ws": "/ws"}
         if entry.table.per_seat > 1:
@@ -317,18 +397,32 @@ def create_app(config: Config) -> Starlette:
             }
         )
 
+    async def show_metrics(request: Request) -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
     async def play_ws(websocket: WebSocket) -> None:
         if not _origin_ok(websocket, config.allowed_origins):
             await websocket.close(code=1008, reason="origin not allowed")
             return
+        address = client_address(websocket.scope)
+        refusal = quotas.open_connection(address)
         await websocket.accept()
+        if refusal is not None:
+            metrics.refused(refusal.code)
+            metrics.closed("quota")
+            await websocket.send_text(encode(ErrorMsg(refusal.code, refusal.reason)).decode())
+            await websocket.close(1013, refusal.code)  # 1013: try again later
+            return
         conn = Connection(websocket)
+        connections.add(conn)
         entry: Entry | None = None
+        spectator = False
         limit = RateLimit()
+        states = quotas.connection_states()
         try:
             while True:
                 if entry is None:
-                    message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT_S)
+                    message = await asyncio.wait_for(websocket.receive(), limits.hello_timeout_s)
                 else:
                     message = await websocket.receive()  # no wait_for: it costs a task
                 if message["type"] == "websocket.disconnect":
@@ -337,6 +431,7 @@ def create_app(config: Config) -> Starlette:
                 if data is None:
                     data = message.get("bytes") or b""
                 if not limit.allow():
+                    metrics.refused("rate_limited")
                     if limit.abusive:
                         conn.close("rate limit: too many messages")
                         break
@@ -351,8 +446,23 @@ def create_app(config: Config) -> Starlette:
                 if type(decoded) is Hello and entry is None:
                     try:
                         found = lobby().find(decoded.table)
+                        watch_ok = found.table.settings.public or found.key_ok(decoded.key)
+                        if not (decoded.token or watch_ok):
+                            raise unknown_table(decoded.table)  # private: the same answer
                     except LobbyError as error:
                         conn.send(encode(ErrorMsg(error.code, error.reason)))
+                        continue
+                    refusal = None if decoded.token else quotas.spectate(address)
+                    if refusal is not None:
+                        metrics.refused(refusal.code)
+                        conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
+                        conn.close("quota")
+                        break
+                    spectator = not decoded.token
+                    refusal = quotas.state(address, states)
+                    if refusal is not None:
+                        metrics.refused(refusal.code)
+                        conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
                         continue
                     entry = found
                     entry.actor.outboxes[conn.id] = conn
@@ -375,6 +485,12 @@ def create_app(config: Config) -> Starlette:
                         )
                     )
                 else:
+                    if type(decoded) is Resync:
+                        refusal = quotas.state(address, states)
+                        if refusal is not None:
+                            metrics.refused(refusal.code)
+                            conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
+                            continue
                     entry.actor.submit(Inbound(conn.id, decoded))  # type: ignore[arg-type]
                 if conn.closing is not None:
                     break
@@ -387,6 +503,9 @@ def create_app(config: Config) -> Starlette:
                 entry.actor.submit(Disconnect(conn.id))
                 entry.actor.outboxes.pop(conn.id, None)
             conn.close(conn.closing or "gone")
+            quotas.close_connection(address, spectator)
+            connections.discard(conn)
+            metrics.closed((conn.closing or "gone").split(":")[0])
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(conn.idle.wait(), 5)
 
@@ -406,13 +525,33 @@ def create_app(config: Config) -> Starlette:
         Route("/api/tables/{code}/join", join_table, methods=["POST"]),
         Route("/api/matches", matches, methods=["GET"]),
         Route("/api/matches/{match}", match, methods=["GET"]),
+        Route("/metrics", show_metrics, methods=["GET"]),
         WebSocketRoute("/ws", play_ws),
         WebSocketRoute("/echo", echo_ws),
         *web_routes(state, test_hooks=config.test_hooks),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    body_limit = Middleware(
+        BodyLimit,
+        limit=limits.body_bytes,
+        stall_s=limits.header_timeout_s,
+        refused=metrics.refused,
+    )
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[body_limit])
     app.state.nertz = state
     return app
+
+
+async def _prune_sheets(sheets: SheetStore, days: int) -> None:
+    """Delete the score sheets nobody changed for ``days``, now and every hour."""
+    while True:
+        try:
+            gone = await asyncio.to_thread(sheets.prune, time.time() - days * 86400)
+        except Exception:  # a busy database: try again next time
+            log.exception("score sheets could not be pruned")
+        else:
+            if gone:
+                log.info("deleted %d score sheet(s) unchanged for %d days", gone, days)
+        await asyncio.sleep(SHEET_PRUNE_S)
 
 
 async def _play_table(lobby: Lobby, config: Config) -> None:

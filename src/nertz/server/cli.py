@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
+import time
 from typing import Any
 
+import msgspec
+import uvicorn
+from starlette.applications import Starlette
+
 from .app import Config, create_app
+from .edge import guarded_protocol
+from .limits import Limits
+from .metrics import Metrics
 from .protocol import MAX_MESSAGE_BYTES
 
-__all__ = ["add_parser", "main"]
+__all__ = ["JsonLines", "add_parser", "main", "uvicorn_config"]
+
+_LIMITS = ", ".join(Limits.__struct_fields__)
 
 
 def add_parser(sub: Any) -> None:
@@ -26,7 +37,24 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="create a table against three bots and print how to join",
     )
-    serve.add_argument("--max-tables", type=int, default=2000, help="tables per server (2000)")
+    serve.add_argument(
+        "--max-tables", type=int, default=None, help="tables per server (2000; --limit too)"
+    )
+    serve.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"change a limit (docs/server.md, 'Running it in public'): {_LIMITS}",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="IPS",
+        help="reverse proxies trusted to name the client in X-Forwarded-For "
+        "(comma-separated addresses or networks; default: none)",
+    )
+    serve.add_argument("--log-json", action="store_true", help="log JSON lines, one a record")
     serve.add_argument(
         "--allow-origin", action="append", default=[], help="extra WebSocket Origin to accept"
     )
@@ -35,32 +63,93 @@ def add_parser(sub: Any) -> None:
     serve.add_argument("--ws", default="websockets-sansio", help=argparse.SUPPRESS)
 
 
-def main(args: argparse.Namespace) -> int:
-    import uvicorn
+def parse_limits(given: list[str], max_tables: int | None = None) -> Limits:
+    """``Limits`` from ``NAME=VALUE`` texts (``ValueError`` naming a bad one)."""
+    values: dict[str, Any] = {}
+    names = set(Limits.__struct_fields__)
+    for text in given:
+        name, _, value = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in names or not value:
+            raise ValueError(f"--limit {text!r}: give NAME=VALUE, NAME one of {_LIMITS}")
+        values[name] = value
+    if max_tables is not None:
+        values["max_tables"] = max_tables
+    try:
+        return msgspec.convert(values, Limits, strict=False)
+    except msgspec.ValidationError as error:
+        raise ValueError(f"--limit: {error}") from None
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+
+class JsonLines(logging.Formatter):
+    """A log record as one JSON object on one line (``--log-json``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def uvicorn_config(
+    app: Starlette, config: Config, *, log_level: str = "warning", ws: str = "websockets-sansio"
+) -> uvicorn.Config:
+    """Uvicorn as this server runs on it (``nertz serve`` and the tests): the guarded
+    HTTP protocol, the trusted proxies, the WebSocket sizes and pings."""
+    metrics: Metrics = app.state.nertz["metrics"]
+    trusted = config.forwarded_allow_ips
+    return uvicorn.Config(
+        app,
+        host=config.host,
+        port=config.port,
+        log_level=log_level,
+        log_config=None if config.log_json else uvicorn.config.LOGGING_CONFIG,
+        lifespan="on",
+        http=guarded_protocol(config.limits.header_timeout_s, lambda: metrics.closed("silent")),
+        ws=ws,
+        ws_max_size=16 * MAX_MESSAGE_BYTES,  # bigger frames are cut off; smaller get an answer
+        ws_ping_interval=20,
+        ws_per_message_deflate=False,  # messages are small; compressing them costs CPU
+        ws_ping_timeout=20,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    handler = logging.StreamHandler()
+    if args.log_json:
+        handler.setFormatter(JsonLines())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     # The store's writer thread gives up the GIL for every row SQLite writes and must
     # win it back from the event loop each time; at the default 5 ms switch interval a
     # busy loop makes a batch wait up to 5 ms per row (docs/performance.md).
     sys.setswitchinterval(0.0005)
+    try:
+        limits = parse_limits(args.limit, args.max_tables)
+    except ValueError as error:
+        print(f"nertz serve: {error}", file=sys.stderr)
+        return 2
     config = Config(
         db=args.db,
         host=args.host,
         port=args.port,
         speed=args.speed,
-        max_tables=args.max_tables,
+        limits=limits,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        log_json=args.log_json,
         allowed_origins=tuple(args.allow_origin),
         play=args.play,
     )
-    uvicorn.run(
-        create_app(config),
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        ws=args.ws,
-        ws_max_size=16 * MAX_MESSAGE_BYTES,  # bigger frames are cut off; smaller get an answer
-        ws_ping_interval=20,
-        ws_per_message_deflate=False,  # messages are small; compressing them costs CPU
-        ws_ping_timeout=20,
-    )
+    uvicorn.Server(
+        uvicorn_config(create_app(config), config, log_level=args.log_level, ws=args.ws)
+    ).run()
     return 0

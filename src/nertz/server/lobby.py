@@ -39,6 +39,7 @@ __all__ = [
     "check_name",
     "hash_secret",
     "table_request",
+    "unknown_table",
 ]
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -153,6 +154,12 @@ def check_name(name: object) -> str:
     return text
 
 
+def unknown_table(code: str) -> LobbyError:
+    """The answer for a code with no table — and for a private table asked for
+    without its key, so private codes cannot be told from unused ones."""
+    return LobbyError("unknown_table", f"there is no table {code!r}", 404)
+
+
 @dataclass(slots=True)
 class Entry:
     """One table in the lobby."""
@@ -250,7 +257,7 @@ class Lobby:
     def find(self, code: str) -> Entry:
         entry = self.tables.get(code.strip().upper())
         if entry is None:
-            raise LobbyError("unknown_table", f"there is no table {code!r}", 404)
+            raise unknown_table(code)
         return entry
 
     async def join(

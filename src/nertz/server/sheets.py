@@ -12,7 +12,7 @@ sentence naming the hand and the player): counts within one deck (52, or 54 with
 jokers, R41), Nertz cards left at most the pile size, at most one caller, the caller's
 Nertz pile empty, and no hand after the one that ended the match. A sheet lives in the
 server's database under a random id of 96 bits; its link ``/sheet/{id}`` is the only
-way to read or change it.
+way to read or change it. A sheet nobody changes for ``Limits.sheet_days`` is deleted.
 """
 
 from __future__ import annotations
@@ -26,7 +26,19 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from sqlalchemy import Column, Engine, Float, MetaData, String, Table, Text, select, update
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    MetaData,
+    String,
+    Table,
+    Text,
+    delete,
+    func,
+    select,
+    update,
+)
 
 from nertz.engine import OPTIONS, Match, Rules, RulesError, score
 
@@ -271,6 +283,16 @@ class SheetStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         metadata.create_all(engine)
+        with engine.connect() as conn:
+            self.count: int = conn.execute(select(func.count()).select_from(sheets_t)).scalar_one()
+        """Sheets stored (the server-wide cap counts them)."""
+
+    def prune(self, unchanged_since: float) -> int:
+        """Delete the sheets nobody changed since ``unchanged_since`` (epoch seconds)."""
+        with self.engine.begin() as conn:
+            gone = conn.execute(delete(sheets_t).where(sheets_t.c.updated < unchanged_since))
+        self.count = max(0, self.count - gone.rowcount)
+        return int(gone.rowcount)
 
     def create(self, sheet: Sheet) -> str:
         sheet_id = secrets.token_urlsafe(12)
@@ -281,6 +303,7 @@ class SheetStore:
                     id=sheet_id, body=json.dumps(sheet.body()), created=now, updated=now
                 )
             )
+        self.count += 1
         return sheet_id
 
     def load(self, sheet_id: str) -> Sheet:

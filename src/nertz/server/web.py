@@ -12,7 +12,8 @@ forms from it, so the client keeps no list of options of its own.
 
 Score sheet API (``sheets.py`` checks and computes; docs/protocol.md lists it):
 
-* ``POST /api/sheets`` ``{"names", "options"}`` -> ``201`` the sheet with ``id`` and ``link``;
+* ``POST /api/sheets`` ``{"names", "options"}`` -> ``201`` the sheet with ``id`` and ``link``
+  (``429 too_many_sheets`` past ``Limits.sheets_per_hour`` from one address);
 * ``GET /api/sheets/{id}`` the sheet: names, options, hands, ``scored`` (each hand's
   scores and running totals), ``totals``, ``over``, ``winners``;
 * ``PUT /api/sheets/{id}`` ``{"names", "options", "hands"}`` replaces the whole sheet;
@@ -46,6 +47,8 @@ from starlette.staticfiles import StaticFiles
 
 from nertz.engine import OPTIONS, PRESETS, Deal
 
+from .edge import client_address
+from .limits import Quotas, Refusal
 from .lobby import CreateTable, table_request
 from .requests import RequestError, decode_body
 from .sheets import HandIn, Sheet, SheetError, SheetIn, SheetStore, check_sheet, compute, to_csv
@@ -109,6 +112,19 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
 
     @guarded
     async def create_sheet(request: Request) -> Response:
+        quotas: Quotas = state["quotas"]
+        refusal = quotas.sheet(client_address(request.scope))
+        if refusal is None and sheets().count >= quotas.limits.max_sheets:
+            refusal = Refusal(
+                "too_many_sheets",
+                f"this server keeps at most {quotas.limits.max_sheets} score sheets; "
+                "try again later",
+                3600,
+                503,
+            )
+        if refusal is not None:
+            state["metrics"].refused(refusal.code)
+            return refusal.response()
         data = await decode_body(request, SheetIn, "sheet")
         sheet = check_sheet(data)
         sheet_id = await asyncio.to_thread(sheets().create, sheet)

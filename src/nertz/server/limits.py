@@ -1,0 +1,275 @@
+"""What one client may take from the server: every limit in one place, and the quotas
+that count it per client address.
+
+``Limits`` holds each limit with its default (``nertz serve`` flags change them;
+docs/server.md, "Running it in public", says why each default is what it is). The
+defaults are far above what a real game night uses — eight friends behind one home
+router create a few tables an hour and open a few dozen connections — and far below
+what it takes to lock everyone else out: a global cap is always many times one
+address's share, so one address cannot exhaust it.
+
+``Quotas`` counts per client address (the socket's peer, or the address a trusted
+reverse proxy names in ``X-Forwarded-For``): token buckets for rates, live counts for
+what is held open. A quota that bites is a ``Refusal`` — a code, a sentence and when to
+try again — answered ``429`` with ``Retry-After`` over HTTP, or an ``error`` over a
+WebSocket. Nothing here blocks or sleeps.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgspec
+from starlette.responses import JSONResponse
+
+__all__ = ["Limits", "Quotas", "Refusal", "TokenBucket"]
+
+_TRACKED_MAX = 50_000
+"""Addresses whose buckets are kept; past this, full (idle) buckets are forgotten."""
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Every limit the server enforces at its door, with its default."""
+
+    body_bytes: int = 64 * 1024
+    """Largest HTTP request body; the largest real one (a 200-hand score sheet for
+    eight) is about 30 KB. Counted as it arrives: a bigger body is refused (413)
+    without being read."""
+    header_timeout_s: float = 10.0
+    """A connection must send a complete request head within this time of opening (or
+    of its last answer): a silent or trickling connection is closed."""
+    hello_timeout_s: float = 10.0
+    """A WebSocket must say ``hello`` within this time of opening."""
+    max_tables: int = 2000
+    """Tables not yet over, server-wide."""
+    open_tables_per_address: int = 20
+    """Tables not yet started, created from one address."""
+    creates_per_minute: int = 30
+    """``POST /api/tables`` from one address, a minute (a burst of as many)."""
+    joins_per_minute: int = 60
+    """``POST /api/tables/{code}/join`` from one address, a minute."""
+    sheets_per_hour: int = 60
+    """New score sheets from one address, an hour (a burst of as many)."""
+    max_sheets: int = 100_000
+    """Score sheets stored, server-wide."""
+    sheet_days: int = 365
+    """A score sheet nobody changed for this many days is deleted."""
+    max_connections: int = 10_000
+    """Open WebSockets, server-wide."""
+    connections_per_address: int = 64
+    """Open WebSockets from one address (players and spectators together)."""
+    spectators_per_address: int = 16
+    """Of those, connections watching without a seat token."""
+    states_per_s: float = 4.0
+    """Full states (``hello``, ``resync``) one connection may ask for, a second (a burst
+    of ten): a client only needs one after a gap; a script may look before each play."""
+    address_states_per_s: float = 20.0
+    """Full states one address may ask for, a second, over all its connections (a
+    burst of twice as many)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A quota that bites: a code, a sentence and the seconds until it would not."""
+
+    code: str
+    reason: str
+    retry_after_s: int
+    status: int = 429
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(
+            {"error": self.code, "reason": self.reason},
+            status_code=self.status,
+            headers={"Retry-After": str(self.retry_after_s)},
+        )
+
+
+class TokenBucket:
+    """``rate`` a second with a ``burst``; ``take`` spends one or says how long until
+    one is there."""
+
+    __slots__ = ("at", "burst", "rate", "tokens")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = now
+
+    def take(self, now: float) -> float:
+        """0.0 if a token was spent, else the seconds until one would be."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate if self.rate > 0 else 3600.0
+
+    def full(self, now: float) -> bool:
+        return self.tokens + (now - self.at) * self.rate >= self.burst
+
+
+class _Buckets:
+    """One bucket per address, made on first use; idle ones are forgotten when many."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.by_address: dict[str, TokenBucket] = {}
+
+    def take(self, address: str) -> float:
+        now = self.clock()
+        bucket = self.by_address.get(address)
+        if bucket is None:
+            if len(self.by_address) >= _TRACKED_MAX:
+                self.by_address = {a: b for a, b in self.by_address.items() if not b.full(now)}
+            bucket = self.by_address[address] = TokenBucket(self.rate, self.burst, now)
+        return bucket.take(now)
+
+
+def _seconds(wait: float) -> int:
+    return max(1, math.ceil(wait))
+
+
+class Quotas:
+    """Per-address counts and rates for one server (``Limits``)."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self._creates = _Buckets(limits.creates_per_minute / 60, limits.creates_per_minute, clock)
+        self._joins = _Buckets(limits.joins_per_minute / 60, limits.joins_per_minute, clock)
+        self._sheets = _Buckets(limits.sheets_per_hour / 3600, limits.sheets_per_hour, clock)
+        self._states = _Buckets(limits.address_states_per_s, 2 * limits.address_states_per_s, clock)
+        self.created: dict[str, list[str]] = {}
+        """Address -> codes of the tables it created that may still be unstarted."""
+        self.connections: dict[str, int] = {}
+        """Address -> its open WebSockets."""
+        self.spectators: dict[str, int] = {}
+        self.open = 0
+        """Open WebSockets, every address."""
+
+    # ------------------------------------------------------------------ HTTP
+
+    def create_table(self, address: str, unstarted: Callable[[str], bool]) -> Refusal | None:
+        """May ``address`` create a table? ``unstarted(code)`` says whether a table it
+        made earlier still counts (exists and has not started)."""
+        mine = [code for code in self.created.get(address, ()) if unstarted(code)]
+        if mine:
+            self.created[address] = mine
+        else:
+            self.created.pop(address, None)
+        cap = self.limits.open_tables_per_address
+        if len(mine) >= cap:
+            return Refusal(
+                "too_many_open_tables",
+                f"you have {len(mine)} tables nobody has started (at most {cap} from one "
+                "address): start or leave one first",
+                60,
+            )
+        wait = self._creates.take(address)
+        if wait:
+            return Refusal(
+                "too_many_creates",
+                f"at most {self.limits.creates_per_minute} new tables a minute from one "
+                f"address; try again in {_seconds(wait)} s",
+                _seconds(wait),
+            )
+        return None
+
+    def table_created(self, address: str, code: str) -> None:
+        self.created.setdefault(address, []).append(code)
+
+    def join(self, address: str) -> Refusal | None:
+        wait = self._joins.take(address)
+        if not wait:
+            return None
+        return Refusal(
+            "too_many_joins",
+            f"at most {self.limits.joins_per_minute} joins a minute from one address; "
+            f"try again in {_seconds(wait)} s",
+            _seconds(wait),
+        )
+
+    def sheet(self, address: str) -> Refusal | None:
+        wait = self._sheets.take(address)
+        if not wait:
+            return None
+        return Refusal(
+            "too_many_sheets",
+            f"at most {self.limits.sheets_per_hour} new score sheets an hour from one "
+            f"address; try again in {_seconds(wait)} s",
+            _seconds(wait),
+        )
+
+    # ------------------------------------------------------------------ WebSocket
+
+    def open_connection(self, address: str) -> Refusal | None:
+        """Count a new WebSocket from ``address``, or refuse it (then nothing is counted)."""
+        limits = self.limits
+        if self.open >= limits.max_connections:
+            return Refusal(
+                "server_full",
+                f"this server holds at most {limits.max_connections} connections; try again later",
+                30,
+                503,
+            )
+        held = self.connections.get(address, 0)
+        if held >= limits.connections_per_address:
+            return Refusal(
+                "too_many_connections",
+                f"at most {limits.connections_per_address} connections from one address; "
+                "close one first",
+                30,
+            )
+        self.connections[address] = held + 1
+        self.open += 1
+        return None
+
+    def close_connection(self, address: str, spectator: bool) -> None:
+        self.open -= 1
+        _decrement(self.connections, address)
+        if spectator:
+            _decrement(self.spectators, address)
+
+    def spectate(self, address: str) -> Refusal | None:
+        """Count a connection from ``address`` that watches without a seat token."""
+        held = self.spectators.get(address, 0)
+        if held >= self.limits.spectators_per_address:
+            return Refusal(
+                "too_many_spectators",
+                f"at most {self.limits.spectators_per_address} spectators from one address",
+                30,
+            )
+        self.spectators[address] = held + 1
+        return None
+
+    def connection_states(self) -> TokenBucket:
+        """The bucket of full states one new connection may ask for."""
+        rate = self.limits.states_per_s
+        return TokenBucket(rate, max(1.0, 2.5 * rate), self.clock())
+
+    def state(self, address: str, mine: TokenBucket) -> Refusal | None:
+        """May a connection (its bucket ``mine``) from ``address`` get a full state?"""
+        wait = mine.take(self.clock())
+        if not wait:
+            wait = self._states.take(address)
+        if not wait:
+            return None
+        return Refusal(
+            "rate_limited",
+            f"too many full states: at most {self.limits.states_per_s:g} a second per "
+            f"connection and {self.limits.address_states_per_s:g} per address; "
+            f"try again in {_seconds(wait)} s",
+            _seconds(wait),
+        )
+
+
+def _decrement(counts: dict[str, int], address: str) -> None:
+    left = counts.get(address, 0) - 1
+    if left > 0:
+        counts[address] = left
+    else:
+        counts.pop(address, None)

@@ -1,0 +1,341 @@
+"""The limits at the door (``limits.py``, ``edge.py``): each one biting an abusive
+client while an honest player, on its own address at the same moment, creates a table
+and plays a hand unaffected. Every client binds its own loopback source address
+(127.0.0.x), which is what the server counts."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from nertz.server.app import Config
+from nertz.server.limits import Limits
+
+from ..live_server import free_port, running
+from .conftest import SPEED, Live
+from .test_app import BOTS, Client, is_event
+
+
+@pytest.fixture
+def tight(tmp_path: Path) -> Iterator[Live]:
+    """A server whose limits are low enough to reach in a test."""
+    limits = Limits(
+        header_timeout_s=1.5,
+        hello_timeout_s=1.5,
+        open_tables_per_address=3,
+        creates_per_minute=5,
+        sheets_per_hour=3,
+        connections_per_address=6,
+        spectators_per_address=3,
+        address_states_per_s=5,
+    )
+    config = Config(db=str(tmp_path / "tight.db"), port=free_port(), speed=SPEED, limits=limits)
+    with running(config) as port:
+        yield Live(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", port)
+
+
+def http_from(address: str, live: Live) -> httpx.Client:
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=live.http, transport=transport, timeout=10)
+
+
+def ws_from(address: str, live: Live) -> Client:
+    return Client(live.ws, source_address=(address, 0))
+
+
+def honest_hand(live: Live, address: str = "127.0.0.200") -> None:
+    """A person on ``address`` creates a table against three bots, plays cards and
+    sees the hand end (R27: a bot calls Nertz) with no error from the server."""
+    with http_from(address, live) as http:
+        made = http.post("/api/tables", json={"bots": BOTS, "countdown_ms": 0})
+        assert made.status_code == 201, made.text
+        code = made.json()["code"]
+        joined = http.post(f"/api/tables/{code}/join", json={"name": "Honest"})
+        assert joined.status_code == 200, joined.text
+    me = ws_from(address, live)
+    me.send({"type": "hello", "table": code, "token": joined.json()["token"]})
+    me.send({"type": "ready"})
+    me.until(is_event("go"))
+    acked = 0
+    for seq in range(1, 4):
+        me.send({"type": "play", "seq": seq, "move": "T"})
+        answer = me.until(lambda m: m["type"] in ("ack", "refused", "error"))
+        assert answer["type"] != "error", answer
+        acked += answer["type"] == "ack"
+    me.until(is_event("hand_end"), timeout=60)
+    assert acked >= 1
+    assert not [m for m in me.got if m["type"] == "error"]
+    me.close()
+
+
+def metrics(live: Live) -> dict[str, float]:
+    """Every sample of ``GET /metrics`` as read by the Prometheus text parser."""
+    text = httpx.get(f"{live.http}/metrics").text
+    out = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
+            out[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+    return out
+
+
+def test_a_big_body_is_refused_while_it_streams_and_an_honest_player_plays(live: Live) -> None:
+    declared = httpx.post(f"{live.http}/api/sheets", content=b"x" * (200 * 1024))
+    assert declared.status_code == 413
+    assert declared.json() == {
+        "error": "too_big",
+        "reason": "a request body may be at most 65536 bytes",
+    }
+
+    sent = [0]
+
+    def endless() -> Iterator[bytes]:  # no Content-Length: chunked, counted as it comes
+        while sent[0] < 64 * 1024 * 1024:
+            sent[0] += 65536
+            yield b" " * 65536
+
+    streamed = httpx.post(f"{live.http}/api/tables", content=endless(), timeout=10)
+    assert streamed.status_code == 413 and streamed.json()["error"] == "too_big"
+    assert sent[0] < 16 * 1024 * 1024  # refused long before the 64 MiB were sent
+    honest_hand(live)
+    assert metrics(live)["nertz_refusals_total{code=too_big}"] == 2
+
+
+def test_table_creation_is_limited_per_address_and_an_honest_player_plays(tight: Live) -> None:
+    with http_from("127.0.0.2", tight) as abuser:
+        answers = [abuser.post("/api/tables", json={"seats": 2}) for _ in range(5)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429, 429]
+    refused = answers[3]
+    assert refused.json()["error"] == "too_many_open_tables"
+    assert "at most 3 from one address" in refused.json()["reason"]
+    assert int(refused.headers["Retry-After"]) > 0
+    honest_hand(tight)  # at the same moment, from another address
+    # Creating and leaving tables at once is a rate: five a minute here.
+    with http_from("127.0.0.3", tight) as quick:
+        codes = []
+        for _ in range(6):
+            made = quick.post("/api/tables", json={"bots": BOTS, "countdown_ms": 0})
+            if made.status_code != 201:
+                break
+            codes.append(made.json()["code"])
+            token = quick.post(f"/api/tables/{codes[-1]}/join", json={"name": "Q"}).json()
+            starter = ws_from("127.0.0.3", tight)
+            starter.send({"type": "hello", "table": codes[-1], "token": token["token"]})
+            starter.send({"type": "ready"})
+            starter.until(is_event("dealt"))  # started: no longer an open table
+            starter.close()
+    assert len(codes) == 5  # every one started at once, so only the rate bites
+    assert made.status_code == 429 and made.json()["error"] == "too_many_creates"
+    assert "5 new tables a minute" in made.json()["reason"]
+    assert int(made.headers["Retry-After"]) >= 1
+
+
+def test_score_sheets_are_limited_per_address(tight: Live) -> None:
+    body = {"names": ["Ann", "Bo"]}
+    with http_from("127.0.0.4", tight) as abuser:
+        answers = [abuser.post("/api/sheets", json=body) for _ in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429]
+    assert answers[3].json()["error"] == "too_many_sheets"
+    assert int(answers[3].headers["Retry-After"]) > 0
+    with http_from("127.0.0.5", tight) as honest:
+        assert honest.post("/api/sheets", json=body).status_code == 201
+    honest_hand(tight)
+
+
+def test_connections_and_spectators_are_limited_per_address(tight: Live) -> None:
+    table = httpx.post(f"{tight.http}/api/tables", json={"bots": BOTS, "countdown_ms": 0}).json()
+    watchers = [ws_from("127.0.0.6", tight) for _ in range(4)]
+    for w in watchers:
+        w.send({"type": "hello", "table": table["code"]})
+    for w in watchers[:3]:
+        assert w.recv()["type"] == "state"
+    answer = watchers[3].recv()
+    assert answer == {
+        "type": "error",
+        "code": "too_many_spectators",
+        "reason": "at most 3 spectators from one address",
+    }
+    with pytest.raises(Exception):  # noqa: B017 - closed: the next read fails
+        watchers[3].recv(2)
+    more = [ws_from("127.0.0.6", tight) for _ in range(4)]  # 3 open + 4 > 6
+    refused = more[3].recv()
+    assert refused["code"] == "too_many_connections" and "at most 6" in refused["reason"]
+    assert more[3].ws.close_code == 1013 or more[3].ws.close_code is None
+    honest_hand(tight)  # while the abuser's connections are open
+    for w in watchers + more:
+        w.close()
+
+
+def test_full_states_are_rate_limited_and_an_honest_player_plays(tight: Live) -> None:
+    table = httpx.post(f"{tight.http}/api/tables", json={"bots": BOTS, "countdown_ms": 0}).json()
+    spy = ws_from("127.0.0.7", tight)
+    spy.send({"type": "hello", "table": table["code"]})
+    assert spy.recv()["type"] == "state"
+    done = threading.Event()
+    result: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            honest_hand(tight)
+        except BaseException as error:
+            result.append(error)
+        finally:
+            done.set()
+
+    threading.Thread(target=play).start()
+    states = errors = 0
+    while not done.is_set():
+        spy.send({"type": "resync"})
+        answer = spy.until(lambda m: m["type"] in ("state", "error"))
+        if answer["type"] == "state":
+            states += 1
+        else:
+            errors += 1
+            assert answer["code"] == "rate_limited" and "full states" in answer["reason"]
+        time.sleep(0.05)  # 20 a second: under the 20-message limit, over the states one
+    assert not result, result
+    assert errors > states / 2 and states >= 1
+    spy.close()
+
+
+def test_silent_and_trickling_connections_are_closed_within_seconds(tight: Live) -> None:
+    silent = [socket.create_connection(("127.0.0.1", tight.port)) for _ in range(40)]
+    trickle = socket.create_connection(("127.0.0.1", tight.port))
+    started = time.monotonic()
+    closed_at: dict[str, float] = {}
+
+    def trickling() -> None:  # one byte of a request head every 0.2 s, for good
+        try:
+            for byte in b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 1000:
+                trickle.send(bytes([byte]))
+                time.sleep(0.2)
+        except OSError:
+            closed_at["trickle"] = time.monotonic() - started
+
+    threading.Thread(target=trickling, daemon=True).start()
+    honest_hand(tight)  # meanwhile
+    for s in silent:
+        s.settimeout(5)
+        assert s.recv(1) == b""  # closed by the server
+        s.close()
+    assert time.monotonic() - started < 60
+    deadline = time.monotonic() + 5
+    while "trickle" not in closed_at and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert closed_at["trickle"] < 1.5 + 2
+    # A WebSocket that never says hello is closed too.
+    mute = ws_from("127.0.0.8", tight)
+    with pytest.raises(Exception):  # noqa: B017 - closed by the server
+        mute.recv(4)
+    assert metrics(tight)["nertz_closes_total{reason=silent}"] >= 41
+
+
+def test_unknown_and_private_codes_get_the_same_answer(live: Live) -> None:
+    private = httpx.post(f"{live.http}/api/tables", json={"public": False}).json()
+    unused = "ZZZZZ2" if private["code"] != "ZZZZZ2" else "ZZZZZ3"
+
+    def same(a: httpx.Response, b: httpx.Response) -> None:
+        assert a.status_code == b.status_code == 404
+        assert a.json() == {"error": "unknown_table", "reason": f"there is no table {unused!r}"}
+        assert b.json()["reason"].replace(private["code"], unused) == a.json()["reason"]
+
+    same(
+        httpx.get(f"{live.http}/api/tables/{unused}"),
+        httpx.get(f"{live.http}/api/tables/{private['code']}"),
+    )
+    same(
+        httpx.post(f"{live.http}/api/tables/{unused}/join", json={"name": "Eve"}),
+        httpx.post(f"{live.http}/api/tables/{private['code']}/join", json={"name": "Eve"}),
+    )
+    answers = []
+    for code in (unused, private["code"]):
+        eve = Client(live.ws)
+        eve.send({"type": "hello", "table": code})
+        answers.append(eve.recv())
+        eve.send({"type": "resync"})  # the connection stays open either way
+        answers.append(eve.recv())
+        eve.close()
+    assert answers[0]["code"] == answers[2]["code"] == "unknown_table"
+    assert answers[2]["reason"].replace(private["code"], unused) == answers[0]["reason"]
+    assert answers[1] == answers[3]
+    with_key = httpx.get(f"{live.http}/api/tables/{private['code']}?key={private['key']}")
+    assert with_key.status_code == 200
+
+
+def test_metrics_count_what_the_server_holds_and_refuses(tight: Live) -> None:
+    before = metrics(tight)
+    assert before["nertz_connections"] == 0
+    assert before["nertz_tables{stage=seating}"] == 0
+    table = httpx.post(f"{tight.http}/api/tables", json={"bots": BOTS}).json()
+    watchers = [ws_from("127.0.0.9", tight) for _ in range(4)]
+    for w in watchers:
+        w.send({"type": "hello", "table": table["code"]})
+        w.recv()
+    watchers.pop().close()  # the fourth spectator from one address was refused
+    time.sleep(0.2)
+    now = metrics(tight)
+    assert now["nertz_connections"] == 3
+    assert now["nertz_tables{stage=seating}"] == 1
+    assert now["nertz_refusals_total{code=too_many_spectators}"] == 1
+    assert now["nertz_table_queue_commands"] >= 0 and now["nertz_outbox_bytes"] >= 0
+    assert now["nertz_commit_lag_seconds"] < 1
+    for w in watchers:
+        w.close()
+    deadline = time.monotonic() + 5
+    while metrics(tight)["nertz_connections"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    after = metrics(tight)
+    assert after["nertz_connections"] == 0
+    assert after["nertz_closes_total{reason=quota}"] == 1
+    assert after["nertz_closes_total{reason=gone}"] == 3
+
+
+def test_a_trusted_proxy_names_the_client_and_an_untrusted_one_does_not(tmp_path: Path) -> None:
+    limits = Limits(open_tables_per_address=1)
+    trusting = Config(
+        db=str(tmp_path / "p.db"), port=free_port(), limits=limits, forwarded_allow_ips="127.0.0.1"
+    )
+    with running(trusting) as port:
+        http = f"http://127.0.0.1:{port}"
+        for client in ("203.0.113.1", "203.0.113.2"):  # two people behind the proxy
+            made = httpx.post(f"{http}/api/tables", json={}, headers={"X-Forwarded-For": client})
+            assert made.status_code == 201
+        again = httpx.post(
+            f"{http}/api/tables", json={}, headers={"X-Forwarded-For": "203.0.113.1"}
+        )
+        assert again.status_code == 429
+    plain = Config(db=str(tmp_path / "q.db"), port=free_port(), limits=limits)
+    with running(plain) as port:
+        http = f"http://127.0.0.1:{port}"
+        answers = [
+            httpx.post(
+                f"{http}/api/tables", json={}, headers={"X-Forwarded-For": f"198.51.100.{i}"}
+            )
+            for i in (1, 2)
+        ]
+        assert [a.status_code for a in answers] == [201, 429]  # the header is ignored
+
+
+def test_limits_and_json_logs_from_the_command_line() -> None:
+    import logging
+
+    from nertz.server.cli import JsonLines, parse_limits
+
+    limits = parse_limits(["creates_per_minute=100", "spectators-per-address=2"], max_tables=9)
+    assert (limits.creates_per_minute, limits.spectators_per_address) == (100, 2)
+    assert limits.max_tables == 9 and limits.body_bytes == Limits().body_bytes
+    with pytest.raises(ValueError, match="NAME one of body_bytes"):
+        parse_limits(["tables=3"])
+    record = logging.LogRecord("nertz.app", logging.INFO, "", 0, "resumed %d", (2,), None)
+    line: dict[str, Any] = json.loads(JsonLines().format(record))
+    assert line["message"] == "resumed 2" and line["level"] == "info"
+    assert line["logger"] == "nertz.app" and line["time"].endswith("Z")
