@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import ConnectionClosed
 
 from nertz.server.app import Config
 from nertz.server.limits import Limits
@@ -193,18 +194,20 @@ def test_full_states_are_rate_limited_and_an_honest_player_plays(tight: Live) ->
 
     threading.Thread(target=play).start()
     states = errors = 0
-    while not done.is_set():
-        spy.send({"type": "resync"})
-        answer = spy.until(lambda m: m["type"] in ("state", "error"))
-        if answer["type"] == "state":
-            states += 1
-        else:
-            errors += 1
-            assert answer["code"] == "rate_limited" and "full states" in answer["reason"]
-        time.sleep(0.05)  # 20 a second: under the 20-message limit, over the states one
-    assert not result, result
-    assert errors > states / 2 and states >= 1
-    spy.close()
+    with pytest.raises(ConnectionClosed):  # asking on and on, it is closed like a flood
+        for _ in range(2000):
+            spy.send({"type": "resync"})
+            answer = spy.until(lambda m: m["type"] in ("state", "error"))
+            if answer["type"] == "state":
+                states += 1
+            else:
+                errors += 1
+                assert answer["code"] == "rate_limited" and "full states" in answer["reason"]
+            time.sleep(0.05)  # 20 a second: under the 20-message limit, over the states one
+    assert spy.ws.close_code == 1008 and errors > states >= 1
+    done.wait(60)
+    assert done.is_set() and not result, result
+    assert metrics(tight)["nertz_closes_total{reason=rate limit}"] == 1
 
 
 def test_silent_and_trickling_connections_are_closed_within_seconds(tight: Live) -> None:

@@ -489,6 +489,10 @@ def create_app(config: Config) -> Starlette:
                         refusal = quotas.state(address, states)
                         if refusal is not None:
                             metrics.refused(refusal.code)
+                            limit.abuse += 1  # asking on and on: closed like flooding
+                            if limit.abusive:
+                                conn.close("rate limit: too many full states")
+                                break
                             conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
                             continue
                     entry.actor.submit(Inbound(conn.id, decoded))  # type: ignore[arg-type]

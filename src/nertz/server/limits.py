@@ -66,9 +66,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     states_per_s: float = 4.0
     """Full states (``hello``, ``resync``) one connection may ask for, a second (a burst
     of ten): a client only needs one after a gap; a script may look before each play."""
-    address_states_per_s: float = 20.0
+    address_states_per_s: float = 5.0
     """Full states one address may ask for, a second, over all its connections (a
-    burst of twice as many)."""
+    burst of four times as many: a household reconnecting at once)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +142,7 @@ class Quotas:
         self._creates = _Buckets(limits.creates_per_minute / 60, limits.creates_per_minute, clock)
         self._joins = _Buckets(limits.joins_per_minute / 60, limits.joins_per_minute, clock)
         self._sheets = _Buckets(limits.sheets_per_hour / 3600, limits.sheets_per_hour, clock)
-        self._states = _Buckets(limits.address_states_per_s, 2 * limits.address_states_per_s, clock)
+        self._states = _Buckets(limits.address_states_per_s, 4 * limits.address_states_per_s, clock)
         self.created: dict[str, list[str]] = {}
         """Address -> codes of the tables it created that may still be unstarted."""
         self.connections: dict[str, int] = {}

@@ -1,0 +1,380 @@
+"""Abuse benchmark: honest tables playing while others try to take the server away.
+
+    python bench/abuse.py --tables 100 --seconds 60
+
+Starts ``nertz serve`` in its own process on a fresh database with its default limits,
+seats ``--tables`` honest four-person tables (every honest client on its own loopback
+address, 127.1.x.y; each plays as in ``bench/load.py``), and measures them twice in the
+same run: first alone (the baseline), then for ``--seconds`` beside this mix:
+
+* one address creating 2,000 tables as fast as it is answered;
+* 20 spectators that never read (a 4 KiB receive buffer, two addresses), watching
+  honest tables;
+* 100 spectators each sending 19 ``resync`` a second (ten addresses);
+* four 64 MiB request bodies at once, streamed without ``Content-Length``, again and
+  again;
+* 500 TCP connections that send nothing (five addresses);
+* HTTP-only seat squatters: five addresses joining every free public seat they see
+  and never connecting.
+
+Honest errors are ``error`` messages, plays not answered within 2 s and lost
+connections. ``rss_growth_mb`` is the server's peak RSS during the abuse less its RSS
+before it. ``conns_left`` counts the abusive connections opened at the start of the
+abuse still open at its end (a raw socket counts while its TCP state is ESTABLISHED:
+a closed one is CLOSE_WAIT or gone). The last line printed is::
+
+    abuse honest_ack_p99_ms=.. baseline_ack_p99_ms=.. honest_errors=.. \\
+          rss_growth_mb=.. conns_left=..   (one line)
+
+Targets: honest p99 at most twice the baseline, no honest error, RSS growth at most
+100 MB, no abusive connection left (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import collections
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import httpx
+from load import Stats, cpu_seconds, free_port, percentile, player
+from prometheus_client.parser import text_string_to_metric_families
+from websockets.asyncio.client import connect
+
+TCP_ESTABLISHED = 1
+
+
+def honest(i: int) -> str:
+    """The ``i``-th honest client's own address."""
+    return f"127.1.{i // 250}.{i % 250 + 1}"
+
+
+def abuser(kind: int, i: int = 0) -> str:
+    """Abusive addresses: 127.66.``kind``.``i``."""
+    return f"127.66.{kind}.{i + 1}"
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def still_open(sock: socket.socket) -> bool:
+    try:
+        info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)
+    except OSError:
+        return False
+    return info[0] == TCP_ESTABLISHED
+
+
+# ------------------------------------------------------------------ the honest side
+
+
+async def seat_tables(http: str, tables: int) -> list[tuple[str, list[str]]]:
+    """Honest tables: created by seat 0's address, each seat joined from its own."""
+    sem = asyncio.Semaphore(20)
+
+    async def client(i: int) -> httpx.AsyncClient:
+        transport = httpx.AsyncHTTPTransport(local_address=honest(i))
+        return httpx.AsyncClient(base_url=http, transport=transport, timeout=30)
+
+    async def one(t: int) -> tuple[str, list[str]]:
+        async with sem:
+            async with await client(4 * t) as c:
+                made = await c.post(
+                    "/api/tables",
+                    json={"seats": 4, "countdown_ms": 0, "next_hand_s": 2, "bot_takeover_s": 0},
+                )
+                made.raise_for_status()
+                code = made.json()["code"]
+            tokens = []
+            for seat in range(4):
+                async with await client(4 * t + seat) as c:
+                    joined = await c.post(f"/api/tables/{code}/join", json={"name": f"p{seat}"})
+                    joined.raise_for_status()
+                    tokens.append(joined.json()["token"])
+            return code, tokens
+
+    return list(await asyncio.gather(*(one(t) for t in range(tables))))
+
+
+# ------------------------------------------------------------------ the abusers
+
+
+class Abuse:
+    """What the abusers did and hold."""
+
+    def __init__(self) -> None:
+        self.answers: collections.Counter[str] = collections.Counter()
+        self.sockets: dict[str, list[socket.socket]] = collections.defaultdict(list)
+        self.websockets_open: dict[str, int] = collections.Counter()
+
+    def left(self) -> dict[str, int]:
+        out = {kind: sum(map(still_open, socks)) for kind, socks in self.sockets.items()}
+        for kind, count in self.websockets_open.items():
+            out[kind] = out.get(kind, 0) + count
+        return out
+
+
+async def creator(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
+    transport = httpx.AsyncHTTPTransport(local_address=abuser(1))
+    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+        for _ in range(2000):
+            if stop.is_set():
+                return
+            try:
+                answer = await c.post("/api/tables", json={"seats": 4})
+            except httpx.HTTPError as error:
+                abuse.answers[f"create {type(error).__name__}"] += 1
+            else:
+                abuse.answers[f"create {answer.status_code}"] += 1
+
+
+def never_reader(port: int, address: str, code: str) -> socket.socket:
+    """A WebSocket spectator with a 4 KiB receive buffer that never reads after the
+    handshake."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.bind((address, 0))
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    head = (
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+    )
+    sock.sendall(head.encode() + b"\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(1)
+    payload = json.dumps({"type": "hello", "table": code}).encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+    return sock
+
+
+async def resyncer(url: str, address: str, code: str, abuse: Abuse, stop: asyncio.Event) -> None:
+    try:
+        async with connect(
+            url, local_addr=(address, 0), ping_interval=None, compression=None, max_queue=None
+        ) as ws:
+            abuse.websockets_open["resync"] += 1
+            try:
+                await ws.send(json.dumps({"type": "hello", "table": code}))
+
+                async def drain() -> None:
+                    async for _ in ws:
+                        pass
+
+                reader = asyncio.create_task(drain())
+                while not stop.is_set() and not reader.done():
+                    await ws.send('{"type": "resync"}')
+                    await asyncio.sleep(1 / 19)
+                reader.cancel()
+            finally:
+                abuse.websockets_open["resync"] -= 1
+    except Exception as error:  # closed by the server: what should happen
+        abuse.answers[f"resync closed {type(error).__name__}"] += 1
+
+
+async def big_bodies(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
+    async def body() -> AsyncIterator[bytes]:
+        chunk = b" " * (1 << 20)
+        for _ in range(64):
+            yield chunk
+
+    transport = httpx.AsyncHTTPTransport(local_address=abuser(4))
+    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+        while not stop.is_set():
+            try:
+                answer = await c.post("/api/sheets", content=body())
+                abuse.answers[f"body {answer.status_code}"] += 1
+            except httpx.HTTPError as error:
+                abuse.answers[f"body {type(error).__name__}"] += 1
+                await asyncio.sleep(0.1)
+
+
+async def squatters(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
+    async def one(i: int) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=abuser(6, i))
+        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+            while not stop.is_set():
+                listed = (await c.get("/api/tables")).json()["tables"]
+                for table in listed:
+                    for seat in table["free"]:
+                        path = f"/api/tables/{table['code']}/join"
+                        answer = await c.post(path, json={"name": "squat", "seat": seat})
+                        abuse.answers[f"squat {answer.status_code}"] += 1
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 1)
+
+    await asyncio.gather(*(one(i) for i in range(5)))
+
+
+# ------------------------------------------------------------------ the run
+
+
+async def measure(
+    url: str,
+    seats: list[tuple[str, list[str]]],
+    args: argparse.Namespace,
+    pid: int,
+    during: Callable[[], Awaitable[None]] | None = None,
+) -> tuple[Stats, Callable[[], Awaitable[None]]]:
+    """Every honest player plays; after ``--warmup`` (and ``during()``, which starts
+    the abuse) they are measured for ``--seconds``. Returns the stats and what stops
+    the players."""
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = []
+    for t, (code, tokens) in enumerate(seats):
+        for seat, token in enumerate(tokens):
+            address = honest(4 * t + seat)
+            tasks.append(asyncio.create_task(player(url, code, token, stats, stop, address)))
+            await asyncio.sleep(0.001)
+    await asyncio.sleep(args.warmup)
+    if during is not None:
+        await during()
+    stats.measuring = True
+    server_cpu, client_cpu = cpu_seconds(pid), time.process_time()
+    await asyncio.sleep(args.seconds)
+    stats.measuring = False
+    stats.server_cpu = (cpu_seconds(pid) - server_cpu) / args.seconds
+    stats.client_cpu = (time.process_time() - client_cpu) / args.seconds
+
+    async def finish() -> None:
+        stop.set()
+        await asyncio.gather(*tasks)
+
+    return stats, finish
+
+
+async def run(args: argparse.Namespace, port: int, pid: int) -> None:
+    http = f"http://127.0.0.1:{port}"
+    url = f"ws://127.0.0.1:{port}/ws"
+    seats = await seat_tables(http, args.tables)
+    codes = [code for code, _ in seats]
+
+    baseline, finish = await measure(url, seats, args, pid)
+    await finish()
+    await asyncio.sleep(2)
+
+    # The same honest load again, with the abuse.
+    rng = random.Random(11)
+    abuse = Abuse()
+    stop_abuse = asyncio.Event()
+    rss_before = rss_mb(pid)
+    peak = [rss_before]
+    abusers: list[asyncio.Task[None]] = []
+
+    async def watch_rss() -> None:
+        while not stop_abuse.is_set():
+            peak[0] = max(peak[0], rss_mb(pid))
+            await asyncio.sleep(0.25)
+
+    async def start_abuse() -> None:
+        abusers.append(asyncio.create_task(watch_rss()))
+        loop = asyncio.get_running_loop()
+        for i in range(500):  # silent TCP connections
+            sock = socket.socket()
+            sock.bind((abuser(5, i % 5), 0))
+            sock.setblocking(False)
+            await loop.sock_connect(sock, ("127.0.0.1", port))
+            abuse.sockets["silent"].append(sock)
+        for i in range(20):
+            sock = await asyncio.to_thread(never_reader, port, abuser(2, i % 2), rng.choice(codes))
+            abuse.sockets["never_read"].append(sock)
+        abusers.append(asyncio.create_task(creator(http, abuse, stop_abuse)))
+        for i in range(100):
+            spam = resyncer(url, abuser(3, i % 10), rng.choice(codes), abuse, stop_abuse)
+            abusers.append(asyncio.create_task(spam))
+        abusers.extend(asyncio.create_task(big_bodies(http, abuse, stop_abuse)) for _ in range(4))
+        abusers.append(asyncio.create_task(squatters(http, abuse, stop_abuse)))
+
+    honest_stats, finish = await measure(url, seats, args, pid, start_abuse)
+    left = abuse.left()
+    stop_abuse.set()
+    await finish()
+    for task in abusers:
+        task.cancel()
+    await asyncio.gather(*abusers, return_exceptions=True)
+    for socks in abuse.sockets.values():
+        for sock in socks:
+            sock.close()
+
+    text = httpx.get(f"{http}/metrics", timeout=10).text
+    refusals = {}
+    closes = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "nertz_refusals_total":
+                refusals[sample.labels["code"]] = int(sample.value)
+            elif sample.name == "nertz_closes_total":
+                closes[sample.labels["reason"]] = int(sample.value)
+    print(f"abusers' answers: {dict(sorted(abuse.answers.items()))}")
+    print(f"server refusals: {refusals}")
+    print(f"server closes: {closes}")
+    print(f"abusive connections left: {left}")
+    for sample in (baseline.error_samples + honest_stats.error_samples)[:5]:
+        print("error:", sample)
+    print(
+        f"baseline plays={baseline.plays} errors={baseline.errors} "
+        f"ack_p50_ms={percentile(baseline.acks, 50):.2f}; with abuse plays={honest_stats.plays} "
+        f"ack_p50_ms={percentile(honest_stats.acks, 50):.2f}; "
+        f"rss before {rss_before:.0f} MB, peak {peak[0]:.0f} MB; server cpu "
+        f"{baseline.server_cpu:.2f} -> {honest_stats.server_cpu:.2f} cores, client "
+        f"{baseline.client_cpu:.2f} -> {honest_stats.client_cpu:.2f}; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"abuse honest_ack_p99_ms={percentile(honest_stats.acks, 99):.2f} "
+        f"baseline_ack_p99_ms={percentile(baseline.acks, 99):.2f} "
+        f"honest_errors={honest_stats.errors} rss_growth_mb={peak[0] - rss_before:.1f} "
+        f"conns_left={sum(left.values())}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--warmup", type=float, default=3)
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "nertz", "serve", "--port", str(port)]
+        command += ["--db", str(Path(tmp) / "abuse.db")]
+        server = subprocess.Popen(command, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/", timeout=0.5)
+                    break
+                except httpx.TransportError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.1)
+            asyncio.run(run(args, port, server.pid))
+        finally:
+            server.terminate()
+            server.wait(20)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
