@@ -184,7 +184,7 @@ class TableView {
           store.set("seats", seats);
           toast("That seat is no longer yours; take a seat again.", "error", 6000);
           setTimeout(() => location.reload(), 1500);
-        } else if (msg.code === "rate_limited" && this.resyncing) {
+        } else if (msg.code === "rate_limited" && this.st.resyncing) {
           // The full state was refused for now (the server's rate per connection): ask again.
           setTimeout(() => this.socket.send({ type: "resync" }), 1000);
         } else if (msg.code !== "already_ready" && msg.code !== "not_now") toast(msg.reason, "warn");
