@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,14 @@ class Box:
 
     def close(self, reason: str) -> None:
         self.closed = reason
+
+
+async def until(done: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Wait for the actor (polling, so a loaded machine only makes it slower)."""
+    for _ in range(int(seconds / 0.01)):
+        if done():
+            return
+        await asyncio.sleep(0.01)
 
 
 async def _scenario(store: Store) -> None:
@@ -62,7 +71,7 @@ async def _scenario(store: Store) -> None:
     settled = list(broken.hand.log) if broken.hand else []
     mark = len(box.got)
     actor.submit(Inbound(1, Play(1, "T")))
-    await asyncio.sleep(0.2)
+    await until(lambda: actor.table is not broken)
     assert actor.failures == 1
     assert actor.table is not broken  # rebuilt from the store ...
     assert "state" in [m["type"] for m in box.got[mark:]]  # ... everyone gets a fresh state
@@ -70,7 +79,7 @@ async def _scenario(store: Store) -> None:
     assert actor.table.hand.log[: len(settled)] == settled
     assert snapshot is not None
     actor.submit(Inbound(1, Play(2, "T")))  # ... and goes on
-    await asyncio.sleep(0.05)
+    await until(lambda: any(m["type"] in ("ack", "refused") and m["seq"] == 2 for m in box.got))
     answers = [m for m in box.got if m["type"] in ("ack", "refused") and m["seq"] == 2]
     assert answers and answers[0]["type"] == "ack"
     await actor.stop()
