@@ -114,6 +114,17 @@ def test_r40_a_hold_lapses_after_a_while_or_when_its_partner_leaves() -> None:
     }
 
 
+def test_r40_a_page_that_resumes_is_told_the_holds_taken_while_it_was_away() -> None:
+    h = partners_at_one_seat()
+    h.drop(2)  # Bob's connection drops...
+    version = h.table.version
+    h.send(1, {"type": "pick", "seq": 1, "src": "N"})  # ...while Ann picks up her ace
+    h.connect(5, "Bob", last_version=version)  # Bob resumes from his last version
+    shown = {"type": "hold", "seat": 0, "partner": 0, "src": "N", "card": "AH"}
+    assert holds_seen(h, 5) == [shown]
+    assert not any(m["type"] == "state" for m in h.messages(5))  # resumed, not resent
+
+
 def test_r40_drop_puts_the_card_down_and_solo_tables_have_no_holds() -> None:
     h = partners_at_one_seat()
     h.send(1, {"type": "pick", "seq": 1, "src": "N"})

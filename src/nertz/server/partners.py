@@ -121,11 +121,10 @@ class Partnering:
         if self.per_seat > 1 and self.holds.drop(place.number, place.partner):
             self._send_hold(place)
 
-    def _send_hold(self, place: Place) -> None:
-        """Everyone sees where a partner is acting (R40): a face-up card, or nothing."""
+    def _hold_message(self, place: Place) -> bytes:
         src = self.holds.held(place.number)[place.partner]
         card = self.holds.card(place.number, place.partner)
-        body = encode(
+        return encode(
             HoldMsg(
                 place.number,
                 place.partner,
@@ -133,8 +132,21 @@ class Partnering:
                 None if card is None else str(card),
             )
         )
+
+    def _send_hold(self, place: Place) -> None:
+        """Everyone sees where a partner is acting (R40): a face-up card, or nothing."""
+        body = self._hold_message(place)
         for conn in self.conns:
             self._out.sends.append((conn, body))
+
+    def _resend_holds(self, conn: int) -> None:
+        """A page that resumed from its last version missed the holds taken while it was
+        away (they carry no version): it is told every hold standing now (R40)."""
+        if self.per_seat == 1:
+            return
+        for place in self.places:
+            if self.holds.held(place.number)[place.partner] is not None:
+                self._out.sends.append((conn, self._hold_message(place)))
 
     def _clear_holds(self) -> None:
         """Every hand empties: a new deal (R33) or a rotation (R25) changes what lies

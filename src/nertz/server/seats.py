@@ -103,6 +103,8 @@ class Seating:
 
         def _let_go(self, place: Place) -> None: ...
 
+        def _resend_holds(self, conn: int) -> None: ...
+
         def _plan(self, place: Place, now: int) -> None: ...
 
         def _replan_partner(self, place: Place, now: int) -> None: ...
@@ -260,6 +262,7 @@ class Seating:
         if 0 < last < self.version and self.version - last <= RESEND_LIMIT:
             for body in self.events[last:]:
                 self._out.sends.append((conn, body))
+            self._resend_holds(conn)
         else:
             self._send_state(conn)
 
