@@ -3,8 +3,7 @@
 ``Hand`` is the one mutable object of the engine. Every input is a method call with a
 time in milliseconds; nothing reads a clock. It asks ``legal`` for the legal moves,
 ``foundations`` about the middle's races (R13-R16) and ``announcements`` whether a
-joker may be announced and whether it lands (R41); the changes they decide, it makes.
-Inputs:
+joker may be announced and whether it lands (R41); it makes the changes. Inputs:
 
 * ``start(at_ms)``: Go (R8);
 * ``play(seat, move, at_ms)``: a seat's move, checked and applied, or refused;
@@ -253,18 +252,19 @@ class Hand:
         """Every move ``play`` would accept from ``seat`` now, ties aside (R12-R27, R41);
         see ``legal``."""
         phase = self.phase
-        if phase is not Phase.PLAYING and (
+        playing = phase is Phase.PLAYING
+        if not playing and (
             phase is not Phase.LANDING or self.now > self.call_ms + self.rules.landing_ms
         ):
             return []
         layout = self.seats[seat]
         if self._jokers:
             announced = {a.joker for a in self.announcements}
-            return joker_moves(seat, layout, self.wants, announced, phase is Phase.PLAYING)
+            return joker_moves(seat, layout, self.wants, announced, playing)
         piles = self._pile_moves[seat]
         if piles is None:
             piles = self._pile_moves[seat] = pile_moves(layout.work)
-        return legal_moves(layout, piles, self.wants, phase is Phase.PLAYING)
+        return legal_moves(layout, piles, self.wants, playing)
 
     def is_blocked(self, seat: int) -> bool:
         """R24: no sequence of this seat's own moves can make progress."""
