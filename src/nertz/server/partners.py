@@ -1,14 +1,13 @@
-"""Partnerships at a table (R40): who may sit where, holds, and how bots plan.
+"""Partnerships at a table (R40): where a person sits, and partners' holds.
 
 A partnership seat has two places, partner 0 and partner 1: one layout, one deck, one
-back and one score, two people (or bots). This module holds the table's decisions
-about places that do not depend on the table's state (which free place a person takes
-when they do not choose; how a seat's bots are written, ``expert+casual``, is
-``nertz.bots.parse_places``), and
-``Partnering``, the table's part that keeps partners out of each other's way: a
-partner picks up a card and lets go of it, everyone sees the hold, a hold lapses, and a
-bot whose partner's hold or company changed looks again (its planning is
-``bots.BotSeats``).
+back and one score, two people (or bots). ``choose_place`` is the table's one decision
+about places that does not depend on its state: which free place a person takes when
+they do not choose (how a seat's bots are written, ``expert+casual``, is
+``nertz.bots.parse_places``). ``Partnering`` is the table's part that keeps partners
+out of each other's way: a partner picks up a card and lets go of it, everyone sees the
+hold, a hold lapses, and a bot whose partner's hold or company changed looks again
+(its planning is ``bots.BotSeats``).
 """
 
 from __future__ import annotations
