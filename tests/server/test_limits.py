@@ -342,3 +342,23 @@ def test_limits_and_json_logs_from_the_command_line() -> None:
     line: dict[str, Any] = json.loads(JsonLines().format(record))
     assert line["message"] == "resumed 2" and line["level"] == "info"
     assert line["logger"] == "nertz.app" and line["time"].endswith("Z")
+
+
+def test_score_sheets_are_bounded_server_wide_and_old_ones_expire(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from nertz.server.app import create_app
+
+    config = Config(db=str(tmp_path / "s.db"), limits=Limits(max_sheets=2))
+    with TestClient(create_app(config)) as client:
+        body = {"names": ["Ann", "Bo"]}
+        made = [client.post("/api/sheets", json=body) for _ in range(3)]
+        assert [m.status_code for m in made] == [201, 201, 503]
+        assert made[2].json()["error"] == "too_many_sheets"
+        assert "at most 2 score sheets" in made[2].json()["reason"]
+        sheets = client.app.state.nertz["sheets"]  # type: ignore[attr-defined]
+        assert sheets.prune(time.time() - 3600) == 0  # changed just now: kept
+        assert sheets.prune(time.time() + 1) == 2  # unchanged since: deleted
+        gone = client.get(f"/api/sheets/{made[0].json()['id']}")
+        assert gone.status_code == 404
+        assert client.post("/api/sheets", json=body).status_code == 201  # room again
