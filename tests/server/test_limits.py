@@ -362,3 +362,20 @@ def test_score_sheets_are_bounded_server_wide_and_old_ones_expire(tmp_path: Path
         gone = client.get(f"/api/sheets/{made[0].json()['id']}")
         assert gone.status_code == 404
         assert client.post("/api/sheets", json=body).status_code == 201  # room again
+
+
+def test_a_quota_refills_with_time_and_says_when() -> None:
+    from nertz.server.limits import Quotas
+
+    now = [0.0]
+    quotas = Quotas(Limits(creates_per_minute=2, open_tables_per_address=9), lambda: now[0])
+    started = lambda code: False  # noqa: E731 - every table it made has started
+    assert quotas.create_table("a", started) is None
+    assert quotas.create_table("a", started) is None
+    refusal = quotas.create_table("a", started)
+    assert refusal is not None and refusal.retry_after_s == 30  # one every 30 s
+    assert quotas.create_table("b", started) is None  # another address is not affected
+    now[0] = 29.0
+    assert quotas.create_table("a", started) is not None
+    now[0] = 61.0
+    assert quotas.create_table("a", started) is None

@@ -303,7 +303,7 @@ def create_app(config: Config) -> Starlette:
                 metrics.refused(error.code)
                 return Refusal(error.code, error.reason, 60, error.status).response()
             return error.response()
-        quotas.table_created(address, entry.code)
+        quotas.table_created(address, entry.code, unstarted)
         out: dict[str, Any] = {"code": entry.code, "id": entry.id, "ws": "/ws"}
         if key is not None:
             out["key"] = key
