@@ -195,15 +195,17 @@ def test_full_states_are_rate_limited_and_an_honest_player_plays(tight: Live) ->
     threading.Thread(target=play).start()
     states = errors = 0
     with pytest.raises(ConnectionClosed):  # asking on and on, it is closed like a flood
-        for _ in range(2000):
-            spy.send({"type": "resync"})
-            answer = spy.until(lambda m: m["type"] in ("state", "error"))
-            if answer["type"] == "state":
-                states += 1
-            else:
-                errors += 1
-                assert answer["code"] == "rate_limited" and "full states" in answer["reason"]
-            time.sleep(0.05)  # 20 a second: under the 20-message limit, over the states one
+        for _ in range(200):
+            for _ in range(10):  # 20 a second at most: under the 20-message limit
+                spy.send({"type": "resync"})
+            for _ in range(10):
+                answer = spy.until(lambda m: m["type"] in ("state", "error"))
+                if answer["type"] == "state":
+                    states += 1
+                else:
+                    errors += 1
+                    assert answer["code"] == "rate_limited" and "full states" in answer["reason"]
+            time.sleep(0.5)
     assert spy.ws.close_code == 1008 and errors > states >= 1
     done.wait(60)
     assert done.is_set() and not result, result
@@ -234,7 +236,7 @@ def test_silent_and_trickling_connections_are_closed_within_seconds(tight: Live)
     deadline = time.monotonic() + 5
     while "trickle" not in closed_at and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert closed_at["trickle"] < 1.5 + 2
+    assert closed_at["trickle"] < 1.5 + 5  # it would have trickled for 200 s
     # A WebSocket that never says hello is closed too.
     mute = ws_from("127.0.0.8", tight)
     with pytest.raises(Exception):  # noqa: B017 - closed by the server
