@@ -177,16 +177,13 @@ async def resyncer(url: str, address: str, code: str, abuse: Abuse, stop: asynci
                 await ws.send(json.dumps({"type": "hello", "table": code}))
 
                 async def drain() -> None:
-                    with contextlib.suppress(Exception):  # closed: the sender sees it
-                        async for _ in ws:
-                            pass
+                    async for _ in ws:
+                        pass
 
                 reader = asyncio.create_task(drain())
                 while not stop.is_set() and not reader.done():
                     await ws.send('{"type": "resync"}')
                     await asyncio.sleep(1 / 19)
-                if reader.done():
-                    abuse.answers["resync closed by the server"] += 1
                 reader.cancel()
             finally:
                 abuse.websockets_open["resync"] -= 1

@@ -325,6 +325,22 @@ def test_an_announcement_after_the_real_card_landed_is_beaten_r41_r16() -> None:
     refused_unchanged(hand, 0, "W>F=3S", "does_not_fit", 10)  # never there: a misplay
 
 
+def test_a_second_announcement_for_the_same_place_is_beaten_r41_r16() -> None:
+    """R41, R16: seat 0's joker is announced as the 7H for F1; seat 1's joker announced
+    as the same card for the same place while the first is open has lost that race, and
+    only the first lands. Another place (a new foundation) is free to announce for."""
+    hand = joker_hand("nertz: 3S JK1; work: 5C", "nertz: 2C JK2; work: -", middle=(HEARTS_TO_6,))
+    assert play(hand, 0, "N>F1=7H", at_ms=0).ok
+    for text in ("N>F1=7H", "N>F=7H"):
+        reason = refused_unchanged(hand, 1, text, "beaten", 10)
+        assert reason == (
+            "beaten to it: a joker is already announced as the 7 of hearts for F1 (R41)"
+        )
+    assert play(hand, 1, "N>F=AS", at_ms=20).ok  # an ace starts a foundation of its own
+    assert len(hand.tick(1500).events) == 1
+    assert hand.foundations[0].top_rank == 7
+
+
 def test_a_pile_longer_than_thirteen_moves_as_one_run_r41() -> None:
     """R41, R18: anything lies on a joker, so a king may start again on the joker that
     lies on an ace: here a work pile of 16 cards, every run of which can move into the

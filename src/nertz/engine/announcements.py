@@ -57,7 +57,8 @@ def announce(
     """The announcement ``move`` makes of ``joker``, the card on its source, with its
     window ending at ``until_ms``; or the refusal: not a joker, a joker already
     announced, or a card no foundation takes now (``beaten`` when that card got there
-    first, as a real card's race is lost, R16). Announcing for "any" foundation names
+    first, as a real card's race is lost, R16, or another joker is already announced
+    for that place). Announcing for "any" foundation names
     the oldest that takes the card (everyone is told which one)."""
     card = move.announced
     assert card is not None
@@ -100,6 +101,16 @@ def announce(
         return refuse(
             Refusal.DOES_NOT_FIT, f"F{number + 1} does not take the {card.name} now (R13)"
         )
+    if number >= 0:
+        for open_one in pending:
+            if open_one.foundation == number and open_one.move.card == card.key:
+                # One place, one announcement: the first one made (in the order the
+                # table hands them over, by when they were played) has it (R16, R41).
+                return refuse(
+                    Refusal.BEATEN,
+                    f"beaten to it: a joker is already announced as the {card.name} for "
+                    f"F{number + 1} (R41)",
+                )
     return Announcement(seat, move, joker, number, until_ms)
 
 
@@ -121,5 +132,5 @@ def stays_home(
         return "the joker left its pile before its announcement ended (R41)"
     number = announced.foundation
     if number >= 0 and foundations[number].needs != announced.move.card:
-        return f"the {announced.card.name} reached F{number + 1} first (R41): the joker stays home"
+        return f"the {announced.card.name} reached F{number + 1} first (R41)"
     return None

@@ -260,7 +260,8 @@ class Hand:
         layout = self.seats[seat]
         if self._jokers:
             announced = {a.joker for a in self.announcements}
-            return joker_moves(seat, layout, self.wants, announced, playing)
+            claimed = {(a.foundation, a.move.card) for a in self.announcements}
+            return joker_moves(seat, layout, self.wants, announced, playing, claimed)
         piles = self._pile_moves[seat]
         if piles is None:
             piles = self._pile_moves[seat] = pile_moves(layout.work)

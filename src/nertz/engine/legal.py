@@ -157,11 +157,13 @@ def joker_moves(
     wants: dict[int, list[Foundation]],
     announced: Collection[Card],
     playing: bool,
+    claimed: Collection[tuple[int, int]] = (),
 ) -> list[Move]:
     """``legal_moves`` for ``seat`` at a table with jokers (R41): the same moves, found plainly with
     the joker rules instead of the kept work-pile moves, plus announcing each joker not
     already ``announced`` as any card a foundation takes next, or as an ace for a new one
-    (only while ``playing``)."""
+    (only while ``playing``), except for a place another announcement has ``claimed``
+    (foundation number, ``Card.key``: the first announcement has it, R41)."""
     work = layout.work
     moves: list[Move] = []
     add = moves.append
@@ -175,7 +177,11 @@ def joker_moves(
             if playing and card not in announced:
                 for key, fits in wants.items():
                     real = Card.of(key & 15, Suit(key >> 4), seat)
-                    moves += [Move.announce(src, real, f.number) for f in fits]
+                    moves += [
+                        Move.announce(src, real, f.number)
+                        for f in fits
+                        if (f.number, key) not in claimed
+                    ]
                 moves += [Move.announce(src, Card.of(1, suit, seat)) for suit in Suit]
         elif card.rank == 1:
             add(FOUNDATION_MOVES[src][0])

@@ -43,6 +43,7 @@ class _Declared:
     rule: str
     help: str
     sheet: bool
+    network: bool
 
 
 def option(
@@ -53,6 +54,7 @@ def option(
     help: str,
     *,
     sheet: bool = False,
+    network: bool = False,
 ) -> Any:
     """Declare a field of ``Rules`` as a table option.
 
@@ -60,13 +62,15 @@ def option(
     ``range`` of whole numbers; ``text``: those values in a few words, quoted by error
     messages ("3 or 1"); ``rule``: the rule it implements ("R21"); ``help``: one plain
     sentence a player reads; ``sheet``: whether a score sheet for real cards uses it
-    (it changes the scores, or the counts a hand may have).
+    (it changes the scores, or the counts a hand may have); ``network``: whether only a
+    table over a network uses it (the simulator has no delays and leaves it out of its
+    reports, whose stored results then still reproduce).
 
     It returns the field (typed ``Any``: a compiled module, mypyc, checks a returned
     value against its declared type, and a field is not a ``_V``); a test checks each
     field's annotation against its default's type.
     """
-    declared = _Declared(allowed, text, rule, help, sheet)
+    declared = _Declared(allowed, text, rule, help, sheet, network)
     return field(default=default, metadata={_DECLARED: declared})
 
 
@@ -171,6 +175,16 @@ class Rules:
         help="Two cards of the same rank reaching one foundation this close together (ms) both"
         " stay: a true tie. 0 turns ties off.",
     )
+    fair_races: bool = option(
+        True,
+        allowed=(True, False),
+        text="on or off",
+        rule="R16",
+        help="A race for a place in the middle goes to the card played first, each player's"
+        " network delay measured and allowed for (within its jitter); off: to the card that"
+        " reaches the server first.",
+        network=True,
+    )
     landing_ms: int = option(
         250,
         allowed=range(0, 5001),
@@ -250,6 +264,7 @@ class Option:
     rule: str
     help: str
     sheet: bool
+    network: bool
 
     @property
     def kind(self) -> str:
@@ -325,6 +340,7 @@ def _declared(rules_field: Field[Any]) -> Option:
         declared.rule,
         declared.help,
         declared.sheet,
+        declared.network,
     )
 
 

@@ -1,12 +1,13 @@
 """The wire protocol: every message as a msgspec Struct, JSON on a WebSocket.
 
 Client messages are tagged by ``type`` (``hello``, ``ready``, ``play``, ``call``,
-``stuck``, ``pick``, ``drop``, ``resync``, ``leave``). Server messages are ``state`` (a
+``stuck``, ``pick``, ``drop``, ``resync``, ``leave``, ``pong``). Server messages are ``state`` (a
 full picture), ``event`` (one versioned table event), ``ack`` and ``refused`` (the
-answer to every play), ``hold`` (a partner picked up or put down a card, R40) and
-``error`` (a message the server could not act on). A table event is one of
-``TableEvent``, tagged by ``k`` (``seat``, ``moved``, ``hand_end`` ...). ``docs/protocol.md``
-documents each one; ``PROTOCOL_VERSION`` changes whenever a message changes shape.
+answer to every play), ``hold`` (a partner picked up or put down a card, R40), ``ping``
+(clock sync, answered by the client's ``pong``) and ``error`` (a message the server
+could not act on). A table event is one of ``TableEvent``, tagged by ``k`` (``seat``,
+``moved``, ``hand_end`` ...). ``docs/protocol.md`` documents each one;
+``PROTOCOL_VERSION`` changes whenever a message changes shape.
 
 Decoding never raises on bad input: ``decode_client`` returns either a message or a
 ``ProtocolError`` with a code and a sentence naming what was wrong.
@@ -44,7 +45,9 @@ __all__ = [
     "MatchEndEvent",
     "MovedEvent",
     "Pick",
+    "Ping",
     "Play",
+    "Pong",
     "ProtocolError",
     "Ready",
     "ReadyEvent",
@@ -64,17 +67,20 @@ __all__ = [
     "encode",
 ]
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """Bumped whenever a message changes shape (``docs/protocol.md``). 2: partnerships
 (R40): ``pick``, ``drop``, ``hold``; ``partner`` in ``state`` and seat events. 3: jokers
 (R41): the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's
 ``moved``, the views' ``pinned``, ``top_as`` and ``announcements``, the state's
-``now_ms``."""
+``now_ms``. 4: fair races (R16, docs/fairness.md): the server's ``ping`` and the
+client's ``pong``; ``at`` on ``play``, ``call`` and ``stuck``."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
 
 Seq = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
+Stamp = Annotated[int, msgspec.Meta(ge=-(2**53), le=2**53)]
+"""A time on the table's clock in ms, as the client reads it (``ping``'s ``o``)."""
 Short = Annotated[str, msgspec.Meta(max_length=64)]
 
 
@@ -105,18 +111,32 @@ class Play(_Client, tag="play", frozen=True):
 
     seq: Seq
     move: Short
+    at: Stamp | None = None
+    """The table's clock when the gesture ended, as the client reads it: its own clock
+    minus the last ``ping``'s ``o``. With ``fair_races`` a race is settled by it, within
+    what the connection's measured delay allows (docs/fairness.md)."""
 
 
 class Call(_Client, tag="call", frozen=True):
     """Call Nertz (R27); the same as playing ``NERTZ``."""
 
     seq: Seq
+    at: Stamp | None = None
 
 
 class Stuck(_Client, tag="stuck", frozen=True):
     """Say this seat is stuck (R25); the same as playing ``STUCK``."""
 
     seq: Seq
+    at: Stamp | None = None
+
+
+class Pong(_Client, tag="pong", frozen=True):
+    """The answer to a ``ping``, sent at once: ``t`` echoed, and ``c``, the client's own
+    clock (ms) when the ping arrived."""
+
+    t: Stamp
+    c: float
 
 
 class Pick(_Client, tag="pick", frozen=True):
@@ -141,8 +161,19 @@ class Leave(_Client, tag="leave", frozen=True):
     """Leave the seat for now: the server closes the connection; the token still works."""
 
 
-ClientMessage = Hello | Ready | Play | Call | Stuck | Pick | Drop | Resync | Leave
-CLIENT_TYPES = ("hello", "ready", "play", "call", "stuck", "pick", "drop", "resync", "leave")
+ClientMessage = Hello | Ready | Play | Call | Stuck | Pick | Drop | Resync | Leave | Pong
+CLIENT_TYPES = (
+    "hello",
+    "ready",
+    "play",
+    "call",
+    "stuck",
+    "pick",
+    "drop",
+    "resync",
+    "leave",
+    "pong",
+)
 
 
 class _Event(msgspec.Struct, tag_field="k", kw_only=True, omit_defaults=True, frozen=True):
@@ -276,8 +307,11 @@ class HandEndEvent(_Event, tag="hand_end", kw_only=True, frozen=True):
     hand: int
     reason: str
     caller: int | None
-    scores: list[dict[str, int]]
+    scores: tuple[dict[str, int], ...]
     totals: list[int]
+    lost: list[list[int]] = msgspec.field(default_factory=list)
+    """With ``fair_races``: each race lost this hand as ``[seat, ms]``, by how many ms of
+    credited play time (docs/fairness.md); absent when none was lost."""
 
 
 class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
@@ -371,6 +405,17 @@ class HoldMsg(_Server, tag="hold", omit_defaults=False):
     card: str | None
 
 
+class Ping(_Server, tag="ping", omit_defaults=False):
+    """Clock sync (docs/fairness.md): answer at once with a ``pong``. ``t`` is the table's
+    clock when it was sent; ``o`` the client's clock minus the table's as measured so
+    far (null until measured): the table's clock is the client's own minus ``o``. Sent
+    to seated connections at tables with ``fair_races``: six a quarter-second apart,
+    then one every 2 s."""
+
+    t: int
+    o: int | None
+
+
 class ErrorMsg(_Server, tag="error"):
     """A message the server could not act on; nothing changed."""
 
@@ -379,7 +424,7 @@ class ErrorMsg(_Server, tag="error"):
     seq: int | None = None
 
 
-ServerMessage = StateMsg | EventMsg | Ack | Refused | HoldMsg | ErrorMsg
+ServerMessage = StateMsg | EventMsg | Ack | Refused | HoldMsg | Ping | ErrorMsg
 """Every message the server sends, tagged by ``type``."""
 
 

@@ -56,6 +56,7 @@ from nertz.engine import (
 
 from .bots import BotSeats
 from .commands import Command, Connect, Disconnect, Inbound, Join, Out, Stage
+from .fair import FairRaces
 from .partners import Partnering
 from .protocol import (
     Ack,
@@ -72,6 +73,7 @@ from .protocol import (
     MatchEndEvent,
     Pick,
     Play,
+    Pong,
     Ready,
     ReadyEvent,
     Refused,
@@ -102,7 +104,7 @@ from .settings import Settings
 __all__ = ["Table", "restore_from_records"]
 
 
-class Table(Seating, Partnering, BotSeats):
+class Table(FairRaces, Seating, Partnering, BotSeats):
     """One table's match. Not thread-safe: one actor calls it (STYLE.md)."""
 
     def __init__(
@@ -155,6 +157,7 @@ class Table(Seating, Partnering, BotSeats):
         for place in self.places:
             if place.bot is not None:
                 place.driver = self._driver(place, place.bot)
+        self._fair_init()
 
     # ------------------------------------------------------------------ driver API
 
@@ -287,7 +290,7 @@ class Table(Seating, Partnering, BotSeats):
                     return
             else:
                 move = Move.parse("NERTZ" if kind is Call else "STUCK")
-            self._play(self.places[index], move, now, conn, seq)
+            self._play(self.places[index], move, now, conn, seq, message.at)  # type: ignore[union-attr]
         elif kind is Pick or kind is Drop:
             if index is None:
                 self._error(conn, "not_seated", "spectators hold no cards")
@@ -311,6 +314,8 @@ class Table(Seating, Partnering, BotSeats):
                     self._emit(ReadyEvent(seat=place.number, partner=self._partner_no(place)))
             else:
                 self._error(conn, "not_now", f"nothing to get ready for while {self.stage.value}")
+        elif kind is Pong:
+            self._pong(conn, message, now)  # type: ignore[arg-type]
         elif kind is Resync:
             self._send_state(conn)
         elif kind is Leave:
@@ -321,10 +326,9 @@ class Table(Seating, Partnering, BotSeats):
 
     # ------------------------------------------------------------------ play
 
-    def _play(self, place: Place, move: Move, now: int, conn: int | None, seq: int) -> bool:
-        """One seat's move, a person's or a bot's: the same path for both. At a
-        partnership table each partner's move is its own input, settled in arrival
-        order like anyone's (R40); a play puts down what that partner held."""
+    def _apply(self, place: Place, move: Move, now: int, conn: int | None, seq: int) -> bool:
+        """One seat's move to the engine, a person's or a bot's, in the order ``_play``
+        decides (R16); a partner's move is its own, and puts down what it held (R40)."""
         hand = self.hand
         seat_no = place.number
         if hand is None or self.stage not in (Stage.COUNTDOWN, Stage.PLAYING):
@@ -406,6 +410,8 @@ class Table(Seating, Partnering, BotSeats):
                 best = (at, what, index)
 
         stage = self.stage
+        for due in self._fair_deadlines():  # before bots: a bot waiting looks after a race
+            consider(*due)
         if stage is Stage.COUNTDOWN:
             consider(self.go_at, "go")
         elif stage is Stage.PLAYING:
@@ -437,6 +443,8 @@ class Table(Seating, Partnering, BotSeats):
                 self._go(now)
             elif what == "tick":
                 self._tick(now)
+            elif what in ("race", "ping"):
+                self._fair_timer(what, index, now)
             elif what == "bot":
                 self._bot(self.places[index], now)
             elif what == "lapse":
@@ -520,12 +528,11 @@ class Table(Seating, Partnering, BotSeats):
         self.match.record(hand.scores(), caller)
         end = hand.end_reason.value if hand.end_reason else "?"
         self._out.records.append(ScoreRecord(self.hand_no, scores, caller, end))
-        totals = list(self.match.totals)
-        self._emit(
-            HandEndEvent(
-                hand=self.hand_no, reason=end, caller=caller, scores=list(scores), totals=totals
-            )
+        totals, lost = list(self.match.totals), [list(race) for race in self.lost]
+        event = HandEndEvent(
+            hand=self.hand_no, reason=end, caller=caller, scores=scores, totals=totals, lost=lost
         )
+        self._emit(event)
         if self.match.over:
             self.stage = Stage.OVER
             self._emit(MatchEndEvent(totals=totals, winners=list(self.match.winners)))
@@ -537,6 +544,7 @@ class Table(Seating, Partnering, BotSeats):
             self.next_at = now + self.settings.next_hand_s * 1000
         for place in self.places:
             place.ready = False
+        self._end_races()
 
     def _all_ready(self) -> bool:
         return all(p.ready or p.bot is not None or p.conn is None for p in self.places)

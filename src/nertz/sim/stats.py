@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from nertz.engine import OPTIONS
+
 from .runner import MatchResult, Setup, seat_labels, spec_text
 
 __all__ = ["SeatStats", "Summary", "TableStats", "summarize", "wilson"]
@@ -106,7 +108,11 @@ class Summary:
                 spec_text(i, self.setup.seats, self.setup.partners)
                 for i in range(len(self.setup.seats))
             ],
-            "rules": self.setup.rules.as_dict(),
+            "rules": {  # what a simulated table plays by: no network, no delays
+                name: value
+                for name, value in self.setup.rules.as_dict().items()
+                if not OPTIONS[name].network
+            },
             "seed": self.setup.seed,
             "seats": [asdict(s) for s in self.seats],
             "table": asdict(self.table),

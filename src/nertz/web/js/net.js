@@ -1,8 +1,13 @@
 // The WebSocket to the table (docs/protocol.md): hello with the seat token, resume with
-// ``last_version`` after a drop, reconnect by itself with a growing pause.
+// ``last_version`` after a drop, reconnect by itself with a growing pause. Answers the
+// table's clock-sync pings at once and stamps every play with the table's clock
+// (docs/fairness.md): with ``fair_races`` a race goes to the card played first.
 
 /** The protocol version this client speaks (server/protocol.py, PROTOCOL_VERSION). */
-export const PROTOCOL = 3;
+export const PROTOCOL = 4;
+
+/** The messages stamped with ``at``, the table's clock when the gesture ended. */
+const STAMPED = new Set(["play", "call", "stuck"]);
 
 export class TableSocket {
   constructor({ code, token, key, onMessage, onStatus, lastVersion }) {
@@ -16,6 +21,7 @@ export class TableSocket {
     this.tries = 0;
     this.closed = false;
     this.queue = [];
+    this.offset = null; // this page's clock minus the table's (ping ``o``), once measured
     this.open();
   }
 
@@ -39,6 +45,12 @@ export class TableSocket {
       } catch {
         return;
       }
+      if (msg.type === "ping") {
+        // Answered before anything else: the table measures the trip from it.
+        ws.send(JSON.stringify({ type: "pong", t: msg.t, c: performance.now() }));
+        if (msg.o !== null) this.offset = msg.o;
+        return;
+      }
       this.onMessage(msg);
     };
     ws.onclose = (event) => {
@@ -57,7 +69,16 @@ export class TableSocket {
     ws.onerror = () => {};
   }
 
+  /** The table's clock now, as this page reads it (null until the table has measured it). */
+  tableNow() {
+    return this.offset === null ? null : Math.round(performance.now() - this.offset);
+  }
+
   send(msg) {
+    if (STAMPED.has(msg.type) && msg.at === undefined) {
+      const at = this.tableNow();
+      if (at !== null) msg = { ...msg, at };
+    }
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
     else if (msg.type !== "play") this.queue.push(msg);
     else return false;

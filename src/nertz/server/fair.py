@@ -1,0 +1,238 @@
+"""The table's part that settles races by when cards were played (R16, R27; docs/fairness.md).
+
+With the option ``fair_races`` (the default) ``FairRaces`` pings every seated
+connection (``clock.ConnectionClock``), credits each play a time from its stamp, and
+puts the plays that can be contested (``races.contest``) into a race that is decided
+in credited order once no earlier play can still arrive. Everything else goes to the
+engine at once, exactly as with the option off (arrival order). Bots are stamped by
+the table's clock: they have no delay.
+
+The engine is handed plays in the order decided, at the table's time when they are
+decided, so its time never goes back; a tie (R16) is handed over at the same time as
+the winner, so the engine ties them; a lost play never reaches the engine. The
+engine's log therefore replays to the same hand (``replay``), and each raced play's
+arrival and credited time are kept in ``raced`` for the hand-end report.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nertz.engine import Card, Hand, Move, Refusal, Rules
+
+from .clock import FIRST_EVERY_MS, ConnectionClock
+from .commands import Out, Stage
+from .protocol import Ping, Pong, Refused, encode
+from .races import CALL_PLACE, Arbiter, Contest, Stamped, Verdict, contest, place_of
+
+if TYPE_CHECKING:
+    from .seats import Place
+
+__all__ = ["FairRaces"]
+
+
+class FairRaces:
+    """Mixed into ``Table``: clock sync, stamped plays, races (module docstring)."""
+
+    rules: Rules
+    places: list[Place]
+    conns: dict[int, int | None]
+    hand: Hand | None
+    stage: Stage
+    per_seat: int
+    now: int
+    _out: Out
+
+    if TYPE_CHECKING:
+
+        def _apply(
+            self, place: Place, move: Move, now: int, conn: int | None, seq: int
+        ) -> bool: ...
+
+    def _fair_init(self) -> None:
+        self.clocks: dict[int, ConnectionClock] = {}
+        """Connection id -> its clock sync (seated connections at a fair table)."""
+        self.arbiter = Arbiter(self.rules.tie_window_ms)
+        self.lost: list[tuple[int, int]] = []
+        """This hand's lost races: (seat, by how many ms of credited time)."""
+
+    # ------------------------------------------------------------------ clock sync
+
+    def _fair_deadlines(self) -> list[tuple[int, str, int]]:
+        """The next race to decide and the next ping due: (table time, timer, index)."""
+        due = []
+        race = self.arbiter.due()
+        if race is not None:
+            due.append((race, "race", -1))
+        ping = self._ping_due()
+        if ping is not None:
+            due.append((ping[0], "ping", ping[1]))
+        return due
+
+    def _fair_timer(self, what: str, index: int, now: int) -> None:
+        if what == "race":
+            self._settle_races(now)
+        else:
+            self._ping(index, now)
+
+    def _ping_due(self) -> tuple[int, int] | None:
+        """(when, connection) of the next ping, if the table pings at all."""
+        if not self.rules.fair_races or self.stage is Stage.OVER:
+            return None
+        best: tuple[int, int] | None = None
+        for conn, index in self.conns.items():
+            if index is None:
+                continue
+            clock = self.clocks.get(conn)
+            if clock is None:  # first seen: its first ping a moment after what it was sent
+                clock = self.clocks[conn] = ConnectionClock(self.now + FIRST_EVERY_MS)
+            at = clock.next_ping_ms
+            if best is None or at < best[0]:
+                best = (at, conn)
+        return best
+
+    def _ping(self, conn: int, now: int) -> None:
+        for gone in [c for c in self.clocks if c not in self.conns]:
+            del self.clocks[gone]
+        t, offset = self.clocks[conn].ping(now)
+        self._out.sends.append((conn, encode(Ping(t, offset))))
+
+    def _pong(self, conn: int, message: Pong, now: int) -> None:
+        clock = self.clocks.get(conn)
+        if clock is not None:
+            clock.pong(message.t, message.c, now)
+
+    # ------------------------------------------------------------------ plays
+
+    def _play(
+        self,
+        place: Place,
+        move: Move,
+        now: int,
+        conn: int | None,
+        seq: int,
+        stamp: int | None = None,
+    ) -> bool:
+        """One seat's move, a person's or a bot's. With ``fair_races`` a move that can be
+        contested waits for its race; otherwise it goes to the engine at once."""
+        if not self.rules.fair_races or self.hand is None or self.stage is not Stage.PLAYING:
+            return self._apply(place, move, now, conn, seq)
+        clock = None if conn is None else self.clocks.get(conn)
+        credited = now if clock is None else clock.credit(stamp, now).credited_ms
+        index = place.number * self.per_seat + place.partner
+        return self._enter(Stamped(index, place.number, move, conn, seq, now, credited), now)
+
+    def _enter(self, play: Stamped, now: int) -> bool:
+        arbiter, hand = self.arbiter, self.hand
+        assert hand is not None
+        if arbiter.waiting(play.index):  # its earlier play is in a race: keep the order
+            arbiter.queue(play)
+            self._bot_waits(play)
+            return False
+        place = contest(hand, play.seat, play.move)
+        if place is None:
+            place = place_of(hand, play.seat, play.move)
+            if place is None or place not in arbiter.races:
+                return self._late(play, now)
+        wait = self._rivals_wait(play.seat)
+        if place not in arbiter.races and play.credited_ms + wait <= now:
+            return self._place(play, now)  # nobody can still beat it
+        arbiter.join(place, play, wait)
+        self._bot_waits(play)
+        return False
+
+    def _rivals_wait(self, seat: int) -> int:
+        """How long past a play's credited time a rival's earlier (or tying) play may
+        still arrive: the tie window plus the longest trip any other seat's connection
+        is credited; 0 when no rival has a delay (bots; connections not yet measured):
+        their plays arrive in order, and the engine ties them as they come (R16)."""
+        longest = 0.0
+        for conn, index in self.conns.items():
+            clock = self.clocks.get(conn)
+            if index is not None and clock is not None and self.places[index].number != seat:
+                longest = max(longest, clock.highest_ms)
+        if longest <= 0:
+            return 0
+        return self.rules.tie_window_ms + round(longest)
+
+    def _late(self, play: Stamped, now: int) -> bool:
+        """A play outside any race: lost if its place was won earlier by more than the
+        tie window of credited time, else to the engine as it comes."""
+        hand = self.hand
+        assert hand is not None
+        move = play.move
+        card = _card(hand, play.seat, move)
+        if card is not None and card.rank > 1:
+            late = self.arbiter.late(card.key, move.dst, play)
+            if late is not None and late[0] is Verdict.LOST and not hand.wants.get(card.key):
+                self._beaten(play, late[1], late[2])
+                return False
+        return self._place(play, now)
+
+    def _place(self, play: Stamped, now: int) -> bool:
+        return self._apply(self.places[play.index], play.move, now, play.conn, play.seq)
+
+    def _bot_waits(self, play: Stamped) -> None:
+        """A bot's play waiting for its race: the bot looks again once it is decided."""
+        driver = self.places[play.index].driver
+        if play.conn is None and driver is not None:
+            driver.due = self.arbiter.due()
+
+    # ------------------------------------------------------------------ deciding
+
+    def _settle_races(self, now: int) -> None:
+        """Decide every race due by ``now``: winner and ties to the engine (a tie at the
+        same table time as the winner, so the engine ties them, R16), the rest beaten."""
+        arbiter = self.arbiter
+        while (settled := arbiter.settle(now)) is not None:
+            race, ordered = settled
+            for play, verdict, by in ordered:
+                hand = self.hand
+                other = (
+                    hand is not None
+                    and play.move.dst < 0
+                    and race.place != CALL_PLACE
+                    and bool(hand.wants.get(race.place[1]))
+                )
+                if verdict is Verdict.LOST and not other:
+                    self._beaten(play, by, race.place)
+                else:
+                    self._place(play, now)
+            for play, _, _ in ordered:
+                for queued in arbiter.release(play.index):
+                    if self.hand is not None and self.stage is Stage.PLAYING:
+                        self._enter(queued, now)
+                    else:
+                        self._place(queued, now)  # the engine says why not
+
+    def _beaten(self, play: Stamped, by: int, place: Contest | None = None) -> None:
+        hand = self.hand
+        assert hand is not None
+        self.lost.append((play.seat, by))
+        if place == CALL_PLACE:
+            code = Refusal.ALREADY_CALLED
+            reason = f"another seat called {by} ms before you (R27)"
+        else:
+            code = Refusal.BEATEN
+            card = _card(hand, play.seat, play.move)
+            where = f"F{place[0] + 1}" if place is not None else "its foundation"
+            what = f"the {card.name}" if card is not None else "that card"
+            reason = f"beaten to it by {by} ms: {where} already has {what} (R16)"
+        if play.conn is not None:
+            self._out.sends.append((play.conn, encode(Refused(play.seq, code.value, reason))))
+        else:
+            driver = self.places[play.index].driver
+            if driver is not None:
+                driver.refused(play.move, code)  # a lost race: its picture is still right
+
+    def _end_races(self) -> None:
+        """The hand is over: plays still waiting are answered (the engine refuses them)."""
+        for play in self.arbiter.clear():
+            self._place(play, self.now)
+        self.lost = []
+
+
+def _card(hand: Hand, seat: int, move: Move) -> Card | None:
+    """The card a move sends to the middle: the source's top, or a joker's announced card."""
+    announced = move.announced
+    return announced if announced is not None else hand.top(seat, move.src)

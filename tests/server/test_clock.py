@@ -1,0 +1,127 @@
+"""Clock sync and crediting for one connection (server/clock.py), with explicit times."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from nertz.server.clock import (
+    MARGIN_MS,
+    MAX_ONE_WAY_MS,
+    QUOTA_GAIN_MS,
+    ConnectionClock,
+)
+
+OFFSET = 5000.0
+"""The client's clock runs this far ahead of the table's."""
+
+
+def synced(trips: list[tuple[int, int]], answer_late_ms: int = 0) -> ConnectionClock:
+    """A connection whose pings took ``(down, up)`` ms each way; a client that answers
+    ``answer_late_ms`` after the ping arrived (a liar) but reports when it arrived."""
+    clock = ConnectionClock(0)
+    now = 0
+    for down, up in trips:
+        t, _ = clock.ping(now)
+        arrived = now + down
+        assert clock.pong(t, arrived + OFFSET, arrived + answer_late_ms + up)
+        now += 2000
+    return clock
+
+
+def test_offset_and_trip_from_symmetric_pings() -> None:
+    clock = synced([(50, 50)] * 8)
+    assert clock.offset_ms == OFFSET
+    assert clock.typical_ms == 50
+    assert clock.highest_ms == 50 + MARGIN_MS
+    assert clock.jitter_ms == 0
+
+
+def test_an_honest_stamp_is_credited_its_play_time() -> None:
+    clock = synced([(50, 50)] * 8)
+    credit = clock.credit(10_000, 10_050)  # played at 10 000, arrived 50 ms later
+    assert (credit.credited_ms, credit.fits) == (10_000, True)
+
+
+def test_credit_is_never_later_than_arrival_nor_for_an_unmeasured_connection() -> None:
+    assert ConnectionClock(0).credit(9_000, 10_000).credited_ms == 10_000  # nothing shown
+    clock = synced([(50, 50)] * 8)
+    assert clock.credit(None, 10_000).credited_ms == 10_000  # unstamped
+    future = clock.credit(10_200, 10_000)  # a stamp after its own arrival
+    assert (future.credited_ms, future.fits) == (10_000, False)
+
+
+def test_a_stamp_earlier_than_the_pings_allow_gets_only_the_typical_trip() -> None:
+    clock = synced([(50, 50)] * 8)
+    lie = clock.credit(10_000 - 100, 10_050)  # stamped 100 ms before the truth
+    assert lie.fits is False and lie.claimed_ms == 150
+    assert lie.credited_ms == 10_000  # arrival minus the typical trip, no more
+    assert clock.quota_ms == 0
+
+
+def test_a_steady_lie_within_the_bound_runs_out_of_quota() -> None:
+    # Trips of 40-60 ms: a claim of 65 ms fits, but is 15 ms beyond the typical 50.
+    clock = synced([(40, 40), (60, 60), (50, 50), (45, 55), (55, 45), (50, 50)] * 2)
+    assert clock.typical_ms == 50 and clock.highest_ms == 60 + MARGIN_MS
+    gained = []
+    for n in range(20):
+        arrival = 10_000 + 1000 * n
+        played = arrival - 50  # the truth: the typical trip
+        gained.append(played - clock.credit(arrival - 65, arrival).credited_ms)
+    assert gained[0] == 15  # jitter is credited in full while there is quota
+    assert all(g <= QUOTA_GAIN_MS for g in gained[-10:])  # then no more than it earns
+
+
+def test_honest_jitter_is_credited_in_full() -> None:
+    clock = synced([(40, 40), (60, 60), (50, 50), (45, 55), (55, 45), (50, 50)] * 2)
+    for n, trip in enumerate([60, 40, 55, 45, 58, 42, 50, 60, 41, 59] * 3):
+        arrival = 10_000 + 1000 * n
+        assert clock.credit(arrival - trip, arrival).credited_ms == arrival - trip
+
+
+def test_the_offset_comes_from_the_shortest_round_trips() -> None:
+    # One ping queued 300 ms on the way up: the offset and the bound ignore it.
+    clock = synced([(30, 30)] * 7 + [(30, 330)])
+    assert clock.offset_ms == OFFSET
+    assert clock.typical_ms == 30
+    assert clock.highest_ms == 30 + MARGIN_MS
+
+
+def test_credit_is_capped() -> None:
+    clock = synced([(295, 295)] * 8)
+    assert clock.highest_ms == MAX_ONE_WAY_MS
+
+
+def test_a_pong_for_no_outstanding_ping_is_ignored() -> None:
+    clock = ConnectionClock(0)
+    assert not clock.pong(0, OFFSET, 100)  # nothing was sent
+    t, offset = clock.ping(1000)
+    assert offset is None
+    assert not clock.pong(t + 1, OFFSET + 1050, 1100)  # not that ping
+    assert clock.pong(t, OFFSET + 1050, 1100)
+    assert not clock.pong(t, OFFSET + 1050, 1100)  # answered already
+    assert clock.ping(3000)[1] == OFFSET
+
+
+def test_answering_pings_late_only_makes_stamps_late() -> None:
+    # A client 10 ms away that holds its answers back 100 ms, to look 60 ms away.
+    clock = synced([(10, 10)] * 8, answer_late_ms=100)
+    assert clock.typical_ms == 60
+    offset = clock.offset_ms
+    assert offset is not None
+    # It stamps with the offset the table told it: its own clock minus ``o``.
+    played = 10_000
+    stamp = round(played + OFFSET - offset)
+    credited = clock.credit(stamp, played + 10).credited_ms
+    assert credited >= played  # no earlier than the truth: the lie bought nothing
+
+
+def test_the_first_pings_come_quickly_then_every_two_seconds() -> None:
+    clock = ConnectionClock(0)
+    sent = []
+    now = 0
+    for _ in range(8):
+        now = clock.next_ping_ms
+        clock.ping(now)
+        sent.append(now)
+    gaps = [b - a for a, b in pairwise(sent)]
+    assert gaps == [250] * 5 + [2000] * 2

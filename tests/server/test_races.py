@@ -1,0 +1,214 @@
+"""Races settled by credited play time (R16, docs/fairness.md), on the sans-I/O table.
+
+``Net`` puts each seat behind a fixed one-way delay in virtual time: it answers the
+table's pings as the browser does and delivers each play its delay after the gesture,
+stamped with the table's clock as the client reads it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nertz.engine import Deal, Rules, replay
+from nertz.server.commands import Stage, Wake
+from nertz.server.races import WAIT_CAP_MS
+from nertz.server.settings import Settings
+from nertz.server.table import restore_from_records
+
+from .harness import Harness
+
+CLIENT_AHEAD_MS = 7000
+"""Each page's clock runs this far ahead of the table's."""
+
+
+def race_deal(seats: int, rules: Rules, seed: int) -> Deal:
+    """Seat 0 starts F1 with its ace; both seats then hold the 2H on their Nertz pile."""
+    return Deal.from_layouts(
+        [
+            "nertz: 9S 2H; work: AH / 5C / 6C / 7C; stock: 9D; waste: -",
+            "nertz: 9S 2H; work: 5D / 6D / 7D / 8D; stock: 9C; waste: -",
+        ]
+    )
+
+
+class Net:
+    """Two people at a table, each behind a fixed one-way delay (ms)."""
+
+    def __init__(self, rules: Rules, delays: tuple[int, int]) -> None:
+        self.h = h = Harness(rules, Settings(seats=2, countdown_ms=100))
+        h.table.dealer = race_deal
+        self.delays = {1: delays[0], 2: delays[1]}
+        self.offsets: dict[int, int | None] = {1: None, 2: None}
+        self.read = {1: 0, 2: 0}
+        self.mail: list[tuple[int, int, dict[str, Any]]] = []
+        """(deliver at, connection, message) in flight to the table."""
+        self.answers: dict[int, list[tuple[int, dict[str, Any]]]] = {1: [], 2: []}
+        """Every play answer each page got, with the table time the page got it."""
+        self.late_pongs_ms = 0
+        for conn, token in ((1, "a"), (2, "b")):
+            h.join(f"p{conn}", token)
+            h.connect(conn, token)
+            h.send(conn, {"type": "ready"})
+        self.run(3000)  # the first pings are answered; the countdown; Go
+        assert h.table.stage is Stage.PLAYING
+
+    def _read(self) -> None:
+        h = self.h
+        for conn in (1, 2):
+            wire = h.wire.get(conn, [])
+            for body in wire[self.read[conn] :]:
+                message = json.loads(body)
+                arrives = h.now + self.delays[conn]
+                if message["type"] == "ping":
+                    if message["o"] is not None:
+                        self.offsets[conn] = message["o"]
+                    pong = {"type": "pong", "t": message["t"], "c": arrives + CLIENT_AHEAD_MS}
+                    self.mail.append((arrives + self.late_pongs_ms + self.delays[conn], conn, pong))
+                elif message["type"] in ("ack", "refused"):
+                    self.answers[conn].append((arrives, message))
+            self.read[conn] = len(wire)
+
+    def run(self, ms: int) -> None:
+        h = self.h
+        end = h.now + ms
+        while True:
+            self._read()
+            due = h.table.next_deadline()
+            mail = min((m[0] for m in self.mail), default=None)
+            times = [t for t in (due, mail) if t is not None and t <= end]
+            if not times:
+                h.now = end
+                return
+            h.now = max(h.now, min(times))
+            if mail is not None and mail <= h.now:
+                item = min(self.mail, key=lambda m: m[0])
+                self.mail.remove(item)
+                h.send(item[1], item[2])
+            else:
+                h.do(Wake())
+
+    def play(self, conn: int, seq: int, move: str, played_at: int, lie_ms: int = 0) -> None:
+        """A gesture at table time ``played_at``, stamped ``lie_ms`` earlier than that."""
+        message: dict[str, Any] = {"type": "play", "seq": seq, "move": move}
+        offset = self.offsets[conn]
+        if offset is not None:  # the page reads the table's clock once it has been told
+            message["at"] = played_at + CLIENT_AHEAD_MS - offset - lie_ms
+        self.mail.append((played_at + self.delays[conn], conn, message))
+
+    def answer(self, conn: int, seq: int) -> tuple[int, dict[str, Any]]:
+        return next((t, m) for t, m in self.answers[conn] if m["seq"] == seq)
+
+
+def started(rules: Rules, delays: tuple[int, int]) -> Net:
+    net = Net(rules, delays)
+    net.play(1, 1, "1>F", net.h.now)  # seat 0's ace starts F1 (R12)
+    net.run(500)
+    assert net.answer(1, 1)[1]["type"] == "ack"
+    return net
+
+
+def test_the_card_played_first_wins_though_it_arrives_second() -> None:
+    net = started(Rules(), (120, 10))  # seat 0 far away, seat 1 near
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)  # seat 0 plays first: arrives at t + 120
+    net.play(2, 2, "N>F1", t + 50)  # seat 1 50 ms later: arrives first, at t + 60
+    net.run(1000)
+    assert net.answer(1, 2)[1]["type"] == "ack"
+    lost = net.answer(2, 2)[1]
+    assert lost["type"] == "refused" and lost["code"] == "beaten"
+    assert lost["reason"] == "beaten to it by 50 ms: F1 already has the 2 of hearts (R16)"
+    end = net.h.table.lost
+    assert end == [(1, 50)]  # what the hand-end breakdown reports
+
+
+def test_with_fair_races_off_the_first_to_arrive_wins() -> None:
+    net = started(Rules(fair_races=False), (120, 10))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)
+    net.play(2, 2, "N>F1", t + 50)
+    net.run(1000)
+    assert net.answer(2, 2)[1]["type"] == "ack"
+    assert net.answer(1, 2)[1]["code"] == "beaten"
+    assert not any(json.loads(b)["type"] == "ping" for b in net.h.wire[1])
+
+
+def test_plays_within_the_tie_window_of_credited_time_both_stay() -> None:
+    net = started(Rules(), (120, 10))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t + 30)  # 30 ms apart in play time, 80 ms apart on arrival
+    net.play(2, 2, "N>F1", t)
+    net.run(1000)
+    one, two = net.answer(1, 2)[1], net.answer(2, 2)[1]
+    assert one["type"] == two["type"] == "ack"
+    moved = [e["e"] for e in one["events"]]
+    assert moved[0]["tie"] is True  # R16: a true tie
+    hand = net.h.table.hand
+    assert hand is not None and hand.foundations[0].texts()[-2:] == ["2H@1", "2H@0"]
+
+
+def test_a_stamp_earlier_than_the_connection_allows_gains_nothing() -> None:
+    net = started(Rules(), (120, 10))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)  # truly first, by 60 ms
+    net.play(2, 2, "N>F1", t + 60, lie_ms=200)  # claims to have played 140 ms before it
+    net.run(1000)
+    assert net.answer(1, 2)[1]["type"] == "ack"
+    assert net.answer(2, 2)[1]["code"] == "beaten"
+
+
+def test_a_contested_play_waits_no_longer_than_the_cap() -> None:
+    net = started(Rules(), (295, 10))  # a rival as far away as anything credited
+    t = net.h.now + 100
+    net.play(2, 2, "N>F1", t)
+    net.run(1000)
+    answered, ack = net.answer(2, 2)
+    assert ack["type"] == "ack"
+    arrival = t + 10
+    assert answered - 10 == arrival + WAIT_CAP_MS  # the table answered at the cap
+
+
+def test_an_uncontested_play_is_answered_at_once() -> None:
+    net = started(Rules(), (120, 10))
+    t = net.h.now + 100
+    net.play(2, 2, "T", t)  # its own stock: nobody can contest it
+    net.run(1000)
+    answered, ack = net.answer(2, 2)
+    assert ack["type"] == "ack" and answered == t + 10 + 10  # there and back, no wait
+
+
+@settings(max_examples=25, deadline=None)
+@given(delay=st.integers(0, 200), gap=st.integers(-150, 150), fair=st.booleans())
+def test_equal_delays_give_the_same_decisions_as_arrival_order(
+    delay: int, gap: int, fair: bool
+) -> None:
+    net = started(Rules(fair_races=fair), (delay, delay))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)
+    net.play(2, 2, "N>F1", t + gap)
+    net.run(2000)
+    kinds = (net.answer(1, 2)[1]["type"], net.answer(2, 2)[1]["type"])
+    if abs(gap) <= 40:  # R16: within the tie window both stay, whichever came first
+        assert kinds == ("ack", "ack")
+    else:
+        assert kinds == (("ack", "refused") if gap > 0 else ("refused", "ack"))
+
+
+def test_a_raced_hand_replays_and_restores_to_the_same_position() -> None:
+    net = started(Rules(), (120, 10))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t + 20)
+    net.play(2, 2, "N>F1", t)
+    net.run(1000)
+    table = net.h.table
+    hand = table.hand
+    assert hand is not None
+    again = replay(hand.deal, table.rules, hand.log)
+    assert again.snapshot() == hand.snapshot()
+    restored = restore_from_records(
+        table.code, table.rules, table.settings, net.h.records, race_deal
+    )
+    assert restored.hand is not None and restored.hand.snapshot() == hand.snapshot()
