@@ -2,15 +2,22 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# mypyc compiles these in place (setup.py); any edit to them rebuilds on the next make.
+COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py)
 
-.PHONY: play test lint bench install clean chromium screenshots
+.PHONY: play test test-pure lint bench install clean chromium screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+# The build requirements (setuptools, the pinned mypy that brings mypyc) go into the venv
+# and the build uses them there, so a rebuild after an edit does not set up a new build
+# environment. NERTZ_PURE=1 installs without compiling (and a process run with it imports
+# the sources).
+$(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES) | $(PY)
+	$(PY) -m pip install -q --upgrade pip $$($(PY) -c "import tomllib; \
+		print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'])")
+	$(PY) -m pip install -q --no-build-isolation -e '.[test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -21,27 +28,34 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server
+	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server src/nertz/bots src/nertz/sim
 
 # The browser tests use Debian's Chromium; install it when missing (as root, with apt).
 chromium:
 	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 		apt-get update -q && apt-get install -y -q chromium; fi
 
-# The client's table reducer against recorded matches: Node's own test runner, no npm.
+# The client's table reducer against recorded matches (Node's own test runner, no npm);
+# everything on the installed (compiled) build; then the engine's and the bots' tests
+# again on their pure-Python sources.
 test: lint chromium
 	node --test tests/web/
 	$(PY) -m pytest -n 2 tests docs README.md
+	NERTZ_PURE=1 $(PY) -m pytest -n 2 -q tests/engine tests/bots tests/test_compiled.py
+
+test-pure: $(STAMP)
+	NERTZ_PURE=1 $(PY) -m pytest -n 2 -q tests/engine tests/bots tests/test_compiled.py
 
 # docs/screenshots/*.png for the README: a real server, Chromium, bots.
 screenshots: $(STAMP) chromium
 	$(PY) docs/screenshots/make_screenshots.py
 
 bench: $(STAMP)
-	$(PY) bench/engine.py
+	$(PY) bench/engine.py --anchor
 	$(PY) bench/engine.py --jokers
 	$(PY) bench/simulate.py
 	$(PY) bench/load.py --tables 300 --seconds 30
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	find src -name '*.so' -delete

@@ -13,6 +13,13 @@ Rates are per second of this process's CPU time, best of ``--rounds`` rounds, so
 work on the machine does not count against the engine. ``--jokers`` measures the same
 with two jokers per deck (R41), where legal moves come from the plain joker-aware path;
 its last line starts ``engine-jokers``.
+
+``--anchor`` also measures python-chess in the same run, as a yardstick that does not
+move with the machine: from the start position, ``list(board.legal_moves)`` and
+``board.push`` of one of them chosen by ``random.Random(1)``, until the game is over or
+300 plies, games repeated for the same CPU time, best of the same rounds; steps are
+pushes. It prints ``anchor chess steps/s=<int> ratio=<float>`` (engine moves/s over
+chess steps/s) before the last line.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from nertz import compiled
 from nertz.bots import greedy_move
 from nertz.engine import Hand, Kind, Rules, deal
 from nertz.engine.blocked import is_blocked
@@ -53,6 +61,23 @@ def moves_per_second(seconds: float) -> float:
                 hand.play(seat, move, now)
                 count += 1
     return count / (time.process_time() - start)
+
+
+def chess_steps_per_second(seconds: float) -> float:
+    """python-chess random playouts: legal moves listed, one pushed, up to 300 plies."""
+    import chess
+
+    choose = random.Random(1).choice
+    steps = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        board = chess.Board()
+        for _ in range(300):
+            if board.is_game_over():
+                break
+            board.push(choose(list(board.legal_moves)))
+            steps += 1
+    return steps / (time.process_time() - start)
 
 
 def greedy_hand(seed: int, positions: list[tuple[Hand, int]] | None = None) -> Hand:
@@ -109,6 +134,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the best one counts")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top entries")
     parser.add_argument("--jokers", action="store_true", help="two jokers per deck (R41)")
+    parser.add_argument("--anchor", action="store_true", help="python-chess in the same run")
     args = parser.parse_args()
     global RULES
     if args.jokers:
@@ -124,12 +150,20 @@ def main() -> None:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
     # Best of several rounds, as timeit does: other load on the machine only slows a round.
-    mps = max(moves_per_second(args.seconds) for _ in range(args.rounds))
+    # With --anchor the chess rounds alternate with the engine's, so both see the same load.
+    mps = sps = 0.0
+    for _ in range(args.rounds):
+        mps = max(mps, moves_per_second(args.seconds))
+        if args.anchor:
+            sps = max(sps, chess_steps_per_second(args.seconds))
     hps, per_hand = max(hands_per_second(args.seconds) for _ in range(args.rounds))
     bus, share = min(blocked_microseconds() for _ in range(args.rounds))
     print(f"random play: {mps:,.0f} moves/s (legal moves + play)")
     print(f"greedy hands: {hps:.1f} hands/s, {per_hand} accepted inputs per hand")
     print(f"is_blocked: {bus:.2f} us per call, {share:.1%} of sampled positions blocked")
+    print(f"build: {'compiled (mypyc)' if compiled.in_use() else 'pure Python'}")
+    if args.anchor:
+        print(f"anchor chess steps/s={sps:.0f} ratio={mps / sps:.2f}")
     name = "engine-jokers" if args.jokers else "engine"
     print(f"{name} moves/s={mps:.0f} hands/s={hps:.1f} blocked_us={bus:.2f}")
 

@@ -86,8 +86,9 @@ class Card:
         if rank == JOKER:
             # Nothing asks for a joker's place and it slides under nothing by its own
             # rank: every fit with a joker is decided by the joker rules (R41).
-            for name, value in (("red", red), ("key", self.suit * 16), ("place", -1)):
-                object.__setattr__(self, name, value)
+            object.__setattr__(self, "red", red)
+            object.__setattr__(self, "key", self.suit * 16)
+            object.__setattr__(self, "place", -1)
             object.__setattr__(self, "accepts", -2)
             object.__setattr__(self, "under", -3)
             return

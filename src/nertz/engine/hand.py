@@ -310,8 +310,20 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (for search, perft and bots' look-ahead)."""
-        twin = Hand.__new__(Hand)
-        twin.__dict__.update(self.__dict__)
+        # Built through __init__ and then overwritten: compiled (mypyc) classes have no
+        # __dict__ to copy and no way to skip __init__. Every attribute is listed here.
+        twin = Hand(self.deal, self.rules)
+        twin.phase = self.phase
+        twin.now = self.now
+        twin.last_card_ms = self.last_card_ms
+        twin._look_at = self._look_at
+        twin.caller = self.caller
+        twin.call_ms = self.call_ms
+        twin.rotations = self.rotations
+        twin.rotations_total = self.rotations_total
+        twin.end_reason = self.end_reason
+        twin._middle_version = self._middle_version
+        twin._witness = self._witness
         twin.seats = [s.copy() for s in self.seats]
         twin.foundations = [f.copy() for f in self.foundations]
         twin.wants = wants_of(twin.foundations)
