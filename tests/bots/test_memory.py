@@ -39,10 +39,10 @@ def test_memory_agrees_with_a_fresh_view_after_every_event(
 ) -> None:
     hands: list[Hand] = []
 
-    class Watched(Hand):
-        def __init__(self, *args: Any) -> None:
-            super().__init__(*args)
-            hands.append(self)
+    def watched(*args: Any) -> Hand:
+        hand = Hand(*args)
+        hands.append(hand)
+        return hand
 
     checks = 0
     seen = {"announced": 0, "landed": 0, "jokers": 0}
@@ -63,7 +63,7 @@ def test_memory_agrees_with_a_fresh_view_after_every_event(
             seen["jokers"] += any(c.rank == 0 for p in self.memory.work for c in p)
             return super().decide(now_ms, avoid, role)
 
-    monkeypatch.setattr(table, "Hand", Watched)
+    monkeypatch.setattr(table, "Hand", watched)
     rules = Rules().with_text(options)
     for seed in range(3):
         bots = [Checking(s, "expert", "balanced", seed * 4 + s) for s in range(3)]

@@ -29,6 +29,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from nertz.engine import (
     ANY,
     NERTZ,
@@ -70,6 +72,8 @@ class Decision:
     delay_ms: int
 
 
+# Tests and drivers watch a bot by subclassing it; the compiled class allows that.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot:
     """One seat's bot: a ``Level`` (speed, attention, planning) and a ``Style``."""
 

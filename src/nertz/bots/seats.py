@@ -31,6 +31,11 @@ class SeatSpec:
     def __str__(self) -> str:
         return f"{self.level}:{self.style}"
 
+    def __reduce__(self) -> tuple[type[SeatSpec], tuple[str, str]]:
+        # Pickled to the simulator's worker processes: rebuilt through __init__, since
+        # the compiled (mypyc) frozen class refuses the attribute-by-attribute default.
+        return (SeatSpec, (self.level, self.style))
+
 
 def parse_seat(text: str) -> SeatSpec:
     """Read a seat spec; raise ``ValueError`` naming the bad part and the allowed values."""

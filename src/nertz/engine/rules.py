@@ -218,6 +218,11 @@ class Rules:
         for o in OPTIONS.values():
             o.check(getattr(self, o.name))
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        # Pickled to the simulator's worker processes: rebuilt through __init__, since
+        # the compiled (mypyc) frozen class refuses the attribute-by-attribute default.
+        return (Rules, tuple(getattr(self, f.name) for f in fields(Rules)))
+
     def with_options(self, **changes: Any) -> Rules:
         """A copy with some options changed; refuses unknown names and bad values."""
         unknown = sorted(set(changes) - set(OPTIONS))
