@@ -70,6 +70,8 @@ _OK = Outcome(True)
 _NO_EVENTS: list[Event] = []
 """Shared and never changed: ``tick`` builds new lists rather than appending to it."""
 _TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
+_SHARED: tuple[str, ...] = ("phase", "now", "last_card_ms", "_look_at", "caller", "call_ms")
+_SHARED += ("rotations", "rotations_total", "end_reason", "_middle_version", "_witness")
 
 
 class Phase(StrEnum):
@@ -310,28 +312,14 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (for search, perft and bots' look-ahead)."""
-        # Built through __init__ and then overwritten: compiled (mypyc) classes have no
-        # __dict__ to copy and no way to skip __init__. Every attribute is listed here.
-        twin = Hand(self.deal, self.rules)
-        twin.phase = self.phase
-        twin.now = self.now
-        twin.last_card_ms = self.last_card_ms
-        twin._look_at = self._look_at
-        twin.caller = self.caller
-        twin.call_ms = self.call_ms
-        twin.rotations = self.rotations
-        twin.rotations_total = self.rotations_total
-        twin.end_reason = self.end_reason
-        twin._middle_version = self._middle_version
-        twin._witness = self._witness
+        twin = Hand(self.deal, self.rules)  # compiled (mypyc), a Hand has no __dict__
+        for name in _SHARED:
+            setattr(twin, name, getattr(self, name))
         twin.seats = [s.copy() for s in self.seats]
         twin.foundations = [f.copy() for f in self.foundations]
         twin.wants = wants_of(twin.foundations)
-        twin.middle = self.middle[:]
-        twin.log = self.log[:]
-        twin.announcements = self.announcements[:]
-        twin._seat_version = self._seat_version[:]
-        twin._blocked = self._blocked[:]
+        for name in ("middle", "log", "announcements", "_seat_version", "_blocked"):
+            setattr(twin, name, getattr(self, name)[:])
         twin._pile_moves = [None] * len(self.seats)
         return twin
 
