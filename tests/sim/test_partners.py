@@ -78,23 +78,21 @@ def test_r40_the_stock_partner_turns_the_stock_and_holds_are_respected(seed: int
 def test_r40_a_bot_never_chooses_a_move_touching_what_its_partner_holds() -> None:
     """Over a whole hand, ask the Nertz partner again and again with its partner
     holding each source in turn: no decision touches the held one."""
-    hand_bots = bots(["expert"], 3, 0)
-    stock = bots(["expert"], 3, 1)
     seen = []
-    real = Bot.decide
 
-    def checked(self: Bot, now_ms: int, avoid: frozenset[int] = frozenset(), role=None):  # type: ignore[no-untyped-def]
-        for held in range(6):
-            choice = real(self, now_ms, avoid | {held}, role)
-            if choice.move is not None:
-                seen.append(choice.move)
-                assert held not in touches(choice.move)
-        return real(self, now_ms, avoid, role)
+    class Checked(Bot):
+        def decide(self, now_ms: int, avoid: frozenset[int] = frozenset(), role=None):  # type: ignore[no-untyped-def]
+            for held in range(6):
+                choice = super().decide(now_ms, avoid | {held}, role)
+                if choice.move is not None:
+                    seen.append(choice.move)
+                    assert held not in touches(choice.move)
+            return super().decide(now_ms, avoid, role)
 
-    Bot.decide = checked  # type: ignore[method-assign]
-    try:
-        play_hand(hand_bots, PARTNERS, 3, partners=stock)
-    finally:
-        Bot.decide = real  # type: ignore[method-assign]
+    def checked(seed: int, partner: int) -> list[Bot]:
+        level, style = parse_seat("expert").level, parse_seat("expert").style
+        return [Checked(0, level, style, seed * 10 + 100 * partner)]
+
+    play_hand(checked(3, 0), PARTNERS, 3, partners=checked(3, 1))
     assert len(seen) > 100
     assert any(m.src == NERTZ for m in seen if m.kind.name != "TURN")
