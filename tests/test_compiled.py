@@ -46,6 +46,7 @@ def _in_use(src: Path) -> str:
 
 @pytest.mark.skipif(not compiled.built(), reason="pure install: nothing compiled to go stale")
 def test_a_source_edited_after_the_build_is_used_instead_of_the_build(tmp_path: Path) -> None:
+    assert compiled.fresh(), "a source changed after the build: run make install"
     tree = tmp_path / "src"
     shutil.copytree(SRC, tree, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     assert _in_use(tree) == "True"
