@@ -53,11 +53,15 @@ MATCHES: dict[str, tuple[Rules, int, dict[int, str], bool]] = {
         {0: "+skilled", 1: "expert+skilled"},
         True,
     ),
+    "series": (Rules(match="single"), 2, {1: "expert:racer"}, True),
 }
 """Name -> the rules, the seats, the bots (seat -> spec; ``+skilled`` is a bot partner
 for the person at seat 0, R40) and whether a spectator's page is kept too (the long
 three-hand match keeps only the person's). A seat left free is Bob's: he only gets
 ready."""
+
+SERIES = {"series": 2}
+"""Name -> how many matches the table plays (the person says "Play again" after each)."""
 
 BOB = 4
 """Bob's connection: he never plays, so Ann's ready is not the last one."""
@@ -102,6 +106,7 @@ def record(name: str) -> dict[str, Any]:
         h.send(BOB, {"type": "ready"})
     h.send(PERSON, {"type": "ready"})
     page, seq, steps, dropped = PERSON, 0, 0, False
+    again = SERIES.get(name, 1) - 1
 
     def drop_and_resume() -> int:
         """The page loses its connection for a moment and resumes where it was."""
@@ -112,7 +117,12 @@ def record(name: str) -> dict[str, Any]:
         h.send(BACK, {"type": "resync"})
         return BACK
 
-    while h.table.stage is not Stage.OVER and h.now < 3_600_000:
+    while (h.table.stage is not Stage.OVER or again) and h.now < 3_600_000:
+        if h.table.stage is Stage.OVER:  # "Play again": the series' next match
+            again -= 1
+            h.send(page, {"type": "again"})
+            if bob:
+                h.send(BOB, {"type": "again"})
         h.advance(STEP_MS)
         steps += 1
         if steps % RESYNC_EVERY == 0:

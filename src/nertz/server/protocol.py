@@ -25,6 +25,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "Ack",
+    "Again",
     "AnnouncedEvent",
     "Call",
     "CalledEvent",
@@ -44,6 +45,7 @@ __all__ = [
     "Leave",
     "MatchEndEvent",
     "MovedEvent",
+    "NextMatchEvent",
     "Pick",
     "Ping",
     "Play",
@@ -67,13 +69,15 @@ __all__ = [
     "encode",
 ]
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """Bumped whenever a message changes shape (``docs/protocol.md``). 2: partnerships
 (R40): ``pick``, ``drop``, ``hold``; ``partner`` in ``state`` and seat events. 3: jokers
 (R41): the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's
 ``moved``, the views' ``pinned``, ``top_as`` and ``announcements``, the state's
 ``now_ms``. 4: fair races (R16, docs/fairness.md): the server's ``ping`` and the
-client's ``pong``; ``at`` on ``play``, ``call`` and ``stuck``."""
+client's ``pong``; ``at`` on ``play``, ``call`` and ``stuck``. 5: series: ``again``
+("Play again" once a match is over), the ``next_match`` event, the table's ``series``;
+``leave`` gives the place up."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -103,6 +107,12 @@ class Hello(_Client, tag="hello", frozen=True):
 
 class Ready(_Client, tag="ready", frozen=True):
     """This seat is ready for the next deal (or the first)."""
+
+
+class Again(_Client, tag="again", frozen=True):
+    """Play again: once the match is over, this seat is ready for the next match of
+    the table's series (a message of its own, so a ``ready`` meant for the next hand
+    never starts a new match)."""
 
 
 class Play(_Client, tag="play", frozen=True):
@@ -158,13 +168,16 @@ class Resync(_Client, tag="resync", frozen=True):
 
 
 class Leave(_Client, tag="leave", frozen=True):
-    """Leave the seat for now: the server closes the connection; the token still works."""
+    """Leave the table on purpose: the place is given up at once (a bot plays it, anyone
+    may join it), the token stops working and the server closes the connection. (A
+    connection that merely drops keeps the place for ``reconnect_s``.)"""
 
 
-ClientMessage = Hello | Ready | Play | Call | Stuck | Pick | Drop | Resync | Leave | Pong
+ClientMessage = Hello | Ready | Again | Play | Call | Stuck | Pick | Drop | Resync | Leave | Pong
 CLIENT_TYPES = (
     "hello",
     "ready",
+    "again",
     "play",
     "call",
     "stuck",
@@ -321,6 +334,14 @@ class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
     winners: list[int]
 
 
+class NextMatchEvent(_Event, tag="next_match", kw_only=True, frozen=True):
+    """The next match of the table's series begins (its first deal follows): ``match``
+    counts from 1, ``wins`` the matches won so far per seat."""
+
+    match: int
+    wins: list[int]
+
+
 class ResumedEvent(_Event, tag="resumed", kw_only=True, frozen=True):
     """The table was rebuilt (a server restart, or after an internal error)."""
 
@@ -345,6 +366,7 @@ TableEvent = (
     | EndedEvent
     | HandEndEvent
     | MatchEndEvent
+    | NextMatchEvent
     | ResumedEvent
 )
 """Every event a table sends, tagged by ``k`` (docs/protocol.md, "Events")."""

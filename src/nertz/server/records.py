@@ -52,6 +52,7 @@ __all__ = [
     "DealRecord",
     "EventRecord",
     "InputRecord",
+    "MatchBegunRecord",
     "MatchRecord",
     "Record",
     "ScoreRecord",
@@ -117,13 +118,32 @@ class EventRecord:
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
-    """The match is over (R32)."""
+    """The match is over (R32): the ``number``-th of the table's series, which began
+    with hand ``first_hand``."""
 
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    number: int = 1
+    first_hand: int = 1
 
 
-Record = SeatRecord | DealRecord | InputRecord | ScoreRecord | EventRecord | MatchRecord
+@dataclass(frozen=True, slots=True)
+class MatchBegunRecord:
+    """The table's next match began (a series, ``series.py``): the table plays again."""
+
+    number: int
+    first_hand: int
+
+
+Record = (
+    SeatRecord
+    | DealRecord
+    | InputRecord
+    | ScoreRecord
+    | EventRecord
+    | MatchRecord
+    | MatchBegunRecord
+)
 
 StoredHand = tuple[DealRecord, Sequence[tuple[int, int, str]]]
 """A hand as stored: its deal and its inputs in order (``Hand.log`` entries)."""

@@ -190,8 +190,6 @@ class Seating:
             return None, ("no_such_seat", "choose a seat along with a partner place")
         if not free:
             return None, ("table_full", "every seat at this table is taken")
-        if self.stage is Stage.OVER:
-            return None, ("match_over", "the match at this table is over")
         place = free[0]
         if self.per_seat > 1:  # R40: the table pairs people in the order they come
             taken = [self.partner_of(p).taken for p in free]  # type: ignore[union-attr]
@@ -292,8 +290,8 @@ class Seating:
     def _release(self, place: Place, now: int) -> None:
         """A person away for ``reconnect_s`` loses the place: the token stops working,
         a bot plays it, anyone may join it."""
-        place.token_hash, place.left_ms = None, None
-        self._out.records.append(SeatRecord(place.number, place.name, None, None, place.partner))
+        place.token_hash, place.left_ms, place.name, place.ready = None, None, "", False
+        self._out.records.append(SeatRecord(place.number, "", None, None, place.partner))
         self._emit(
             SeatEvent(seat=place.number, partner=self._partner_no(place), name=None, bot=None)
         )

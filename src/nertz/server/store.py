@@ -1,10 +1,9 @@
 """Persistence: SQLAlchemy 2 (Core) over SQLite in WAL mode, or any SQLAlchemy URL.
 
 What is stored (and what a restart needs): each table (code, a hash of its private key,
-rules, settings), its seats (names and token *hashes*, never tokens), its match
-(totals and winners once over), each hand (deal layouts and seed, scores once over),
-each hand's accepted inputs (``Hand.log``) and the table's public event log. A table
-is rebuilt by replaying every hand from its deal and inputs (``Table.restore``).
+rules, settings), its seats (names and token *hashes*, never tokens), its matches (the
+series), each hand (deal and seed, scores once over), each hand's accepted inputs
+(``Hand.log``) and the public event log. A table is rebuilt by replaying every hand.
 
 Writes go through one writer thread that group-commits: it takes everything queued,
 writes it in one transaction and commits, over and over, so whatever arrived while a
@@ -50,6 +49,7 @@ from .records import (
     DealRecord,
     EventRecord,
     InputRecord,
+    MatchBegunRecord,
     MatchRecord,
     Record,
     ScoreRecord,
@@ -100,6 +100,16 @@ matches_t = Table(
     Column("totals", Text),
     Column("winners", Text),
 )
+series_t = Table(  # each finished match of a table's series; ``matches`` has the current one
+    "series",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("first_hand", Integer, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("totals", Text, nullable=False),
+    Column("winners", Text, nullable=False),
+)
 hands_t = Table(
     "hands",
     metadata,
@@ -143,6 +153,7 @@ _SCORE_HAND = (
         scores=bindparam("scores"), caller=bindparam("caller"), end_reason=bindparam("end_reason")
     )
 )
+_AGAIN = update(matches_t).where(matches_t.c.table_id == bindparam("t")).values(finished=None)
 _END_MATCH = (
     update(matches_t)
     .where(matches_t.c.table_id == bindparam("t"))
@@ -315,6 +326,7 @@ class Store:
         seats: dict[tuple[str, int, int], dict[str, Any]] = {}
         scores: list[dict[str, Any]] = []
         ended: list[dict[str, Any]] = []
+        again: list[dict[str, Any]] = []
         for table_id, records, _ in work:
             for r in records:
                 kind = type(r)
@@ -367,8 +379,12 @@ class Store:
                             "finished": time.time(),
                             "totals": json.dumps(list(r.totals)),
                             "winners": json.dumps(list(r.winners)),
+                            "number": r.number,
+                            "first_hand": r.first_hand,
                         }
                     )
+                elif kind is MatchBegunRecord:
+                    again.append({"t": table_id})
                 elif kind is TableCreated:
                     created.append(
                         {
@@ -401,6 +417,9 @@ class Store:
                 conn.execute(_SCORE_HAND, scores)
             if ended:
                 conn.execute(_END_MATCH, ended)
+                self._insert(conn, series_t, [{"table_id": e.pop("t"), **e} for e in ended])
+            if again:
+                conn.execute(_AGAIN, again)
 
     def _insert(self, conn: Any, table: Table, rows: list[dict[str, Any]]) -> None:
         """Insert rows. On SQLite: one multi-row INSERT per chunk rather than

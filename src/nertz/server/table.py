@@ -60,6 +60,7 @@ from .fair import FairRaces
 from .partners import Partnering
 from .protocol import (
     Ack,
+    Again,
     Call,
     ClientMessage,
     CountdownEvent,
@@ -88,7 +89,6 @@ from .records import (
     DealRecord,
     EventRecord,
     InputRecord,
-    MatchRecord,
     Record,
     ScoreRecord,
     SeatRecord,
@@ -99,12 +99,13 @@ from .records import (
     rebuild_deal,
 )
 from .seats import Place, Seating
+from .series import Series
 from .settings import Settings
 
 __all__ = ["Table", "restore_from_records"]
 
 
-class Table(FairRaces, Seating, Partnering, BotSeats):
+class Table(FairRaces, Seating, Partnering, BotSeats, Series):
     """One table's match. Not thread-safe: one actor calls it (STYLE.md)."""
 
     def __init__(
@@ -137,6 +138,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats):
         self.holds = Holds(settings.seats)
         """R40: what each partner holds (only partnership tables pick anything up)."""
         self.match = Match(settings.seats, rules)
+        self._init_series()
         self.stage = Stage.SEATING
         self.hand: Hand | None = None
         self.hand_no = 0
@@ -199,16 +201,8 @@ class Table(FairRaces, Seating, Partnering, BotSeats):
             "winners": list(self.match.winners),
             "rules": self.rules.as_dict(),
             "public": self.settings.public,
+            "series": self.series_public(),
         }
-
-    def _history(self) -> list[list[int]]:
-        """Each seat's running total after each finished hand (the client's chart)."""
-        running = [0] * self.settings.seats
-        out: list[list[int]] = []
-        for record in self.match.hands:
-            running = [t + s.score for t, s in zip(running, record.scores, strict=True)]
-            out.append(running)
-        return out
 
     # ------------------------------------------------------------------ restore
 
@@ -230,6 +224,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats):
         table._seat_records(seats)
         table.events = list(events)
         for record, log in hands:
+            table._roll_match(record.hand)
             replayed = replay(rebuild_deal(record, rules), rules, log)
             table.hand, table.hand_no, table._logged = replayed, record.hand, len(replayed.log)
             table.now = max(table.now, replayed.now)
@@ -316,11 +311,12 @@ class Table(FairRaces, Seating, Partnering, BotSeats):
                 self._error(conn, "not_now", f"nothing to get ready for while {self.stage.value}")
         elif kind is Pong:
             self._pong(conn, message, now)  # type: ignore[arg-type]
+        elif kind is Again:
+            self._again(conn, index)
         elif kind is Resync:
             self._send_state(conn)
         elif kind is Leave:
-            self._out.closes.append((conn, "left"))
-            self._disconnect(conn, now)
+            self._leave(conn, index, now)
         elif kind is Hello:
             self._error(conn, "already_joined", "this connection has already said hello")
 
@@ -469,7 +465,10 @@ class Table(FairRaces, Seating, Partnering, BotSeats):
 
     def _maybe_start(self, now: int) -> None:
         """The first deal when every place is taken and every person is connected and
-        ready; the next deal as soon as every person connected is ready."""
+        ready; the next deal as soon as every person connected is ready; the next match
+        of the series once every person connected said "Play again" (``series.py``)."""
+        if self.stage is Stage.OVER:
+            return self._maybe_again(now)
         if self.stage is Stage.BETWEEN:
             people = [p for p in self.places if p.bot is None and p.conn is not None]
             if people and self._all_ready():
@@ -536,9 +535,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats):
         if self.match.over:
             self.stage = Stage.OVER
             self._emit(MatchEndEvent(totals=totals, winners=list(self.match.winners)))
-            self._out.records.append(
-                MatchRecord(tuple(self.match.totals), tuple(self.match.winners))
-            )
+            self._out.records.append(self._match_record())
         else:
             self.stage = Stage.BETWEEN
             self.next_at = now + self.settings.next_hand_s * 1000

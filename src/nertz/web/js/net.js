@@ -4,7 +4,7 @@
 // (docs/fairness.md): with ``fair_races`` a race goes to the card played first.
 
 /** The protocol version this client speaks (server/protocol.py, PROTOCOL_VERSION). */
-export const PROTOCOL = 4;
+export const PROTOCOL = 5;
 
 /** The messages stamped with ``at``, the table's clock when the gesture ended. */
 const STAMPED = new Set(["play", "call", "stuck"]);

@@ -237,6 +237,9 @@ class TableView {
       case "hand_end":
         this.overlayHidden = false;
         break;
+      case "next_match":
+        this.flash(`Match ${e.match} — series ${e.wins.join("–")}`, "info", 2500);
+        break;
       default:
         break;
     }
@@ -343,9 +346,20 @@ class TableView {
 
   ready() {
     if (this.me === null) return;
-    this.socket.send({ type: "ready" });
+    // Once the match is over, "ready" is "Play again" (the next match of the series).
+    this.socket.send({ type: this.table && this.table.stage === "over" ? "again" : "ready" });
     myPlace(this.st).ready = true;
     this.render();
+  }
+
+  /** Leave on purpose: the server frees the place at once and the token stops working
+   * (a page merely closed keeps it for a while), so this page forgets it too. */
+  leave() {
+    this.socket.send({ type: "leave" });
+    const seats = store.get("seats", {});
+    delete seats[this.code];
+    store.set("seats", seats);
+    setTimeout(() => { location.href = "/"; }, 100);
   }
 
   turn() {

@@ -271,7 +271,7 @@ export function onKey(tv, e) {
     tv.showRulesDialog();
     return;
   }
-  if (key === "Enter" && (t.stage === "seating" || t.stage === "between") && tv.me !== null && !myPlace(tv.st).ready) {
+  if (key === "Enter" && ["seating", "between", "over"].includes(t.stage) && tv.me !== null && !myPlace(tv.st).ready) {
     e.preventDefault();
     tv.ready();
     return;

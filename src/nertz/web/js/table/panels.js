@@ -3,6 +3,7 @@
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { totalsChart } from "../chart.js";
+import { handInMatch, playAgainLine, seriesTable } from "./series.js";
 import { myPlace, nameOf } from "./state.js";
 
 /** The panel over the table, if any: the seating before the first deal, the breakdown
@@ -66,8 +67,9 @@ function betweenPanel(tv) {
   const hist = t.history || [];
   const last = hist[hist.length - 1] || t.totals;
   const before = hist[hist.length - 2] || last.map(() => 0);
-  const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${t.hand} over` },
-    h("h2", { text: `Hand ${t.hand} over` }),
+  const n = handInMatch(t);
+  const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} over` },
+    h("h2", { text: `Hand ${n} over` }),
     h("table", { class: "breakdown" },
       h("thead", {}, h("tr", {}, ["", "hand score", "total"].map((x) => h("th", { text: x })))),
       h("tbody", {}, t.seats.map((s) => h("tr", {},
@@ -105,15 +107,16 @@ function handEndPanel(tv) {
   const best = Math.max(...e.scores.map((s) => s.score));
   const top = e.scores.map((s, i) => (s.score === best ? nameOf(tv.st, i) : null)).filter(Boolean);
   const me = tv.me !== null ? myPlace(tv.st) : null;
-  const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${e.hand} breakdown` },
-    h("h2", { text: `Hand ${e.hand} over — ${why}` }),
+  const n = handInMatch({ ...t, hand: e.hand });
+  const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} breakdown` },
+    h("h2", { text: `Hand ${n} over — ${why}` }),
     h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).` }),
     breakdownTable(tv, e),
     h("h3", { text: "Running totals" }),
     chart(tv));
   if (tv.st.matchEnd) {
     panel.append(winnersLine(tv, tv.st.matchEnd.winners));
-    panel.append(h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" })));
+    panel.append(seriesTable(tv), playAgainLine(tv));
   } else if (me) {
     panel.append(readyLine(tv));
   }
@@ -136,5 +139,6 @@ function matchPanel(tv) {
   return h("div", { class: "panel match-end" },
     h("h2", { text: "Match over" }), winnersLine(tv, (tv.st.matchEnd || t).winners),
     chart(tv),
-    h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" })));
+    seriesTable(tv),
+    playAgainLine(tv));
 }

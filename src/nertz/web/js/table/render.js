@@ -4,6 +4,7 @@
 // flight of a card from where it was to where it is now.
 import { h } from "../api.js";
 import { backEl, cardEl, cardName, isJoker, jokerName, parse, pinOf, seatColour, shortName, slotEl } from "../cards.js";
+import { handInMatch, seriesLabel } from "./series.js";
 import { heldBy, myNames, nameOf, topOf, wasteFan } from "./state.js";
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -82,7 +83,11 @@ function renderStrip(tv, view) {
     }
     return chip;
   });
-  tv.strip.replaceChildren(h("span", { class: "hand-no", text: t.hand ? `Hand ${t.hand}` : "Table" }), ...chips);
+  const series = seriesLabel(t);
+  tv.strip.replaceChildren(
+    h("span", { class: "hand-no", text: t.hand ? `Hand ${handInMatch(t)}` : "Table" }),
+    series ? h("span", { class: "series-no", text: series }) : null,
+    ...chips);
   tv.strip.setAttribute("aria-expanded", String(tv.stripOpen));
   tv.strip.classList.toggle("open", tv.stripOpen);
 }

@@ -153,13 +153,23 @@ function applyEvent(st, e, now) {
       t.totals = e.totals;
       st.handEnd = e;
       // The server's per-hand totals (docs/protocol.md, ``history``), this hand added.
-      t.history = [...(t.history || []).slice(0, e.hand - 1), e.totals];
+      // Hands are numbered across a series; ``history`` holds the current match's.
+      t.history = [...(t.history || []).slice(0, e.hand - ((t.series && t.series.first_hand) || 1)), e.totals];
       break;
     case "match_end":
       t.stage = "over";
       t.winners = e.winners;
       t.totals = e.totals;
       st.matchEnd = e;
+      if (t.series) for (const w of e.winners) t.series.wins[w] += 1;
+      break;
+    case "next_match":
+      // The series' next match (the ``dealt`` follows): totals from zero (R32).
+      t.series = { match: e.match, wins: e.wins, first_hand: t.hand + 1 };
+      t.totals = t.totals.map(() => 0);
+      t.history = [];
+      t.winners = [];
+      st.matchEnd = null;
       break;
     case "resumed":
       return true;

@@ -1,0 +1,142 @@
+"""A table plays a series: one match after another at the same link, the same seats.
+
+When a match ends (R32) the table does not close: every person sees "Play again"
+(the ``again`` message; the place's ``ready`` shows who said it). The next match deals as
+soon as every connected person has said it (bots always agree; a person who is away is
+not waited for, and a bot keeps their place until they return). Matches won per seat
+are the series (``series_public``); a match won jointly counts for each winner.
+
+``Series`` is the ``Table``'s part that starts the next match (``_next_match``) and
+rolls a restored table's hands into the matches they belonged to (``_roll_match``).
+What the store keeps of a series: a ``MatchBegunRecord`` when a match after the first
+begins (the table is unfinished again), and each finished match's ``MatchRecord``
+with its number and first hand. Hands are numbered across the whole series, so a
+hand's records stay unique at the table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from nertz.engine import Match, Rules
+
+from .commands import Out, Stage
+from .protocol import NextMatchEvent, ReadyEvent, TableEvent
+from .records import MatchBegunRecord, MatchRecord
+from .seats import Place
+from .settings import Settings
+
+__all__ = ["Series"]
+
+
+class Series:
+    """The ``Table``'s series of matches. State: ``match_no`` (from 1), ``first_hand``
+    (the current match's first hand number) and ``past_winners`` (each finished
+    earlier match's winning seats)."""
+
+    rules: Rules
+    settings: Settings
+    places: list[Place]
+    match: Match
+    stage: Stage
+    hand_no: int
+    _out: Out
+    match_no: int
+    first_hand: int
+    past_winners: list[tuple[int, ...]]
+
+    if TYPE_CHECKING:
+
+        def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
+
+        def _deal(self, now: int) -> None: ...
+
+        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
+
+        def _partner_no(self, place: Place) -> int | None: ...
+
+        def _disconnect(self, conn: int, now: int) -> None: ...
+
+        def _release(self, place: Place, now: int) -> None: ...
+
+    def _init_series(self) -> None:
+        self.match_no = 1
+        self.first_hand = 1
+        self.past_winners = []
+
+    def series_wins(self) -> list[int]:
+        """Matches won per seat so far, the current one included once it is over."""
+        wins = [0] * self.settings.seats
+        finished = list(self.past_winners)
+        if self.match.over:
+            finished.append(tuple(self.match.winners))
+        for winners in finished:
+            for seat in winners:
+                wins[seat] += 1
+        return wins
+
+    def _history(self) -> list[list[int]]:
+        """Each seat's running total after each finished hand of the current match (the
+        client's chart)."""
+        running = [0] * self.settings.seats
+        out: list[list[int]] = []
+        for record in self.match.hands:
+            running = [t + s.score for t, s in zip(running, record.scores, strict=True)]
+            out.append(running)
+        return out
+
+    def series_public(self) -> dict[str, Any]:
+        """The series as everyone sees it: which match this is, matches won per seat,
+        the current match's first hand (hands are numbered across the series)."""
+        return {"match": self.match_no, "wins": self.series_wins(), "first_hand": self.first_hand}
+
+    def _again(self, conn: int, index: int | None) -> None:
+        """Play again: the place is ready for the next match (its ``ready`` shows it)."""
+        if index is None:
+            self._error(conn, "not_seated", "spectators have no seat to play again")
+        elif self.stage is not Stage.OVER:
+            self._error(conn, "not_now", "play again once the match is over (R32)")
+        elif self.places[index].ready:
+            self._error(conn, "already_ready", "this seat already said play again")
+        else:
+            place = self.places[index]
+            place.ready = True
+            self._emit(ReadyEvent(seat=place.number, partner=self._partner_no(place)))
+
+    def _maybe_again(self, now: int) -> None:
+        """The next match once every connected person said "Play again" (bots always
+        agree; people who are away are not waited for), and at least one person did."""
+        people = [p for p in self.places if p.bot is None and p.conn is not None]
+        if people and all(p.ready for p in people):
+            self._next_match(now)
+
+    def _leave(self, conn: int, index: int | None, now: int) -> None:
+        """Leaving on purpose: the connection closes and the place is free at once (a
+        bot plays it, anyone may join it), where a dropped connection keeps it."""
+        self._out.closes.append((conn, "left"))
+        self._disconnect(conn, now)
+        if index is not None and self.places[index].bot is None:
+            self._release(self.places[index], now)
+
+    def _match_record(self) -> MatchRecord:
+        """The match is over (R32): its record, with its place in the series."""
+        totals, winners = tuple(self.match.totals), tuple(self.match.winners)
+        return MatchRecord(totals, winners, self.match_no, self.first_hand)
+
+    def _next_match(self, now: int) -> None:
+        """The next match of the series at the same seats: totals from zero (R32)."""
+        self.past_winners.append(tuple(self.match.winners))
+        self.match = Match(self.settings.seats, self.rules)
+        self.match_no += 1
+        self.first_hand = self.hand_no + 1
+        self._out.records.append(MatchBegunRecord(self.match_no, self.first_hand))
+        self._emit(NextMatchEvent(match=self.match_no, wins=self.series_wins()))
+        self._deal(now)
+
+    def _roll_match(self, hand_no: int) -> None:
+        """Restoring: hand ``hand_no`` follows a finished match, so it opened the next."""
+        if self.match.over:
+            self.past_winners.append(tuple(self.match.winners))
+            self.match = Match(self.settings.seats, self.rules)
+            self.match_no += 1
+            self.first_hand = hand_no

@@ -1,0 +1,51 @@
+// A table plays a series (docs/protocol.md, "Series"): the standings (matches won per
+// seat), "Play again" and "Leave the table" at a match's end, and a hand's number
+// within its match (the server numbers hands across the whole series).
+import { h } from "../api.js";
+import { seatColour } from "../cards.js";
+import { myPlace, nameOf } from "./state.js";
+
+/** The hand's number within the current match (1 for its first deal). */
+export function handInMatch(t) {
+  const first = (t.series && t.series.first_hand) || 1;
+  return t.hand ? t.hand - first + 1 : 0;
+}
+
+/** "Series 1–0" for the top strip, once a match of the series is over. */
+export function seriesLabel(t) {
+  const s = t.series;
+  if (!s || (s.match === 1 && t.stage !== "over")) return null;
+  return `Series ${s.wins.join("–")}`;
+}
+
+/** Matches won per seat, one line each, for the end panel. */
+export function seriesTable(tv) {
+  const t = tv.table;
+  const s = t.series;
+  if (!s) return null;
+  return h("div", { class: "series", "aria-label": "Series" },
+    h("h3", { text: `Series after ${s.match} match${s.match === 1 ? "" : "es"}: ${s.wins.join("–")}` }),
+    h("ul", { class: "seat-list" }, t.seats.map((seat) => h("li", {},
+      h("span", { class: "chip", style: `background:${seatColour(seat.seat)}` }),
+      ` ${nameOf(tv.st, seat.seat)}: `, h("b", { class: "wins", text: String(s.wins[seat.seat]) }),
+      ` won${seat.name && !seat.bot ? (seat.ready ? " — plays again" : seat.connected ? "" : " — away") : ""}`))));
+}
+
+/** "Play again" (the ``ready`` message once a match is over) and "Leave the table"
+ * (``leave``: the place is given up at once), or who the table still waits for. */
+export function playAgainLine(tv) {
+  const me = tv.me !== null ? myPlace(tv.st) : null;
+  const home = h("a", { href: "/", class: "button", text: "Back home" });
+  if (!me) return h("p", {}, home);
+  const waiting = tv.table.seats
+    .filter((s) => s.name && !s.bot && s.connected && !s.ready && s.seat !== tv.me)
+    .map((s) => nameOf(tv.st, s.seat));
+  const leave = h("button", { type: "button", class: "leave-btn", onclick: () => tv.leave(), text: "Leave the table" });
+  if (me.ready) {
+    return h("p", { class: "waiting" },
+      waiting.length ? `Waiting for ${waiting.join(" and ")} to play again…` : "The next match deals now…", " ", leave);
+  }
+  return h("p", {},
+    h("button", { class: "primary again-btn", type: "button", onclick: () => tv.ready() }, "Play again ", h("kbd", { text: "Enter" })),
+    " ", leave);
+}
