@@ -16,7 +16,7 @@ Decoding never raises on bad input: ``decode_client`` returns either a message o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -41,11 +41,14 @@ __all__ = [
     "HandEndEvent",
     "Hello",
     "HoldMsg",
+    "Host",
+    "HostEvent",
     "JokerStayedEvent",
     "Leave",
     "MatchEndEvent",
     "MovedEvent",
     "NextMatchEvent",
+    "OptionsEvent",
     "Pick",
     "Ping",
     "Play",
@@ -77,7 +80,8 @@ PROTOCOL_VERSION = 5
 ``now_ms``. 4: fair races (R16, docs/fairness.md): the server's ``ping`` and the
 client's ``pong``; ``at`` on ``play``, ``call`` and ``stuck``. 5: series: ``again``
 ("Play again" once a match is over), the ``next_match`` event, the table's ``series``;
-``leave`` gives the place up."""
+``leave`` gives the place up; the host: the ``host`` message, the ``host`` and
+``options`` events, the table's ``host``."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -173,7 +177,21 @@ class Leave(_Client, tag="leave", frozen=True):
     connection that merely drops keeps the place for ``reconnect_s``.)"""
 
 
-ClientMessage = Hello | Ready | Again | Play | Call | Stuck | Pick | Drop | Resync | Leave | Pong
+class Host(_Client, tag="host", frozen=True):
+    """A host action (``host.py``): ``start`` now (empty places to ``bot``), a ``bot``
+    for the person away at ``seat`` (``partner``), ``remove`` that person, ``pass`` the
+    host role to them, change ``options`` between matches (as text, like the lobby's)."""
+
+    do: Literal["start", "bot", "remove", "pass", "options"]
+    seat: int | None = None
+    partner: int | None = None
+    bot: Short | None = None
+    options: dict[Short, str | int | bool] | None = None
+
+
+ClientMessage = (
+    Hello | Ready | Again | Play | Call | Stuck | Pick | Drop | Resync | Leave | Pong | Host
+)
 CLIENT_TYPES = (
     "hello",
     "ready",
@@ -186,6 +204,7 @@ CLIENT_TYPES = (
     "resync",
     "leave",
     "pong",
+    "host",
 )
 
 
@@ -342,6 +361,21 @@ class NextMatchEvent(_Event, tag="next_match", kw_only=True, frozen=True):
     wins: list[int]
 
 
+class HostEvent(_Event, tag="host", kw_only=True, frozen=True):
+    """The host is now the person at ``seat`` (``partner``), or nobody (``seat`` null)."""
+
+    seat: int | None
+    partner: int | None = None
+
+
+class OptionsEvent(_Event, tag="options", kw_only=True, frozen=True):
+    """The host changed options between matches: ``changed`` (name -> new value) and
+    every option now in force, ``rules``; they hold from the next deal."""
+
+    changed: dict[str, Any]
+    rules: dict[str, Any]
+
+
 class ResumedEvent(_Event, tag="resumed", kw_only=True, frozen=True):
     """The table was rebuilt (a server restart, or after an internal error)."""
 
@@ -367,6 +401,8 @@ TableEvent = (
     | HandEndEvent
     | MatchEndEvent
     | NextMatchEvent
+    | HostEvent
+    | OptionsEvent
     | ResumedEvent
 )
 """Every event a table sends, tagged by ``k`` (docs/protocol.md, "Events")."""

@@ -109,6 +109,8 @@ class Seating:
 
         def _replan_partner(self, place: Place, now: int) -> None: ...
 
+        def _host_gone(self, place: Place) -> None: ...
+
     @property
     def seats(self) -> list[Place]:
         """Each seat's first place (its only one without partnerships)."""
@@ -297,3 +299,4 @@ class Seating:
         )
         if place.driver is None and self.stage is not Stage.SEATING:
             self._takeover(place, now)
+        self._host_gone(place)  # a host who lost the place is host no more

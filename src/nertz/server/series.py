@@ -90,6 +90,20 @@ class Series:
         the current match's first hand (hands are numbered across the series)."""
         return {"match": self.match_no, "wins": self.series_wins(), "first_hand": self.first_hand}
 
+    def _ready(self, conn: int, index: int | None) -> None:
+        """Ready for the first deal or the next one (``again`` is for the next match)."""
+        if index is None:
+            self._error(conn, "not_seated", "spectators have no seat to get ready")
+        elif self.stage in (Stage.SEATING, Stage.BETWEEN):
+            place = self.places[index]
+            if place.ready:
+                self._error(conn, "already_ready", "this seat is already ready")
+            else:
+                place.ready = True
+                self._emit(ReadyEvent(seat=place.number, partner=self._partner_no(place)))
+        else:
+            self._error(conn, "not_now", f"nothing to get ready for while {self.stage.value}")
+
     def _again(self, conn: int, index: int | None) -> None:
         """Play again: the place is ready for the next match (its ``ready`` shows it)."""
         if index is None:
@@ -134,8 +148,11 @@ class Series:
         self._deal(now)
 
     def _roll_match(self, hand_no: int) -> None:
-        """Restoring: hand ``hand_no`` follows a finished match, so it opened the next."""
-        if self.match.over:
+        """Restoring: hand ``hand_no`` follows a finished match, so it opened the next
+        (under the rules in force then; a first hand, under the rules it was dealt by)."""
+        if not self.match.hands:
+            self.match = Match(self.settings.seats, self.rules)
+        elif self.match.over:
             self.past_winners.append(tuple(self.match.winners))
             self.match = Match(self.settings.seats, self.rules)
             self.match_no += 1

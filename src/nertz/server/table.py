@@ -57,6 +57,7 @@ from nertz.engine import (
 from .bots import BotSeats
 from .commands import Command, Connect, Disconnect, Inbound, Join, Out, Stage
 from .fair import FairRaces
+from .host import Hosting, rules_from
 from .partners import Partnering
 from .protocol import (
     Ack,
@@ -70,13 +71,13 @@ from .protocol import (
     EventMsg,
     HandEndEvent,
     Hello,
+    Host,
     Leave,
     MatchEndEvent,
     Pick,
     Play,
     Pong,
     Ready,
-    ReadyEvent,
     Refused,
     ResumedEvent,
     Resync,
@@ -105,7 +106,7 @@ from .settings import Settings
 __all__ = ["Table", "restore_from_records"]
 
 
-class Table(FairRaces, Seating, Partnering, BotSeats, Series):
+class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
     """One table's match. Not thread-safe: one actor calls it (STYLE.md)."""
 
     def __init__(
@@ -170,7 +171,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series):
         if type(command) is Inbound:
             self._inbound(command.conn, command.message, now)
         elif type(command) is Join:
-            self._out.reply = self._join(command, now)
+            self._out.reply = self._claim_host(self._join(command, now))
         elif type(command) is Connect:
             self._connect(command, now)
         elif type(command) is Disconnect:
@@ -202,6 +203,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series):
             "rules": self.rules.as_dict(),
             "public": self.settings.public,
             "series": self.series_public(),
+            "host": self.host_public(),
         }
 
     # ------------------------------------------------------------------ restore
@@ -223,13 +225,16 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series):
         table = cls(code, rules, settings, dealer=dealer)
         table._seat_records(seats)
         table.events = list(events)
+        per_hand, in_force = rules_from(rules, events)
         for record, log in hands:
+            table.rules = per_hand.get(record.hand, table.rules)  # as the host left them
             table._roll_match(record.hand)
-            replayed = replay(rebuild_deal(record, rules), rules, log)
+            replayed = replay(rebuild_deal(record, table.rules), table.rules, log)
             table.hand, table.hand_no, table._logged = replayed, record.hand, len(replayed.log)
             table.now = max(table.now, replayed.now)
             if replayed.over:
                 table.match.record(replayed.scores(), _caller(replayed))
+        table._restore_host(events, in_force)
         now = table.now
         for place in table.places:
             place.driver = None
@@ -298,19 +303,11 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series):
             else:
                 self._let_go(self.places[index])
         elif kind is Ready:
-            if index is None:
-                self._error(conn, "not_seated", "spectators have no seat to get ready")
-            elif self.stage in (Stage.SEATING, Stage.BETWEEN):
-                place = self.places[index]
-                if place.ready:
-                    self._error(conn, "already_ready", "this seat is already ready")
-                else:
-                    place.ready = True
-                    self._emit(ReadyEvent(seat=place.number, partner=self._partner_no(place)))
-            else:
-                self._error(conn, "not_now", f"nothing to get ready for while {self.stage.value}")
+            self._ready(conn, index)
         elif kind is Pong:
             self._pong(conn, message, now)  # type: ignore[arg-type]
+        elif kind is Host:
+            self._host_action(conn, index, message, now)  # type: ignore[arg-type]
         elif kind is Again:
             self._again(conn, index)
         elif kind is Resync:

@@ -13,6 +13,7 @@ import { rulesContent } from "./rules.js";
 import { renderChooser } from "./table/chooser.js";
 import { onDoubleClick, onKey, onPointerDown } from "./table/input.js";
 import { showJoin } from "./table/join.js";
+import { hostContent, isHost, optionsNotice } from "./table/host.js";
 import { renderOverlay } from "./table/panels.js";
 import { draw, finish, rects, renderStatus, tickBadge } from "./table/render.js";
 import { emptyState, myPlace, nameOf, receive, shown } from "./table/state.js";
@@ -112,6 +113,7 @@ class TableView {
     this.bar = h("header", { class: "bar" }, this.strip, this.status,
       h("span", { class: "grow" }),
       h("button", { type: "button", class: "rules-btn", onclick: () => this.showRulesDialog(), title: "The rules and this table's options (?)" }, "Rules ", h("kbd", { text: "?" })),
+      this.hostBtn = h("button", { type: "button", class: "host-btn", hidden: true, onclick: () => this.showHostDialog(), title: "Run the table: start, bots, options" }, "Host"),
       this.settingsBox,
       h("a", { href: "/", class: "home-link", title: "Home" }, "Home"));
     this.opponents = h("section", { class: "opponents", "aria-label": "Opponents" });
@@ -178,7 +180,17 @@ class TableView {
         return;
       case "error":
         if (msg.seq !== undefined && msg.seq !== null) this.refused(msg.seq, msg.code, msg.reason);
-        else if (msg.code === "bad_token") {
+        else if (msg.code === "removed") {
+          const seats = store.get("seats", {});
+          delete seats[this.code];
+          store.set("seats", seats);
+          this.socket.close(); // no coming back: the token is refused from now on
+          this.status.textContent = "The host removed you from this table.";
+          this.status.className = "status error";
+          this.app.append(h("div", { class: "panel removed", role: "alert" },
+            h("h2", { text: "The host removed you from this table" }),
+            h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" }))));
+        } else if (msg.code === "bad_token") {
           const seats = store.get("seats", {});
           delete seats[this.code];
           store.set("seats", seats);
@@ -239,6 +251,13 @@ class TableView {
         break;
       case "next_match":
         this.flash(`Match ${e.match} — series ${e.wins.join("–")}`, "info", 2500);
+        break;
+      case "options":
+        toast(optionsNotice(this, e), "info", 6000);
+        if (this.dialog.open && this.dialog.dataset.kind === "host") this.showHostDialog();
+        break;
+      case "host":
+        if (isHost(this)) toast("You are the host now.", "info", 4000);
         break;
       default:
         break;
@@ -390,6 +409,8 @@ class TableView {
     draw(this, view);
     renderChooser(this, view);
     renderOverlay(this);
+    this.hostBtn.hidden = !isHost(this);
+    this.hostBtn.style.display = isHost(this) ? "" : "none"; // [hidden] loses to the bar's button style
     finish(this, view, before);
     this.syncHold();
   }
@@ -422,8 +443,24 @@ class TableView {
     this.render();
   }
 
+  /** A host action (``host`` message; docs/protocol.md, "Host"). */
+  hostDo(action) {
+    this.socket.send({ type: "host", ...action });
+    if (action.do !== "options" && this.dialog.open) this.dialog.close();
+  }
+
+  showHostDialog() {
+    this.dialog.dataset.kind = "host";
+    this.dialog.replaceChildren(
+      h("form", { method: "dialog", class: "dialog-head" }, h("h2", { text: "Host" }), h("button", { text: "Close (Esc)" })),
+      hostContent(this));
+    if (!this.dialog.open) this.dialog.showModal();
+  }
+
   showRulesDialog() {
-    const rules = (this.base && this.base.rules) || (this.table && this.table.rules);
+    this.dialog.dataset.kind = "rules";
+    // The table's rules: between matches they are the next match's (the host's change).
+    const rules = (this.table && this.table.rules) || (this.base && this.base.rules);
     this.dialog.replaceChildren(
       h("form", { method: "dialog", class: "dialog-head" }, h("h2", { text: "Rules" }), h("button", { text: "Close (Esc)" })),
       rulesContent(rules, `table ${this.code}`));

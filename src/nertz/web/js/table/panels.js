@@ -3,6 +3,7 @@
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { totalsChart } from "../chart.js";
+import { hostLine } from "./host.js";
 import { handInMatch, playAgainLine, seriesTable } from "./series.js";
 import { myPlace, nameOf } from "./state.js";
 
@@ -35,6 +36,7 @@ function seatingPanel(tv) {
     me && !me.ready
       ? h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "I'm ready — deal! ", h("kbd", { text: "Enter" }))
       : h("p", { text: "The deal comes when every seat is taken and everyone is ready." }),
+    hostLine(tv),
     h("p", {}, h("a", { href: `/rules?t=${tv.code}`, target: "_blank", text: "Rules and options in force" })));
 }
 
@@ -116,7 +118,7 @@ function handEndPanel(tv) {
     chart(tv));
   if (tv.st.matchEnd) {
     panel.append(winnersLine(tv, tv.st.matchEnd.winners));
-    panel.append(seriesTable(tv), playAgainLine(tv));
+    panel.append(seriesTable(tv), playAgainLine(tv), hostLine(tv));
   } else if (me) {
     panel.append(readyLine(tv));
   }
@@ -140,5 +142,6 @@ function matchPanel(tv) {
     h("h2", { text: "Match over" }), winnersLine(tv, (tv.st.matchEnd || t).winners),
     chart(tv),
     seriesTable(tv),
-    playAgainLine(tv));
+    playAgainLine(tv),
+    hostLine(tv));
 }

@@ -37,6 +37,7 @@ export function playAgainLine(tv) {
   const me = tv.me !== null ? myPlace(tv.st) : null;
   const home = h("a", { href: "/", class: "button", text: "Back home" });
   if (!me) return h("p", {}, home);
+  // The host may also start the next match at once (the Host button).
   const waiting = tv.table.seats
     .filter((s) => s.name && !s.bot && s.connected && !s.ready && s.seat !== tv.me)
     .map((s) => nameOf(tv.st, s.seat));

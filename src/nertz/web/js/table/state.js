@@ -163,6 +163,12 @@ function applyEvent(st, e, now) {
       st.matchEnd = e;
       if (t.series) for (const w of e.winners) t.series.wins[w] += 1;
       break;
+    case "host":
+      t.host = e.seat === null ? null : { seat: e.seat, partner: e.partner ?? null };
+      break;
+    case "options":
+      t.rules = e.rules; // the host's change, from the next deal on
+      break;
     case "next_match":
       // The series' next match (the ``dealt`` follows): totals from zero (R32).
       t.series = { match: e.match, wins: e.wins, first_hand: t.hand + 1 };

@@ -1,0 +1,109 @@
+// The host's controls (docs/protocol.md, "Host"): start now with bots in the empty
+// places, a bot for a person who is away, remove a person, pass the role on, and change
+// the options between matches (the form is built from GET /api/rules, as the home page's).
+import { h } from "../api.js";
+import { seatColour } from "../cards.js";
+import { formValue, ruleOptions } from "../rules.js";
+import { nameOf } from "./state.js";
+
+/** The bot levels, as the home page offers them. */
+export const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
+
+/** Whether this page is the host's. */
+export function isHost(tv) {
+  const host = tv.table && tv.table.host;
+  return !!host && tv.me === host.seat && (host.partner ?? null) === (tv.st.partner ?? null);
+}
+
+/** "Ann is the host" for everyone (null before anyone joined); the host's own page
+ * has the button that opens the host's controls. */
+export function hostLine(tv) {
+  const host = tv.table.host;
+  if (!host) return null;
+  if (!isHost(tv)) return h("p", { class: "host-line", text: `${placeName(tv, host.seat, host.partner)} is the host.` });
+  return h("p", {}, h("span", { class: "host-line", text: "You are the host." }), " ",
+    h("button", { type: "button", class: "host-open", onclick: () => tv.showHostDialog() }, "Host: start, bots, options"));
+}
+
+function placeName(tv, seat, partner) {
+  const s = tv.table.seats[seat];
+  if (s.partners && partner !== null && partner !== undefined) return s.partners[partner].name || `seat ${seat + 1}`;
+  return nameOf(tv.st, seat);
+}
+
+/** Every person's place but the host's: ``[seat, partner, place]``. */
+function others(tv) {
+  const out = [];
+  for (const s of tv.table.seats) {
+    const places = s.partners ? s.partners.map((p) => [s.seat, p.partner, p]) : [[s.seat, null, s]];
+    for (const [seat, partner, p] of places) {
+      if (!p.name || p.bot) continue;
+      if (seat === tv.me && (partner ?? null) === (tv.st.partner ?? null)) continue;
+      out.push([seat, partner, p]);
+    }
+  }
+  return out;
+}
+
+/** The host's controls (the Host dialog). */
+export function hostContent(tv) {
+  const t = tv.table;
+  const level = h("select", { class: "host-level", "aria-label": "bot level" }, LEVELS.map((l) => h("option", { value: l, text: l, selected: l === "skilled" })));
+  const between = t.stage === "seating" || t.stage === "over";
+  const out = h("div", { class: "host-panel" },
+    h("p", { text: "You are the host: you made this table." }),
+    between
+      ? h("p", {}, "Start now; every empty seat gets a bot: ", level, " ",
+        h("button", { type: "button", class: "primary host-start", onclick: () => tv.hostDo({ do: "start", bot: level.value }) }, "Start now"))
+      : null,
+    h("h3", { text: "People" }),
+    h("ul", { class: "seat-list" }, others(tv).map(([seat, partner, p]) => {
+      const name = p.name;
+      const at = partner === null ? { seat } : { seat, partner };
+      return h("li", { "data-seat": String(seat) },
+        h("span", { class: "chip", style: `background:${seatColour(seat)}` }),
+        ` ${name}${p.connected ? "" : " (away)"} `,
+        p.connected
+          ? h("button", { type: "button", class: "host-pass", onclick: () => tv.hostDo({ do: "pass", ...at }) }, `Make ${name} host`)
+          : h("button", { type: "button", class: "host-bot", onclick: () => tv.hostDo({ do: "bot", bot: level.value, ...at }) }, `A bot for ${name}`),
+        " ",
+        h("button", { type: "button", class: "host-remove", onclick: () => tv.hostDo({ do: "remove", ...at }) }, `Remove ${name}`));
+    })),
+    between ? optionsForm(tv) : h("p", { text: "Options change between matches." }));
+  return out;
+}
+
+/** The options, each as GET /api/rules declares it, filled with those in force. */
+function optionsForm(tv) {
+  const form = h("form", { class: "host-options" }, h("h3", { text: "Options for the next match" }), h("p", { text: "Loading the options…" }));
+  ruleOptions().then(({ options }) => {
+    const rules = tv.table.rules;
+    const fields = options.filter((o) => o.name !== "partnerships").map((o) => {
+      const value = formValue(rules[o.name]);
+      const input = o.values
+        ? h("select", { name: o.name, title: o.help }, o.values.map((v) => h("option", { value: formValue(v), text: formValue(v), selected: formValue(v) === value })))
+        : h("input", { name: o.name, type: "number", min: o.min, max: o.max, value, title: o.help });
+      return h("label", { class: "opt", title: `${o.help} (${o.rule})` }, h("span", { class: "opt-name", text: o.label }), input);
+    });
+    form.replaceChildren(form.firstChild, h("div", { class: "opts" }, fields),
+      h("button", { type: "submit", class: "primary host-apply", text: "Change the options" }));
+  });
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const rules = tv.table.rules;
+    const changed = {};
+    for (const el of form.elements) {
+      if (el.name && el.value !== formValue(rules[el.name])) changed[el.name] = el.value;
+    }
+    tv.hostDo({ do: "options", options: changed });
+  });
+  return form;
+}
+
+/** "Ann changed caller bonus to 10": what everyone is told of an options change. */
+export function optionsNotice(tv, e) {
+  const host = tv.table.host;
+  const who = host ? placeName(tv, host.seat, host.partner) : "The host";
+  const what = Object.entries(e.changed).map(([k, v]) => `${k.replace(/_/g, " ")} to ${formValue(v)}`);
+  return `${who === "You" ? "You" : who} changed ${what.join(", ")} (from the next match)`;
+}

@@ -1,0 +1,138 @@
+"""The host: each host action works for the host and is refused ``not_host`` to
+anyone else; a removed person's token is refused; the role passes by itself when the
+host leaves; options changed between matches hold for the next one, after a restore too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from nertz.engine import Rules
+from nertz.server.commands import Stage
+from nertz.server.settings import Settings
+from nertz.server.table import restore_from_records
+
+from .harness import Harness
+from .test_table import play_match
+
+SINGLE = Rules(match="single")
+
+
+def table(seats: int = 3, **settings: Any) -> Harness:
+    """Ann (the host, seat 0) and Bo (seat 1), both here; seat 2 empty."""
+    h = Harness(SINGLE, Settings(seats=seats, countdown_ms=500, next_hand_s=5, **settings))
+    for conn, (name, token) in enumerate((("ann", "t0"), ("bo", "t1")), start=1):
+        h.join(name, token)
+        h.connect(conn, token)
+    return h
+
+
+def host(h: Harness, conn: int, **action: Any) -> dict[str, Any] | None:
+    """Send a host action; the error it got, if any."""
+    before = len(h.wire.get(conn, []))
+    h.send(conn, {"type": "host", **action})
+    errors = [m for m in h.messages(conn)[before:] if m["type"] == "error"]
+    return errors[0] if errors else None
+
+
+ACTIONS = [
+    {"do": "start", "bot": "skilled"},
+    {"do": "pass", "seat": 0},
+    {"do": "bot", "seat": 0, "bot": "skilled"},
+    {"do": "remove", "seat": 0},
+    {"do": "options", "options": {"caller_bonus": "10"}},
+]
+
+
+@pytest.mark.parametrize("action", ACTIONS, ids=[a["do"] for a in ACTIONS])
+def test_every_host_action_is_refused_to_anyone_but_the_host(action: dict[str, Any]) -> None:
+    h = table()
+    before = h.table.info()
+    error = host(h, 2, **action)
+    assert error is not None and error["code"] == "not_host"
+    assert "host" in error["reason"]
+    assert h.table.info() == before  # nothing changed
+    h.connect(3, None)  # a spectator is not host either
+    assert (host(h, 3, **action) or {}).get("code") == "not_host"
+
+
+def test_the_first_person_to_join_is_host_and_everyone_knows() -> None:
+    h = table()
+    assert h.table.info()["host"] == {"seat": 0, "partner": None}
+    events = [m["e"] for m in h.messages(2) if m["type"] == "event"]
+    assert h.last(2)["type"] == "state" and h.messages(2)[0]["table"]["host"]["seat"] == 0
+    assert not [e for e in events if e["k"] == "host"]  # Bo's state already said so
+
+
+def test_the_host_starts_now_with_bots_in_the_empty_seats() -> None:
+    h = table()
+    assert host(h, 1, do="start", bot="casual") is None
+    assert h.table.stage is Stage.COUNTDOWN
+    seat = h.table.info()["seats"][2]
+    assert seat["bot"] == "casual" and seat["name"] == "bot casual"
+
+
+def test_the_host_changes_options_between_matches_and_everyone_is_told() -> None:
+    h = table()
+    assert host(h, 1, do="options", options={"caller_bonus": "10"}) is None
+    told = [m["e"] for m in h.messages(2) if m["type"] == "event" and m["e"]["k"] == "options"]
+    assert told[-1]["changed"] == {"caller_bonus": 10}
+    assert h.table.info()["rules"]["caller_bonus"] == 10
+    error = host(h, 1, do="options", options={"caller_bonus": "500"})
+    assert error is not None and error["code"] == "host_refused" and "50" in error["reason"]
+    assert host(h, 1, do="start") is None
+    error = host(h, 1, do="options", options={"caller_bonus": "25"})
+    assert error is not None and error["code"] == "host_refused"  # not during a match
+
+
+def test_options_changed_before_the_second_match_survive_a_restore() -> None:
+    h = table()
+    host(h, 1, do="start")
+    play_match(h)
+    assert host(h, 1, do="options", options={"caller_bonus": "25", "draw": "1"}) is None
+    assert host(h, 1, do="start") is None  # the next match, without waiting for Bo
+    assert h.table.match_no == 2 and h.table.rules.caller_bonus == 25
+    h.run_until(lambda: h.table.stage is Stage.PLAYING)
+    again = restore_from_records("TEST", SINGLE, h.table.settings, h.records)
+    assert again.rules == h.table.rules and again.match.rules.caller_bonus == 25
+    assert again.hand is not None and h.table.hand is not None
+    assert again.hand.snapshot() == h.table.hand.snapshot()
+    assert again.info()["host"] == h.table.info()["host"]
+
+
+def test_the_host_puts_a_bot_in_the_place_of_a_person_who_is_away() -> None:
+    h = table()
+    error = host(h, 1, do="bot", seat=1, bot="expert")
+    assert error is not None and "here" in error["reason"]  # Bo is here
+    h.drop(2)
+    assert host(h, 1, do="bot", seat=1, bot="expert") is None
+    seat = h.table.info()["seats"][1]
+    assert seat["bot"] == "expert" and seat["name"] == "bot expert"
+    h.connect(5, "t1")
+    assert h.last(5)["code"] == "bad_token"  # the place is the bot's now
+
+
+def test_a_removed_person_is_told_and_their_token_is_refused() -> None:
+    h = table()
+    assert host(h, 1, do="remove", seat=1) is None
+    assert h.last(2) == {
+        "type": "error",
+        "code": "removed",
+        "reason": "the host removed you from this table",
+    }
+    assert h.closed[2] == "removed"
+    assert h.table.info()["seats"][1]["name"] is None
+    h.connect(6, "t1")
+    assert h.last(6)["code"] == "bad_token"
+
+
+def test_the_host_passes_the_role_and_it_passes_by_itself_when_the_host_leaves() -> None:
+    h = table()
+    assert host(h, 1, do="pass", seat=1) is None
+    assert h.table.info()["host"] == {"seat": 1, "partner": None}
+    assert (host(h, 1, do="pass", seat=1) or {}).get("code") == "not_host"
+    h.send(2, {"type": "leave"})  # Bo, the host, leaves: Ann is host again
+    assert h.table.info()["host"] == {"seat": 0, "partner": None}
+    told = [m["e"] for m in h.messages(1) if m["type"] == "event" and m["e"]["k"] == "host"]
+    assert told[-2:] == [{"k": "host", "seat": 1}, {"k": "host", "seat": 0}]
