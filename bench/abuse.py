@@ -19,9 +19,9 @@ same run: first alone (the baseline), then for ``--seconds`` beside this mix:
 
 Honest errors are ``error`` messages, plays not answered within 2 s and lost
 connections. ``rss_growth_mb`` is the server's peak RSS during the abuse less its RSS
-before it. ``conns_left`` counts the abusive connections opened at the start of the
-abuse still open at its end (a raw socket counts while its TCP state is ESTABLISHED:
-a closed one is CLOSE_WAIT or gone). The last line printed is::
+before it. ```conns_left`` counts the abusive connections the server still holds at the end
+of the abuse, read from the server's side of each socket in ``/proc/net/tcp``
+(ESTABLISHED or CLOSE_WAIT; Linux). The last line printed is::
 
     abuse honest_ack_p99_ms=.. baseline_ack_p99_ms=.. honest_errors=.. \\
           rss_growth_mb=.. conns_left=..   (one line)
@@ -53,8 +53,6 @@ from load import Stats, cpu_seconds, free_port, percentile, player
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 
-TCP_ESTABLISHED = 1
-
 
 def honest(i: int) -> str:
     """The ``i``-th honest client's own address."""
@@ -73,12 +71,29 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def still_open(sock: socket.socket) -> bool:
-    try:
-        info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)
-    except OSError:
-        return False
-    return info[0] == TCP_ESTABLISHED
+KINDS = {2: "never_read", 3: "resync", 5: "silent"}
+"""The abusers that hold connections, by the third byte of their address."""
+SERVER_HOLDS = {"01", "08"}
+"""TCP states of a socket the server process still holds: ESTABLISHED, CLOSE_WAIT."""
+
+
+def held_by_server(port: int) -> dict[str, int]:
+    """Abusive connections the server still holds, by kind, from the server's side
+    of each socket (``/proc/net/tcp``). A client's own socket can look open after the
+    server closed its end: a peer that never reads keeps a zero window, so the FIN
+    waits behind unread bytes in the server's kernel, which the process no longer
+    holds."""
+    held = dict.fromkeys(KINDS.values(), 0)
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, state = fields[1], fields[2], fields[3]
+        if int(local.split(":")[1], 16) != port or state not in SERVER_HOLDS:
+            continue
+        ip = bytes.fromhex(remote.split(":")[0])[::-1]  # little-endian on x86
+        kind = KINDS.get(ip[2]) if ip[0] == 127 and ip[1] == 66 else None
+        if kind is not None:
+            held[kind] += 1
+    return held
 
 
 # ------------------------------------------------------------------ the honest side
@@ -120,14 +135,8 @@ class Abuse:
 
     def __init__(self) -> None:
         self.answers: collections.Counter[str] = collections.Counter()
-        self.sockets: dict[str, list[socket.socket]] = collections.defaultdict(list)
-        self.websockets_open: dict[str, int] = collections.Counter()
-
-    def left(self) -> dict[str, int]:
-        out = {kind: sum(map(still_open, socks)) for kind, socks in self.sockets.items()}
-        for kind, count in self.websockets_open.items():
-            out[kind] = out.get(kind, 0) + count
-        return out
+        self.sockets: list[socket.socket] = []
+        self.resyncs_sent = 0
 
 
 async def creator(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
@@ -172,21 +181,21 @@ async def resyncer(url: str, address: str, code: str, abuse: Abuse, stop: asynci
         async with connect(
             url, local_addr=(address, 0), ping_interval=None, compression=None, max_queue=None
         ) as ws:
-            abuse.websockets_open["resync"] += 1
-            try:
-                await ws.send(json.dumps({"type": "hello", "table": code}))
+            await ws.send(json.dumps({"type": "hello", "table": code}))
 
-                async def drain() -> None:
+            async def drain() -> None:
+                with contextlib.suppress(Exception):  # closed: the sender sees it
                     async for _ in ws:
                         pass
 
-                reader = asyncio.create_task(drain())
-                while not stop.is_set() and not reader.done():
-                    await ws.send('{"type": "resync"}')
-                    await asyncio.sleep(1 / 19)
-                reader.cancel()
-            finally:
-                abuse.websockets_open["resync"] -= 1
+            reader = asyncio.create_task(drain())
+            while not stop.is_set() and not reader.done():
+                await ws.send('{"type": "resync"}')
+                abuse.resyncs_sent += 1
+                await asyncio.sleep(1 / 19)
+            if reader.done():
+                abuse.answers["resync closed by the server"] += 1
+            reader.cancel()
     except Exception as error:  # closed by the server: what should happen
         abuse.answers[f"resync closed {type(error).__name__}"] += 1
 
@@ -294,10 +303,10 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
             sock.bind((abuser(5, i % 5), 0))
             sock.setblocking(False)
             await loop.sock_connect(sock, ("127.0.0.1", port))
-            abuse.sockets["silent"].append(sock)
+            abuse.sockets.append(sock)
         for i in range(20):
             sock = await asyncio.to_thread(never_reader, port, abuser(2, i % 2), rng.choice(codes))
-            abuse.sockets["never_read"].append(sock)
+            abuse.sockets.append(sock)
         abusers.append(asyncio.create_task(creator(http, abuse, stop_abuse)))
         for i in range(100):
             spam = resyncer(url, abuser(3, i % 10), rng.choice(codes), abuse, stop_abuse)
@@ -306,15 +315,14 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
         abusers.append(asyncio.create_task(squatters(http, abuse, stop_abuse)))
 
     honest_stats, finish = await measure(url, seats, args, pid, start_abuse)
-    left = abuse.left()
+    left = held_by_server(port)
     stop_abuse.set()
     await finish()
     for task in abusers:
         task.cancel()
     await asyncio.gather(*abusers, return_exceptions=True)
-    for socks in abuse.sockets.values():
-        for sock in socks:
-            sock.close()
+    for sock in abuse.sockets:
+        sock.close()
 
     text = httpx.get(f"{http}/metrics", timeout=10).text
     refusals = {}
@@ -329,6 +337,8 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     print(f"server refusals: {refusals}")
     print(f"server closes: {closes}")
     print(f"abusive connections left: {left}")
+    rate = abuse.resyncs_sent / 100 / args.seconds
+    print(f"resyncs sent: {abuse.resyncs_sent} ({rate:.1f} a second per spammer, 19 asked)")
     for sample in (baseline.error_samples + honest_stats.error_samples)[:5]:
         print("error:", sample)
     print(
