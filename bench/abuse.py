@@ -338,7 +338,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     print(f"server closes: {closes}")
     print(f"abusive connections left: {left}")
     rate = abuse.resyncs_sent / 100 / args.seconds
-    print(f"resyncs sent: {abuse.resyncs_sent} ({rate:.1f} a second per spammer, 19 asked)")
+    print(f"resyncs sent: {abuse.resyncs_sent} ({rate:.1f} a second per spammer over the run)")
     for sample in (baseline.error_samples + honest_stats.error_samples)[:5]:
         print("error:", sample)
     print(
