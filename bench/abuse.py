@@ -38,6 +38,7 @@ import base64
 import collections
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -47,6 +48,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 from load import Stats, cpu_seconds, free_port, percentile, player
@@ -234,6 +236,45 @@ async def squatters(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
     await asyncio.gather(*(one(i) for i in range(5)))
 
 
+async def abuse_all(port: int, codes: list[str], stop: Any, results: Any) -> None:
+    """Open the abusers' connections, say so on ``results``, abuse until ``stop``, then
+    put what they were answered on ``results``."""
+    http = f"http://127.0.0.1:{port}"
+    url = f"ws://127.0.0.1:{port}/ws"
+    rng = random.Random(11)
+    abuse = Abuse()
+    done = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for i in range(500):  # silent TCP connections
+        sock = socket.socket()
+        sock.bind((abuser(5, i % 5), 0))
+        sock.setblocking(False)
+        await loop.sock_connect(sock, ("127.0.0.1", port))
+        abuse.sockets.append(sock)
+    for i in range(20):
+        sock = await asyncio.to_thread(never_reader, port, abuser(2, i % 2), rng.choice(codes))
+        abuse.sockets.append(sock)
+    tasks = [asyncio.create_task(creator(http, abuse, done))]
+    for i in range(100):
+        spam = resyncer(url, abuser(3, i % 10), rng.choice(codes), abuse, done)
+        tasks.append(asyncio.create_task(spam))
+    tasks.extend(asyncio.create_task(big_bodies(http, abuse, done)) for _ in range(4))
+    tasks.append(asyncio.create_task(squatters(http, abuse, done)))
+    results.put("started")
+    await asyncio.to_thread(stop.wait)
+    done.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for sock in abuse.sockets:
+        sock.close()
+    results.put((dict(abuse.answers), abuse.resyncs_sent))
+
+
+def abuse_process(port: int, codes: list[str], stop: Any, results: Any) -> None:
+    asyncio.run(abuse_all(port, codes, stop, results))
+
+
 # ------------------------------------------------------------------ the run
 
 
@@ -282,47 +323,35 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     await finish()
     await asyncio.sleep(2)
 
-    # The same honest load again, with the abuse.
-    rng = random.Random(11)
-    abuse = Abuse()
-    stop_abuse = asyncio.Event()
+    # The same honest load again, with the abuse, which runs in a process of its own
+    # so its work on the client side never delays the honest clients' measurements.
+    context = multiprocessing.get_context("spawn")
+    stop_abuse = context.Event()
+    results: multiprocessing.Queue[Any] = context.Queue()
+    child = context.Process(target=abuse_process, args=(port, codes, stop_abuse, results))
     rss_before = rss_mb(pid)
     peak = [rss_before]
-    abusers: list[asyncio.Task[None]] = []
+    watching = asyncio.Event()
 
     async def watch_rss() -> None:
-        while not stop_abuse.is_set():
+        while not watching.is_set():
             peak[0] = max(peak[0], rss_mb(pid))
             await asyncio.sleep(0.25)
 
+    watcher = asyncio.create_task(watch_rss())
+
     async def start_abuse() -> None:
-        abusers.append(asyncio.create_task(watch_rss()))
-        loop = asyncio.get_running_loop()
-        for i in range(500):  # silent TCP connections
-            sock = socket.socket()
-            sock.bind((abuser(5, i % 5), 0))
-            sock.setblocking(False)
-            await loop.sock_connect(sock, ("127.0.0.1", port))
-            abuse.sockets.append(sock)
-        for i in range(20):
-            sock = await asyncio.to_thread(never_reader, port, abuser(2, i % 2), rng.choice(codes))
-            abuse.sockets.append(sock)
-        abusers.append(asyncio.create_task(creator(http, abuse, stop_abuse)))
-        for i in range(100):
-            spam = resyncer(url, abuser(3, i % 10), rng.choice(codes), abuse, stop_abuse)
-            abusers.append(asyncio.create_task(spam))
-        abusers.extend(asyncio.create_task(big_bodies(http, abuse, stop_abuse)) for _ in range(4))
-        abusers.append(asyncio.create_task(squatters(http, abuse, stop_abuse)))
+        child.start()
+        await asyncio.to_thread(results.get)  # the abusers hold their connections
 
     honest_stats, finish = await measure(url, seats, args, pid, start_abuse)
     left = held_by_server(port)
     stop_abuse.set()
+    answers, resyncs_sent = await asyncio.to_thread(results.get)
+    await asyncio.to_thread(child.join, 30)
+    watching.set()
+    await watcher
     await finish()
-    for task in abusers:
-        task.cancel()
-    await asyncio.gather(*abusers, return_exceptions=True)
-    for sock in abuse.sockets:
-        sock.close()
 
     text = httpx.get(f"{http}/metrics", timeout=10).text
     refusals = {}
@@ -333,12 +362,12 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
                 refusals[sample.labels["code"]] = int(sample.value)
             elif sample.name == "nertz_closes_total":
                 closes[sample.labels["reason"]] = int(sample.value)
-    print(f"abusers' answers: {dict(sorted(abuse.answers.items()))}")
+    print(f"abusers' answers: {dict(sorted(answers.items()))}")
     print(f"server refusals: {refusals}")
     print(f"server closes: {closes}")
     print(f"abusive connections left: {left}")
-    rate = abuse.resyncs_sent / 100 / args.seconds
-    print(f"resyncs sent: {abuse.resyncs_sent} ({rate:.1f} a second per spammer over the run)")
+    rate = resyncs_sent / 100 / args.seconds
+    print(f"resyncs sent: {resyncs_sent} ({rate:.1f} a second per spammer over the run)")
     for sample in (baseline.error_samples + honest_stats.error_samples)[:5]:
         print("error:", sample)
     print(
