@@ -61,7 +61,7 @@ from .metrics import CONTENT_TYPE, Figures, Metrics
 from .protocol import ErrorMsg, Hello, ProtocolError, Resync, decode_client, encode
 from .requests import RequestError, decode_body, error_response
 from .settings import Settings
-from .sheets import SheetStore
+from .sheets import SheetStore, prune_sheets
 from .store import Store
 from .web import page, wants_html, web_routes
 
@@ -75,8 +75,6 @@ ABUSE_LIMIT = 60.0
 """Refused messages (forgiven at ``RATE_PER_S / 4`` a second) before the connection closes."""
 OUTBOX_LIMIT = 2000
 """Messages queued for a connection that does not read them: then it is closed."""
-SHEET_PRUNE_S = 3600.0
-"""How often score sheets past ``Limits.sheet_days`` are deleted."""
 
 
 @dataclass(slots=True)
@@ -170,7 +168,7 @@ class Connection:
         self.id = next(self._ids)
         self.websocket = websocket
         self.backlog: collections.deque[tuple[Coroutine[Any, Any, None], int]] = collections.deque()
-        self.queued_bytes = 0
+        self.backlog_bytes = 0
         """Bytes of the messages in ``backlog`` (``/metrics``)."""
         self.busy = False
         self.idle = asyncio.Event()
@@ -198,7 +196,7 @@ class Connection:
     def _push(self, coro: Coroutine[Any, Any, None], size: int) -> None:
         if self.busy:
             self.backlog.append((coro, size))
-            self.queued_bytes += size
+            self.backlog_bytes += size
         else:
             self._run(coro)
 
@@ -220,7 +218,7 @@ class Connection:
                 for rest, _ in self.backlog:
                     rest.close()
                 self.backlog.clear()
-                self.queued_bytes = 0
+                self.backlog_bytes = 0
             else:
                 waiting._asyncio_future_blocking = False
                 waiting.add_done_callback(functools.partial(self._resume, coro))
@@ -230,7 +228,7 @@ class Connection:
                 self.idle.set()
                 return
             coro, size = self.backlog.popleft()
-            self.queued_bytes -= size
+            self.backlog_bytes -= size
 
 
 def _origin_ok(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -252,23 +250,8 @@ def create_app(config: Config) -> Starlette:
 
     def figures() -> Figures | None:
         if "lobby" not in state:
-            return None
-        entries = lobby().tables.values()
-        by_stage = {stage.value: 0 for stage in Stage}
-        for entry in entries:
-            by_stage[entry.table.stage.value] += 1
-        depths = [entry.actor.queue.qsize() for entry in entries]
-        store: Store = state["store"]
-        return Figures(
-            connections=quotas.open,
-            tables_by_stage=by_stage,
-            queued_commands=sum(depths),
-            longest_queue=max(depths, default=0),
-            outbox_bytes=sum(c.queued_bytes for c in connections),
-            outbox_messages=sum(len(c.backlog) for c in connections),
-            commit_lag_ms=store.commit_lag_ms,
-            max_commit_lag_ms_10s=store.recent_lag_ms(10),
-        )
+            return None  # not started yet
+        return Figures.of(lobby().tables.values(), state["store"], quotas.open, connections)
 
     metrics = Metrics(figures)
     state["metrics"] = metrics
@@ -284,7 +267,7 @@ def create_app(config: Config) -> Starlette:
         resumed = lobby.restore()
         state["store"], state["lobby"] = store, lobby
         sheets = state["sheets"] = SheetStore(store.engine)
-        pruner = asyncio.get_running_loop().create_task(_prune_sheets(sheets, limits.sheet_days))
+        pruner = asyncio.get_running_loop().create_task(prune_sheets(sheets, limits.sheet_days))
         if resumed:
             log.info("resumed %d unfinished match(es)", resumed)
         if config.play:
@@ -320,7 +303,7 @@ def create_app(config: Config) -> Starlette:
                 metrics.refused(error.code)
                 return Refusal(error.code, error.reason, 60, error.status).response()
             return error.response()
-        quotas.table_created(address, entry.code)
+        quotas.table_created(address, entry.code, unstarted)
         out: dict[str, Any] = {"code": entry.code, "id": entry.id, "ws": "/ws"}
         if key is not None:
             out["key"] = key
@@ -543,19 +526,6 @@ def create_app(config: Config) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[body_limit])
     app.state.nertz = state
     return app
-
-
-async def _prune_sheets(sheets: SheetStore, days: int) -> None:
-    """Delete the score sheets nobody changed for ``days``, now and every hour."""
-    while True:
-        try:
-            gone = await asyncio.to_thread(sheets.prune, time.time() - days * 86400)
-        except Exception:  # a busy database: try again next time
-            log.exception("score sheets could not be pruned")
-        else:
-            if gone:
-                log.info("deleted %d score sheet(s) unchanged for %d days", gone, days)
-        await asyncio.sleep(SHEET_PRUNE_S)
 
 
 async def _play_table(lobby: Lobby, config: Config) -> None:

@@ -179,7 +179,11 @@ class Quotas:
             )
         return None
 
-    def table_created(self, address: str, code: str) -> None:
+    def table_created(self, address: str, code: str, unstarted: Callable[[str], bool]) -> None:
+        if address not in self.created and len(self.created) >= _TRACKED_MAX:
+            self.created = {
+                a: codes for a, codes in self.created.items() if any(map(unstarted, codes))
+            }
         self.created.setdefault(address, []).append(code)
 
     def join(self, address: str) -> Refusal | None:

@@ -9,12 +9,19 @@ mix their figures.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sized
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+
+from .commands import Stage
+
+if TYPE_CHECKING:
+    from .lobby import Entry
+    from .store import Store
 
 __all__ = ["CONTENT_TYPE", "Figures", "Metrics"]
 
@@ -33,6 +40,42 @@ class Figures:
     outbox_messages: int
     commit_lag_ms: float
     max_commit_lag_ms_10s: float
+
+    @classmethod
+    def of(
+        cls,
+        tables: Iterable[Entry],
+        store: Store,
+        connections: int,
+        outboxes: Collection[Backlog],
+    ) -> Figures:
+        """The figures of a running server: its tables, store, open WebSockets and
+        their outboxes."""
+        by_stage = {stage.value: 0 for stage in Stage}
+        depths = []
+        for entry in tables:
+            by_stage[entry.table.stage.value] += 1
+            depths.append(entry.actor.queue.qsize())
+        return cls(
+            connections=connections,
+            tables_by_stage=by_stage,
+            queued_commands=sum(depths),
+            longest_queue=max(depths, default=0),
+            outbox_bytes=sum(box.backlog_bytes for box in outboxes),
+            outbox_messages=sum(len(box.backlog) for box in outboxes),
+            commit_lag_ms=store.commit_lag_ms,
+            max_commit_lag_ms_10s=store.recent_lag_ms(10),
+        )
+
+
+class Backlog(Protocol):
+    """A connection's queue of messages the peer has not taken yet."""
+
+    @property
+    def backlog(self) -> Sized: ...
+
+    @property
+    def backlog_bytes(self) -> int: ...
 
 
 class _Gauges(Collector):

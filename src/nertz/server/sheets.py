@@ -17,9 +17,11 @@ way to read or change it. A sheet nobody changes for ``Limits.sheet_days`` is de
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -47,6 +49,7 @@ from .requests import RequestError
 
 __all__ = [
     "SHEET_OPTIONS",
+    "SHEET_PRUNE_S",
     "HandIn",
     "SheetError",
     "SheetIn",
@@ -54,6 +57,7 @@ __all__ = [
     "check_sheet",
     "compute",
     "deck_size",
+    "prune_sheets",
     "to_csv",
 ]
 
@@ -63,6 +67,9 @@ those that change the scores or the counts a hand may have (``jokers``: 54 cards
 R41); the others only change play."""
 
 MAX_HANDS = 200
+SHEET_PRUNE_S = 3600.0
+"""How often the sheets past their lifetime (``Limits.sheet_days``) are deleted."""
+log = logging.getLogger("nertz.sheets")
 
 metadata = MetaData()
 sheets_t = Table(
@@ -322,3 +329,16 @@ class SheetStore:
             )
             if done.rowcount != 1:
                 raise SheetError("unknown_sheet", "there is no score sheet with that link", 404)
+
+
+async def prune_sheets(sheets: SheetStore, days: int) -> None:
+    """Delete the score sheets nobody changed for ``days``, now and every hour."""
+    while True:
+        try:
+            gone = await asyncio.to_thread(sheets.prune, time.time() - days * 86400)
+        except Exception:  # a busy database: try again next time
+            log.exception("score sheets could not be pruned")
+        else:
+            if gone:
+                log.info("deleted %d score sheet(s) unchanged for %d days", gone, days)
+        await asyncio.sleep(SHEET_PRUNE_S)
