@@ -181,3 +181,57 @@ def test_a_dropped_connection_reconnects_and_catches_up(
             "foundation F1: ace of spades, 1 card",
             "foundation F2: ace of hearts, 1 card",
         ]
+
+
+DELAYED = """
+(() => {
+  // Test-only: this page is far from the server, 150 ms each way: what it sends and
+  // what it gets are held that long, in order.
+  const Real = window.WebSocket;
+  const onmessage = Object.getOwnPropertyDescriptor(Real.prototype, "onmessage");
+  function Far(url, protocols) {
+    const ws = new Real(url, protocols);
+    const send = ws.send.bind(ws);
+    ws.send = (data) => setTimeout(() => ws.readyState === 1 && send(data), 150);
+    Object.defineProperty(ws, "onmessage", {
+      set(handler) { onmessage.set.call(ws, (e) => setTimeout(() => handler(e), 150)); },
+    });
+    return ws;
+  }
+  Object.assign(Far, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  Far.prototype = Real.prototype;
+  window.WebSocket = Far;
+})();
+"""
+
+
+def test_the_earlier_gesture_wins_from_a_page_150_ms_away(
+    server: Server, players: list[Player]
+) -> None:
+    """R16 with fair races: Ann, 150 ms from the server each way, sends her two of hearts
+    first; Ben, next to the server, a tenth of a second later. Ben's arrives first, but
+    Ann's was played first, and it stays (with ``fair_races`` off, Ben's would)."""
+    ann, ben = (p.page for p in players)
+    ann.context.add_init_script(DELAYED)
+    sit_down(server, players, tie_window_ms="0")
+    drag(ann, '.mine [data-src="1"]', ".middle")  # Ann's ace starts F1 (R12)
+    for page in (ann, ben):
+        expect(foundation(page, 1)).to_have_attribute(
+            "aria-label", "foundation F1: ace of hearts, 1 card"
+        )
+        page.keyboard.press("0")
+        expect(page.locator(".card.selected")).to_have_attribute("aria-label", "2 of hearts")
+    time.sleep(1.5)  # the table has measured both trips (its first pings)
+    ann.keyboard.press("f")
+    time.sleep(0.1)
+    ben.keyboard.press("f")
+    expect(ben.locator(".toast.warn", has_text="Beaten to it!")).to_contain_text(
+        "F1 already has the 2 of hearts (R16)"
+    )
+    expect(ann.locator(".toast.warn", has_text="Beaten")).to_have_count(0)
+    for page in (ann, ben):
+        expect(foundation(page, 1)).to_have_attribute(
+            "aria-label", "foundation F1: 2 of hearts, 2 cards"
+        )
+    expect(ann.locator('.mine [data-src="N"]')).to_have_attribute("aria-label", "5 of diamonds")
+    expect(ben.locator('.mine [data-src="N"]')).to_have_attribute("aria-label", "2 of hearts")

@@ -212,3 +212,24 @@ def test_a_raced_hand_replays_and_restores_to_the_same_position() -> None:
         table.code, table.rules, table.settings, net.h.records, race_deal
     )
     assert restored.hand is not None and restored.hand.snapshot() == hand.snapshot()
+
+
+def test_a_call_after_a_lost_race_is_not_taken_for_a_late_card() -> None:
+    """R27: the seat that lost the race for F1's 2H (the 2H now the end of its first
+    work pile) and then empties its Nertz pile calls, and the call stands."""
+    net = started(Rules(), (120, 10))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)  # seat 0's 2H stays ...
+    net.play(2, 2, "N>F1", t + 60)  # ... seat 1's is beaten and goes back
+    net.run(1000)
+    assert net.answer(2, 2)[1]["code"] == "beaten"
+    table = net.h.table
+    hand = table.hand
+    assert hand is not None
+    # Seat 1 has since laid its 2H on work pile 1 and played its Nertz pile out.
+    layout = hand.seats[1]
+    layout.work[0].append(layout.nertz.pop())
+    layout.nertz.clear()
+    net.h.send(2, {"type": "call", "seq": 4})
+    assert net.h.last(2)["type"] == "ack"
+    assert hand.caller == 1

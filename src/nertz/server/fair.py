@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nertz.engine import Card, Hand, Move, Refusal, Rules
+from nertz.engine import Card, Hand, Kind, Move, Refusal, Rules
 
 from .clock import FIRST_EVERY_MS, ConnectionClock
 from .commands import Out, Stage
@@ -161,7 +161,7 @@ class FairRaces:
         hand = self.hand
         assert hand is not None
         move = play.move
-        card = _card(hand, play.seat, move)
+        card = _card(hand, play.seat, move) if move.kind in _TO_THE_MIDDLE else None
         if card is not None and card.rank > 1:
             late = self.arbiter.late(card.key, move.dst, play)
             if late is not None and late[0] is Verdict.LOST and not hand.wants.get(card.key):
@@ -230,6 +230,9 @@ class FairRaces:
         for play in self.arbiter.clear():
             self._place(play, self.now)
         self.lost = []
+
+
+_TO_THE_MIDDLE = (Kind.FOUNDATION, Kind.ANNOUNCE)
 
 
 def _card(hand: Hand, seat: int, move: Move) -> Card | None:

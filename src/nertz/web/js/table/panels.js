@@ -114,6 +114,7 @@ function handEndPanel(tv) {
     h("h2", { text: `Hand ${n} over — ${why}` }),
     h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).` }),
     breakdownTable(tv, e),
+    ...lostRaces(tv, e),
     h("h3", { text: "Running totals" }),
     chart(tv));
   if (tv.st.matchEnd) {
@@ -124,6 +125,16 @@ function handEndPanel(tv) {
   }
   panel.append(h("button", { type: "button", class: "link", onclick: () => { tv.overlayHidden = true; tv.render(); }, text: "Look at the table" }));
   return panel;
+}
+
+// Races lost this hand and by how many ms of play time (fair races, R16; docs/fairness.md).
+function lostRaces(tv, e) {
+  if (!e.lost || !e.lost.length) return [];
+  const bySeat = new Map();
+  for (const [seat, ms] of e.lost) bySeat.set(seat, [...(bySeat.get(seat) || []), ms]);
+  const parts = [...bySeat].map(([seat, all]) =>
+    `${nameOf(tv.st, seat)} ${all.length} (by ${all.map((ms) => `${ms} ms`).join(", ")})`);
+  return [h("p", { class: "lost-races", text: `Races lost to a card played first (R16): ${parts.join("; ")}.` })];
 }
 
 function winnersLine(tv, w) {

@@ -1,0 +1,389 @@
+"""Fairness benchmark: races for one place in the middle, decided by who played first (R16).
+
+    python bench/fairness.py [--tables 6] [--hands 12]
+
+Runs the real server (``nertz serve``'s app with its test hook, which deals fixed hands)
+on 127.0.0.1 in its own process. Every seat is a WebSocket client behind an in-process
+delay proxy: each message, either way, is held its seat's one-way delay (10 ms or
+120 ms) plus a uniform jitter of ±30 ms, in order (a later message never overtakes an
+earlier one). Clients answer the table's pings as the browser does (net.js) and stamp
+each play with the table's clock as they read it.
+
+Every hand is dealt so that each seat holds the same four twos (on its work piles) and
+a three of hearts (its Nertz pile), with the four aces already in the middle: five
+races a hand (2H, 2S, 2D, 2C, then 3H), where every seat plays the same card to the
+same place at a known true time: the first seat at some moment, each other seat a gap
+drawn uniformly from 0-200 ms later, who goes first drawn at random. Each seat also
+turns its stock once a hand, a play nobody can contest. The seat whose 3H stays calls.
+
+A seat *won* a race when its card stayed (ties, R16, let several stay). Runs: two and
+four seats (half near, half far) with ``fair_races`` on; the same with it off; a near
+seat that stamps every play 100 ms earlier than the truth; a near seat that answers
+every ping 100 ms late. The last line printed::
+
+    fairness races=… first_played_wins=… far_first_wins=… arrival_order_wins=… \
+        contested_wait_ms_p50=… uncontested_added_ms_p50=… liar_gain=… lag_liar_gain=…
+
+``first_played_wins``: the share of races with a gap of 30 ms or more won by the seat
+that truly played first (fair runs, 2 and 4 seats); ``far_first_wins`` the same where a
+far seat played first; ``arrival_order_wins`` the first with ``fair_races`` off;
+``contested_wait_ms_p50`` what the server added to a contested play's answer (its
+answer time minus the delays the proxy applied), ``uncontested_added_ms_p50`` the same
+for the stock turns; ``liar_gain``/``lag_liar_gain`` how much the liar's share of races
+rose over the same seat's honest share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+NEAR_MS, FAR_MS, JITTER_MS = 10, 120, 30
+LAYOUT = "nertz: 3H; work: 2H / 2S / 2D / 2C; stock: 9C 9D; waste: -"
+MIDDLE = ["AH@0", "AS@0", "AD@0", "AC@0"]
+RACES = ["1>F1", "2>F2", "3>F3", "4>F4", "N>F1"]
+SERVER = """
+import sys, uvicorn
+from nertz.server.app import Config, create_app
+from nertz.server.cli import uvicorn_config
+from nertz.server.limits import Limits
+roomy = Limits(creates_per_minute=10**6, open_tables_per_address=10**6,
+    joins_per_minute=10**6, sheets_per_hour=10**6, address_states_per_s=10**6)
+config = Config(db=sys.argv[1], port=int(sys.argv[2]), test_hooks=True, limits=roomy)
+uvicorn.Server(uvicorn_config(create_app(config), config)).run()
+"""
+
+
+def now_ms() -> float:
+    return time.monotonic() * 1000
+
+
+@dataclass
+class Race:
+    seats: int
+    played: dict[int, float]
+    """Seat -> true play time (the bench's clock)."""
+    far: set[int]
+    won: set[int] = field(default_factory=set)
+
+    @property
+    def first(self) -> int:
+        return min(self.played, key=lambda s: self.played[s])
+
+    @property
+    def gap(self) -> float:
+        times = sorted(self.played.values())
+        return times[1] - times[0]
+
+
+class Seat:
+    """One client behind the delay proxy."""
+
+    def __init__(self, number: int, one_way: int, rng: random.Random) -> None:
+        self.number = number
+        self.one_way = one_way
+        self.rng = rng
+        self.clock_ahead = rng.uniform(-5e5, 5e5)
+        """This client's clock minus the bench's."""
+        self.offset: float | None = None
+        self.lie_ms = 0
+        self.late_pongs_ms = 0
+        self.ws: ClientConnection | None = None
+        self._up_free = 0.0
+        self._down_free = 0.0
+        self.waiting: dict[int, asyncio.Future[tuple[dict[str, Any], float]]] = {}
+        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.seq = 0
+        self.up_line: asyncio.Queue[tuple[float, Callable[[], Any]]] = asyncio.Queue()
+        self.down_line: asyncio.Queue[tuple[float, Callable[[], Any]]] = asyncio.Queue()
+        self.added: dict[str, list[float]] = {"contested": [], "uncontested": []}
+
+    def delay(self) -> float:
+        return max(0.0, self.one_way + self.rng.uniform(-JITTER_MS, JITTER_MS))
+
+    def client_clock(self) -> float:
+        return now_ms() + self.clock_ahead
+
+    def _later(self, at: float, action: Callable[[], Any], up: bool) -> None:
+        """Deliver in order, each direction its own line (a message never overtakes)."""
+        line = self.up_line if up else self.down_line
+        line.put_nowait((at, action))
+
+    async def carry(self, line: asyncio.Queue[tuple[float, Callable[[], Any]]]) -> None:
+        while True:
+            at, action = await line.get()
+            await asyncio.sleep(max(0.0, at - now_ms()) / 1000)
+            result = action()
+            if asyncio.iscoroutine(result):
+                await result
+
+    def send(self, message: dict[str, Any], extra_ms: float = 0.0) -> float:
+        """Through the proxy; returns the delay applied."""
+        delay = self.delay()
+        at = max(self._up_free, now_ms() + extra_ms + delay)
+        self._up_free = at
+        body = json.dumps(message)
+        assert self.ws is not None
+        ws = self.ws
+        self._later(at, lambda: ws.send(body), up=True)
+        return at - now_ms() - extra_ms
+
+    async def read(self) -> None:
+        assert self.ws is not None
+        async for body in self.ws:
+            delay = self.delay()
+            at = max(self._down_free, now_ms() + delay)
+            self._down_free = at
+            message = json.loads(body)
+            self._later(at, lambda m=message, d=delay: self._got(m, d), up=False)
+
+    def _got(self, message: dict[str, Any], delay: float) -> None:
+        kind = message["type"]
+        if kind == "ping":
+            if message["o"] is not None:
+                self.offset = message["o"]
+            pong = {"type": "pong", "t": message["t"], "c": self.client_clock()}
+            self.send(pong, extra_ms=self.late_pongs_ms)
+        elif kind in ("ack", "refused"):
+            for event in message.get("events", []):
+                self.events.put_nowait(event["e"])
+            future = self.waiting.pop(message["seq"], None)
+            if future is not None and not future.done():
+                future.set_result((message, delay))
+        elif kind == "event":
+            self.events.put_nowait(message["e"])
+
+    def play(self, move: str, kind: str = "play") -> asyncio.Future[tuple[dict[str, Any], float]]:
+        """The gesture ends now: stamp it, send it; the future holds the answer."""
+        self.seq += 1
+        message: dict[str, Any] = {"type": kind, "seq": self.seq}
+        if kind == "play":
+            message["move"] = move
+        if self.offset is not None:
+            message["at"] = round(self.client_clock() - self.offset) - self.lie_ms
+        future: asyncio.Future[tuple[dict[str, Any], float]] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self.waiting[self.seq] = future
+        sent = now_ms()
+        up = self.send(message)
+
+        def measured(done: asyncio.Future[tuple[dict[str, Any], float]]) -> None:
+            if not done.cancelled():
+                _, down = done.result()
+                self.added["_last"] = [now_ms() - sent - up - down]
+
+        future.add_done_callback(measured)
+        return future
+
+    async def until(self, kind: str, timeout: float = 30.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            event = await asyncio.wait_for(self.events.get(), max(0.01, end - time.monotonic()))
+            if event["k"] == kind:
+                return event
+
+
+async def gesture(
+    seat: Seat,
+    move: str,
+    times: dict[int, float],
+    answers: dict[int, asyncio.Future[tuple[dict[str, Any], float]]],
+) -> None:
+    """The seat's gesture ends at ``times[seat]``: it plays ``move`` then."""
+    await asyncio.sleep(max(0.0, times[seat.number] - now_ms()) / 1000)
+    answers[seat.number] = seat.play(move)
+    times[seat.number] = now_ms()  # the true time the gesture ended
+
+
+async def table(
+    http: httpx.AsyncClient,
+    url: str,
+    delays: list[int],
+    fair: bool,
+    hands: int,
+    rng: random.Random,
+    liar: str | None,
+) -> tuple[list[Race], list[Seat]]:
+    body = {
+        "layouts": [LAYOUT] * len(delays),
+        "middle": MIDDLE,
+        "seats": len(delays),
+        "countdown_ms": 0,
+        "options": {"fair_races": "on" if fair else "off", "landing_ms": "0"},
+    }
+    code = (await http.post(f"{url}/api/test/tables", json=body)).json()["code"]
+    seats = [Seat(i, d, random.Random(rng.random())) for i, d in enumerate(delays)]
+    if liar == "stamp":
+        seats[0].lie_ms = 100
+    elif liar == "pings":
+        seats[0].late_pongs_ms = 100
+    readers = []
+    for seat in seats:
+        token = await http.post(f"{url}/api/tables/{code}/join", json={"name": f"s{seat.number}"})
+        seat.ws = await connect(url.replace("http", "ws") + "/ws", max_size=None)
+        await seat.ws.send(
+            json.dumps(
+                {"type": "hello", "table": code, "token": token.json()["token"], "protocol": 4}
+            )
+        )
+        readers.append(asyncio.ensure_future(seat.read()))
+        readers.append(asyncio.ensure_future(seat.carry(seat.up_line)))
+        readers.append(asyncio.ensure_future(seat.carry(seat.down_line)))
+    await asyncio.sleep(2.0)  # the first pings answered
+    far = {s.number for s in seats if s.one_way == FAR_MS}
+    races: list[Race] = []
+    try:
+        for _ in range(hands):
+            for seat in seats:
+                seat.send({"type": "ready"})
+            await asyncio.gather(*(s.until("go") for s in seats))
+            await asyncio.sleep(0.3)
+            turns = [s.play("T") for s in seats]
+            await asyncio.gather(*turns)
+            for seat in seats:
+                seat.added["uncontested"] += seat.added.pop("_last", [])
+            winner_3h: int | None = None
+            for move in RACES:
+                order = list(seats)
+                rng.shuffle(order)
+                start = now_ms() + 50
+                times = {order[0].number: start}
+                for seat in order[1:]:
+                    times[seat.number] = start + rng.uniform(0, 200)
+                answers: dict[int, asyncio.Future[tuple[dict[str, Any], float]]] = {}
+
+                await asyncio.gather(*(gesture(s, move, times, answers) for s in seats))
+                await asyncio.gather(*answers.values())
+                race = Race(len(seats), dict(times), far)
+                for number, future in answers.items():
+                    message, _ = future.result()
+                    if message["type"] == "ack":
+                        race.won.add(number)
+                    seats[number].added["contested"] += seats[number].added.pop("_last", [])
+                races.append(race)
+                if move == "N>F1" and race.won:
+                    winner_3h = min(race.won)
+            if winner_3h is not None:
+                await seats[winner_3h].play("", kind="call")
+            await asyncio.gather(*(s.until("hand_end") for s in seats))
+    finally:
+        for seat in seats:
+            assert seat.ws is not None
+            await seat.ws.close()
+        for reader in readers:
+            reader.cancel()
+    return races, seats
+
+
+async def run(
+    url: str, delays: list[int], fair: bool, tables: int, hands: int, seed: int, liar: str | None
+) -> tuple[list[Race], list[Seat]]:
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(timeout=20) as http:
+        results = await asyncio.gather(
+            *(
+                table(http, url, delays, fair, hands, random.Random(rng.random()), liar)
+                for _ in range(tables)
+            )
+        )
+    races = [r for rs, _ in results for r in rs]
+    seats = [s for _, ss in results for s in ss]
+    return races, seats
+
+
+def first_wins(races: list[Race], where: Callable[[Race], bool] = lambda r: True) -> float:
+    chosen = [r for r in races if r.gap >= 30 and where(r)]
+    return sum(r.first in r.won for r in chosen) / max(1, len(chosen))
+
+
+def share(races: list[Race], seat: int) -> float:
+    return sum(seat in r.won for r in races) / max(1, len(races))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=6, help="tables at once in each run")
+    parser.add_argument("--hands", type=int, default=8, help="hands per table (5 races each)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        server = subprocess.Popen(
+            [sys.executable, "-c", SERVER, os.path.join(tmp, "fair.db"), str(port)], env=env
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            for _ in range(200):
+                try:
+                    httpx.get(url + "/api/rules", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.05)
+            two, four = [NEAR_MS, FAR_MS], [NEAR_MS, FAR_MS, NEAR_MS, FAR_MS]
+            t, h, s = args.tables, args.hands, args.seed
+            fair2, seats2 = asyncio.run(run(url, two, True, t, h, s, None))
+            fair4, seats4 = asyncio.run(run(url, four, True, t, h, s + 1, None))
+            off2, _ = asyncio.run(run(url, two, False, t, h, s, None))
+            off4, _ = asyncio.run(run(url, four, False, t, h, s + 1, None))
+            liar, _ = asyncio.run(run(url, two, True, t, h, s + 2, "stamp"))
+            lagger, _ = asyncio.run(run(url, two, True, t, h, s + 3, "pings"))
+        finally:
+            server.terminate()
+            server.wait(10)
+    fair = fair2 + fair4
+    off = off2 + off4
+    contested = [a for seat in seats2 + seats4 for a in seat.added["contested"]]
+    uncontested = [a for seat in seats2 + seats4 for a in seat.added["uncontested"]]
+    honest = share(fair2, 0)
+    for name, races in (
+        ("fair, 2 seats", fair2),
+        ("fair, 4 seats", fair4),
+        ("off, 2 seats", off2),
+        ("off, 4 seats", off4),
+    ):
+        far_first = first_wins(races, lambda r: r.first in r.far)
+        print(
+            f"{name}: races={len(races)} first_played_wins={first_wins(races):.3f}"
+            f" far_first_wins={far_first:.3f}"
+        )
+    print(
+        f"near seat's share: honest {honest:.3f}, stamping early {share(liar, 0):.3f},"
+        f" answering pings late {share(lagger, 0):.3f}"
+    )
+    print(
+        f"fairness races={len(fair) + len(off) + len(liar) + len(lagger)}"
+        f" first_played_wins={first_wins(fair):.3f}"
+        f" far_first_wins={first_wins(fair, lambda r: r.first in r.far):.3f}"
+        f" arrival_order_wins={first_wins(off):.3f}"
+        f" contested_wait_ms_p50={statistics.median(contested):.1f}"
+        f" uncontested_added_ms_p50={statistics.median(uncontested):.1f}"
+        f" liar_gain={share(liar, 0) - honest:.3f}"
+        f" lag_liar_gain={share(lagger, 0) - honest:.3f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
