@@ -31,10 +31,11 @@ _NOTHING: frozenset[int] = frozenset()
 class Driver:
     """One bot at one place of a seat: its committed move and when it lands."""
 
-    __slots__ = ("bot", "decided_at", "due", "move", "partner", "role")
+    __slots__ = ("bot", "decided_at", "due", "move", "partner", "role", "seat")
 
     def __init__(self, bot: Bot, partner: int = 0) -> None:
         self.bot = bot
+        self.seat = bot.seat
         self.partner = partner
         """The bot's place at its seat: 0, or 1 for the second partner (R40)."""
         self.move: Move | None = None
@@ -50,10 +51,6 @@ class Driver:
     def of(cls, seat: int, spec: SeatSpec, seed: int, partner: int = 0) -> Driver:
         """A new bot from its spec, its random numbers drawn from ``seed``."""
         return cls(Bot(seat, spec.level, spec.style, seed), partner)
-
-    @property
-    def seat(self) -> int:
-        return self.bot.seat
 
     @property
     def spec(self) -> str:
@@ -105,7 +102,7 @@ class Driver:
         everything ``mate``, the partner's bot (None for a person), has committed to;
         then hold the new move's source until it lands. ``card_at(src)`` names the
         card picked up, for the partner's refusals. Returns ``due``."""
-        seat, partner = self.bot.seat, self.partner
+        seat, partner = self.seat, self.partner
         held = holds.held(seat)[1 - partner]
         avoid = _NOTHING if held is None else frozenset((held,))
         if mate is not None and mate.move is not None:

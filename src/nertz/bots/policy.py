@@ -340,7 +340,8 @@ class Bot:
                     head = pile[0]
                     if jokers and (head.rank == 0 or card.rank == 0):
                         # A joker head decides by its pin (R19, R41).
-                        if lies_on(pile[0], pin(pile, 0), card) and j not in m.busy():
+                        stands = pin(pile, 0) if head.rank == 0 else None
+                        if lies_on(head, stands, card) and j not in m.busy():
                             return Move.under(src, j)
                         continue
                     if head.rank + 1 == card.rank and head.red != red:
@@ -359,13 +360,12 @@ class Bot:
         if self._jokers:  # the same search by the joker rules (R41)
             busy = m.busy()
             for i in range(PILES):
+                if i in busy:
+                    continue
+                head = work[i][0]
+                stands = pin(work[i], 0) if head.rank == 0 else None
                 for j in range(PILES):
-                    if (
-                        j != i
-                        and i not in busy
-                        and j not in busy
-                        and lies_on(work[i][0], pin(work[i], 0), work[j][-1])
-                    ):
+                    if j != i and j not in busy and lies_on(head, stands, work[j][-1]):
                         return Move.to_pile(i, j, len(work[i]))
             return None
         for i in range(PILES):
@@ -392,11 +392,12 @@ class Bot:
                 if below.rank != 1 and below.key not in wants:
                     continue
                 head = pile[k]
+                stands = pin(pile, k) if jokers and head.rank == 0 else None
                 for j in range(PILES):
                     if j != i and work[j]:
                         end = work[j][-1]
                         if jokers:
-                            if j not in busy and lies_on(pile[k], pin(pile, k), end):
+                            if j not in busy and lies_on(head, stands, end):
                                 return Move.to_pile(i, j, len(pile) - k)
                         elif end.rank == head.rank + 1 and end.red != head.red:
                             return Move.to_pile(i, j, len(pile) - k)

@@ -119,8 +119,11 @@ def play_hand(
             drivers.append(Driver(partners[seat], 1))
     for driver in drivers:
         driver.begin(view(hand, driver.seat), totals)
+    # Events go straight to the bots: ``Driver.observe`` adds nothing to it, and a call
+    # fewer per bot per play is about 3% of the simulator's time.
+    everyone = [driver.bot for driver in drivers]
     start = hand.start(0)
-    _announce(drivers, start.events)
+    _announce(everyone, start.events)
     count = len(drivers)
     races = [0] * n
     ties = [0] * n
@@ -156,7 +159,7 @@ def play_hand(
             if hand.over:
                 break
             if events:
-                _announce(drivers, events)
+                _announce(everyone, events)
                 if not jokers or any(type(e) is Rotated for e in events):
                     table.restart(deadline)
             continue
@@ -188,7 +191,7 @@ def play_hand(
                             and a.seat != seat
                             for a in hand.announcements
                         )
-                _announce(drivers, events)
+                _announce(everyone, events)
                 for event in events:
                     if type(event) is CardsMoved:
                         if event.tie:
@@ -204,7 +207,7 @@ def play_hand(
                     if jokers and later:
                         _count_jokers(later, tally)
                     if later:
-                        _announce(drivers, later)
+                        _announce(everyone, later)
                         rotated = True
             else:
                 code = outcome.code
@@ -301,6 +304,6 @@ class _Actors:
 _FREE = Outcome(True)
 
 
-def _announce(drivers: Sequence[Driver], events: Sequence[Event]) -> None:
-    for driver in drivers:
-        driver.observe(events)
+def _announce(bots: Sequence[Bot], events: Sequence[Event]) -> None:
+    for bot in bots:
+        bot.observe(events)
