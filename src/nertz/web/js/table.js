@@ -15,6 +15,7 @@ import { onDoubleClick, onKey, onPointerDown } from "./table/input.js";
 import { showJoin } from "./table/join.js";
 import { hostContent, isHost, optionsNotice } from "./table/host.js";
 import { renderOverlay } from "./table/panels.js";
+import { presenceNotice } from "./table/presence.js";
 import { draw, finish, rects, renderStatus, tickBadge } from "./table/render.js";
 import { emptyState, myPlace, nameOf, receive, shown } from "./table/state.js";
 
@@ -212,6 +213,12 @@ class TableView {
   /** What this page says and does about an event the reducer applied. */
   say(e) {
     switch (e.k) {
+      case "seat":
+      case "connected": {
+        const notice = presenceNotice(this, e);
+        if (notice) toast(notice, "notice", 4000);
+        break;
+      }
       case "takeover":
         if (e.seat === this.me && (e.partner === undefined || e.partner === this.partner) && e.bot) toast("A bot is playing your seat while you were away.", "warn");
         break;

@@ -31,7 +31,7 @@ function seatingPanel(tv) {
     h("p", {}, "Share this link to invite people: ", h("code", { text: `${location.origin}/t/${tv.code}${tv.key ? `?key=${tv.key}` : ""}` })),
     h("ul", { class: "seat-list" }, t.seats.map((s) => h("li", {},
       h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
-      ` ${s.name || s.bot ? nameOf(tv.st, s.seat) : "free seat"}`,
+      ` ${s.name || s.bot ? nameOf(tv.st, s.seat) : "waiting for a player"}`,
       s.bot || s.ready ? " — ready" : s.name ? (s.connected ? " — not ready" : " — not here") : ""))),
     me && !me.ready
       ? h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "I'm ready — deal! ", h("kbd", { text: "Enter" }))

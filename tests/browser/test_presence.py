@@ -1,0 +1,51 @@
+"""Presence: an empty seat says it waits for a player, and when a person closes their
+page or leaves on purpose the other page is told (the notice waits for the event)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import Server
+from .helpers import BOT, Player, open_players, seat_all
+
+ANN = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
+BEN = "nertz: 9S 2S; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
+
+
+@pytest.fixture
+def players(browser: Browser) -> Iterator[list[Player]]:
+    yield from open_players(browser, 2)
+
+
+def test_an_empty_seat_waits_for_a_player_and_leaving_is_told(
+    server: Server, players: list[Player]
+) -> None:
+    ann, ben = (p.page for p in players)
+    code = server.table([ANN, BEN, BOT], bots={})
+    url = f"{server.url}/t/{code}"
+    ann.goto(url)
+    ann.fill("#join-name", "Ann")
+    ann.click("text=Take a seat")
+    expect(ann.locator(".seat-list")).to_contain_text("waiting for a player")
+    ben.goto(url)
+    ben.fill("#join-name", "Ben")
+    ben.click("text=Take a seat")
+    expect(ann.locator(".toast").filter(has_text="Ben joined")).to_be_visible()
+    ben.close()  # Ben's page is gone: away, his seat kept
+    expect(ann.locator(".toast").filter(has_text="Ben is away")).to_be_visible()
+    expect(ann.locator(".seat-list")).to_contain_text("Ben — not here")
+
+
+def test_a_person_who_leaves_on_purpose_is_told_to_the_other_page(
+    server: Server, players: list[Player]
+) -> None:
+    ann, ben = (p.page for p in players)
+    code = server.table([ANN, BEN], bots={}, options={"match": "single"})
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    ann.dblclick('.mine [data-src="N"]')
+    ann.keyboard.press("n")
+    ben.locator(".leave-btn").click(timeout=10_000)
+    expect(ann.locator(".toast").filter(has_text="Ben left")).to_be_visible()
