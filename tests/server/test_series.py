@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nertz.bots import NERTZ_ROLE
 from nertz.engine import Rules
 from nertz.server.commands import Stage
 from nertz.server.records import MatchBegunRecord, MatchRecord
@@ -115,3 +116,20 @@ def test_a_series_survives_the_store_and_a_restart_in_its_second_match(tmp_path:
         rows = conn.exec_driver_sql("SELECT number, first_hand FROM series").all()
     assert [tuple(r) for r in rows] == [(1, 1)]  # the first match, kept
     store.close()
+
+
+def test_a_bot_standing_in_for_an_absent_partner_takes_that_partners_role() -> None:
+    """R40: Ann (partner 0, the Nertz pile's) closes her page beside Bob: the bot that
+    stands in for her watches the Nertz pile, not the stock Bob is turning."""
+    rules = Rules(partnerships=True, match="single")
+    h = Harness(rules, fast(seats=1, bots={}, bot_takeover_s=1))
+    for conn, (name, token) in enumerate((("ann", "t0"), ("bob", "t1")), start=1):
+        assert h.join(name, token, 0, conn - 1) == ((0, conn - 1), None)
+        h.connect(conn, token)
+        h.send(conn, {"type": "ready"})
+    h.run_until(lambda: h.table.stage is Stage.PLAYING)
+    h.drop(1)
+    ann = h.table.place(0, 0)
+    h.run_until(lambda: ann.driver is not None, 5000)
+    assert h.table.info()["seats"][0]["partners"][0]["takeover"]
+    assert h.table._role(ann) == NERTZ_ROLE  # Ann's own share of the seat's work

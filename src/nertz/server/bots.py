@@ -73,11 +73,13 @@ class BotSeats:
 
     def _role(self, place: Place) -> str | None:
         """A bot's share of a partnership seat's work (``role_for``, R40): beside a
-        person (one plays the other place, no bot standing in) it plays the stock."""
+        person (one plays the other place, no bot standing in) it plays the stock; a
+        bot standing in for an absent person takes the role of that person's place."""
         other = self.partner_of(place)
         if other is None:
             return None
-        return role_for(place.partner, other.driver is None and other.taken)
+        standing_in = place.bot is None
+        return role_for(place.partner, other.driver is None and other.taken and not standing_in)
 
     def _plan(self, place: Place, now: int) -> None:
         """A bot looks at the table: its next move, holding that move's source until

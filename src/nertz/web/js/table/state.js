@@ -247,6 +247,8 @@ export function heldBy(st, n, src) {
   for (let p = 0; p < s.holding.length; p++) {
     if (s.holding[p] !== src || (n === st.me && p === st.partner)) continue;
     const who = s.partners[p];
+    // A bot standing in for an absent partner holds as itself, not in their name.
+    if (who.takeover && who.name) return `the bot for ${who.name}`;
     return who.name || (who.bot ? "the bot" : "your partner");
   }
   return null;
