@@ -1,7 +1,7 @@
 """Regenerate the README's screenshots (``make screenshots``): a real server on a free
 port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
-the phone-sized table, the score sheet with R31's worked hands, a joker table (R41) and
-a partnership table (R40)."""
+the phone-sized table, the score sheet with R31's worked hands, a joker table (R41), a
+partnership table (R40) and the end of a match in a series."""
 
 from __future__ import annotations
 
@@ -113,6 +113,28 @@ def partners(browser: Browser, api: Server) -> None:
     bob.close()
 
 
+def series(browser: Browser, api: Server) -> None:
+    """The end of a one-hand match from Ben's page: Ann called and won, the series stands
+    1-0, Ann has pressed "Play again" and the table waits for Ben."""
+    ann_hand = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
+    code = api.table(
+        [ann_hand, BOTS[0], BOTS[1]],
+        bots={"2": "casual:scorer"},
+        countdown_ms=300,
+        options={"match": "single"},
+    )
+    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Ben")
+    ann.dblclick('.mine [data-src="N"]')
+    ann.wait_for_selector('.fslot .card[aria-label^="foundation F1: ace of hearts"]')
+    ann.keyboard.press("n")
+    ann.click(".again-btn")
+    ben.wait_for_selector("text=plays again")
+    ben.wait_for_timeout(300)
+    ben.screenshot(path=str(HERE / "series.png"))
+    ann.close()
+    ben.close()
+
+
 def main() -> None:
     port = free_port()
     tmp = HERE / ".shots.db"
@@ -193,6 +215,7 @@ def main() -> None:
         page.screenshot(path=str(HERE / "score-sheet.png"), full_page=True)
         jokers(browser, api)
         partners(browser, api)
+        series(browser, api)
         browser.close()
     server.should_exit = True
     thread.join(10)

@@ -83,7 +83,7 @@ def test_r40_a_hold_left_resting_lapses_and_the_holder_is_told(
     seat_all([ann, bob], f"{server.url}/t/{code}", ["Ann", "Bob"])
     ann.click('.mine [data-src="N"]')
     expect(held(bob, "N")).to_have_attribute("aria-label", "ace of hearts")
-    expect(ann.locator(".toast")).to_contain_text("it is put down", timeout=10_000)
+    expect(ann.locator(".toast").filter(has_text="it is put down")).to_be_visible(timeout=10_000)
     expect(ann.locator(".card.selected")).to_have_count(0)
     expect(held(bob, "N")).to_have_count(0)
     drag(bob, '.mine [data-src="N"]', ".middle")  # now Bob may play it

@@ -34,6 +34,7 @@ def test_an_empty_seat_waits_for_a_player_and_leaving_is_told(
     ben.fill("#join-name", "Ben")
     ben.click("text=Take a seat")
     expect(ann.locator(".toast").filter(has_text="Ben joined")).to_be_visible()
+    expect(ann.locator(".seat-list")).to_contain_text("Ben — not ready")  # connected
     ben.close()  # Ben's page is gone: away, his seat kept
     expect(ann.locator(".toast").filter(has_text="Ben is away")).to_be_visible()
     expect(ann.locator(".seat-list")).to_contain_text("Ben — not here")

@@ -32,7 +32,12 @@ export function presenceNotice(tv, e) {
   }
   if (e.k === "connected") {
     const who = placeName(tv, e) || tv.names[key];
-    if (!who) return null;
+    tv.away = tv.away || new Set();
+    const wasAway = tv.away.has(key);
+    if (e.connected) tv.away.delete(key);
+    else tv.away.add(key);
+    // A first connection after joining is not news (the join was); a return is.
+    if (!who || (e.connected && !wasAway)) return null;
     tv.names[key] = who;
     if (partnerOfMine) return e.connected ? `Your partner ${who} is back` : `Your partner ${who} is away: a bot will stand in`;
     return e.connected ? `${who} is back` : `${who} is away`;
