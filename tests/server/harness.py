@@ -45,8 +45,12 @@ class Harness:
     ) -> Any:
         return self.do(Join(name, token_hash(token), seat, partner)).reply
 
-    def connect(self, conn: int, token: str | None, last_version: int = -1) -> None:
-        self.do(Connect(conn, token_hash(token) if token else None, last_version))
+    def connect(
+        self, conn: int, token: str | None, last_version: int = -1, epoch: str | None = None
+    ) -> None:
+        """Open a connection; resuming at ``last_version`` names the table's ``epoch``."""
+        hashed = token_hash(token) if token else None
+        self.do(Connect(conn, hashed, last_version, epoch=epoch))
 
     def send(self, conn: int, message: ClientMessage | dict[str, Any] | str) -> None:
         if isinstance(message, dict):

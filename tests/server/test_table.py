@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from nertz.engine import Deal, Rules, replay, view
 from nertz.server.commands import Inbound, Stage
 from nertz.server.protocol import ProtocolError, decode_client
-from nertz.server.records import DealRecord
+from nertz.server.records import DealRecord, EventRecord
 from nertz.server.settings import Settings
 from nertz.server.table import restore_from_records
 
@@ -284,7 +284,7 @@ def test_reconnect_with_a_stale_version_gets_exactly_the_missing_events() -> Non
     h.drop(1)
     h.advance(3000)  # the bots play on
     assert h.table.version > seen + 5
-    h.connect(3, "t0", last_version=seen)
+    h.connect(3, "t0", last_version=seen, epoch=h.table.epoch)
     resent = [json.loads(b) for b in h.wire[3]]
     assert [m["v"] for m in resent] == list(range(seen + 1, h.table.version + 1))
     assert resent[-1]["e"] == {"k": "connected", "seat": 0, "connected": True}
@@ -293,6 +293,32 @@ def test_reconnect_with_a_stale_version_gets_exactly_the_missing_events() -> Non
     assert state["type"] == "state" and state["seat"] == 0 and state["v"] == h.table.version
     assert state["view"] == view(h.table.hand, 0)  # type: ignore[arg-type]
     assert h.closed[3] == "replaced"
+
+
+def test_a_version_from_a_lost_future_gets_a_full_state_after_a_rebuild() -> None:
+    h = mid_hand()
+    # What was committed: everything up to now. Then one more event goes out and the
+    # server dies before it reaches the disk.
+    committed = list(h.records)
+    h.advance(500)
+    client_version = h.table.version
+    assert client_version > len([r for r in committed if type(r) is EventRecord])
+    again = restore_from_records("TEST", h.table.rules, h.table.settings, committed)
+    assert again.epoch != h.table.epoch
+    # The rebuilt table's own versions reach the client's again: the old client must not
+    # take its next events as the continuation of what it saw.
+    h2 = Harness(h.table.rules, h.table.settings, again)
+    h2.now = h.now
+    h2.connect(7, "t0", last_version=min(client_version, again.version - 1), epoch=h.table.epoch)
+    [state] = h2.messages(7)
+    assert state["type"] == "state" and state["epoch"] == again.epoch
+    assert state["v"] == again.version and state["view"] == view(again.hand, 0)  # type: ignore[arg-type]
+    # The same incarnation still resumes by events.
+    h2.drop(7)
+    seen = again.version
+    h2.advance(1000)
+    h2.connect(8, "t0", last_version=seen, epoch=again.epoch)
+    assert all(m["type"] == "event" for m in h2.messages(8))
 
 
 def test_a_bot_takes_over_an_empty_seat_and_hands_it_back() -> None:

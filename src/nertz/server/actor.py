@@ -7,7 +7,10 @@ landing window, the settle and idle checks and the bots' actions. Bots therefore
 reach the hand through the same queue and the same ``Table`` path as people.
 
 Output goes to per-connection outboxes (the actor never waits for a socket) and to the
-store (the actor never waits for the disk). An exception inside the table is logged
+store (the actor never waits for the disk). A command's messages wait for the group
+commit that holds its records: an acknowledgement, and every event, goes out only once
+what it reports is on disk; messages of later commands queue behind them, in order,
+while the table goes on with its next command. An exception inside the table is logged
 and the table is rebuilt from the store, which holds the records of every command that
 completed (the failed command's never went out): it carries on from its last good state,
 exactly as after a restart, and the server never goes down with it. (The actor keeps
@@ -17,6 +20,8 @@ no copy of the records: a journal in memory grew the heap the garbage collector 
 from __future__ import annotations
 
 import asyncio
+import collections
+import functools
 import logging
 import time
 from dataclasses import dataclass
@@ -60,6 +65,15 @@ class Clock:
 
 
 @dataclass(slots=True)
+class _Held:
+    """A command's output waiting for the commit of its records (or of an earlier one's)."""
+
+    out: Out
+    future: asyncio.Future[Any] | None = None
+    committed: bool = False
+
+
+@dataclass(slots=True)
 class Request:
     """A command whose reply someone awaits (an HTTP join)."""
 
@@ -87,6 +101,8 @@ class TableActor:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: int | None = None
         self._wake_queued = False
+        self._held: collections.deque[_Held] = collections.deque()
+        """Outputs waiting for their records' commit, oldest first (``_dispatch``)."""
         self.task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ outside API
@@ -136,14 +152,34 @@ class TableActor:
                 if future is not None and not future.done():
                     future.set_exception(error)
             else:
-                self._dispatch(out)
-                if future is not None and not future.done():
-                    future.set_result(out.reply)
+                self._dispatch(out, future)
             self._schedule()
 
-    def _dispatch(self, out: Out) -> None:
-        if out.records and self.store is not None:
-            self.store.submit(self.id, out.records)  # queued before any ack goes out
+    def _dispatch(self, out: Out, future: asyncio.Future[Any] | None = None) -> None:
+        """Send ``out`` (and reply to ``future``) once its records are committed, after
+        every earlier output: no acknowledgement or event reports what a crash could
+        still take back."""
+        store = self.store
+        if not out.records or store is None:
+            if self._held:
+                self._held.append(_Held(out, future, committed=True))
+            else:
+                self._deliver(out, future)
+            return
+        held = _Held(out, future)
+        self._held.append(held)
+        store.submit(self.id, out.records, functools.partial(self._committed, held))
+
+    def _committed(self, held: _Held) -> None:
+        held.committed = True
+        queue = self._held
+        while queue and queue[0].committed:
+            first = queue.popleft()
+            self._deliver(first.out, first.future)
+
+    def _deliver(self, out: Out, future: asyncio.Future[Any] | None) -> None:
+        if future is not None and not future.done():
+            future.set_result(out.reply)
         outboxes = self.outboxes
         for conn, body in out.sends:
             box = outboxes.get(conn)

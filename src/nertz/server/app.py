@@ -456,6 +456,7 @@ def create_app(config: Config) -> Starlette:
                             decoded.last_version,
                             entry.key_ok(decoded.key) and decoded.key is not None,
                             decoded.protocol,
+                            decoded.epoch,
                         )
                     )
                 elif entry is None:

@@ -53,6 +53,8 @@ class Connect:
     last_version: int = -1
     key_ok: bool = False
     protocol: int = PROTOCOL_VERSION
+    epoch: str | None = None
+    """The incarnation ``last_version`` belongs to (``Table.epoch``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,7 +72,7 @@ __all__ = [
     "encode",
 ]
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """Bumped whenever a message changes shape (``docs/protocol.md``). 2: partnerships
 (R40): ``pick``, ``drop``, ``hold``; ``partner`` in ``state`` and seat events. 3: jokers
 (R41): the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's
@@ -81,7 +81,9 @@ PROTOCOL_VERSION = 5
 client's ``pong``; ``at`` on ``play``, ``call`` and ``stuck``. 5: series: ``again``
 ("Play again" once a match is over), the ``next_match`` event, the table's ``series``;
 ``leave`` gives the place up; the host: the ``host`` message, the ``host`` and
-``options`` events, the table's ``host``."""
+``options`` events, the table's ``host``. 6: the table's
+``epoch`` in ``state`` and ``hello`` (a resume names the incarnation its versions
+belong to)."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -99,13 +101,16 @@ class _Client(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, froz
 class Hello(_Client, tag="hello", frozen=True):
     """Join a table (first message on a connection): a seat with its ``token``, or
     read-only as a spectator without one. ``last_version`` is the last event version
-    this client saw (-1: none); the server sends what is missing or a full state."""
+    this client saw (-1: none) and ``epoch`` the table incarnation it belongs to (from
+    the last ``state``); the server sends what is missing, or a full state when the
+    epoch is not its own."""
 
     table: Short
     token: Short | None = None
     key: Short | None = None
     """A private table's link key (spectators of private tables need it)."""
     last_version: Annotated[int, msgspec.Meta(ge=-1, le=2**53)] = -1
+    epoch: Short | None = None
     protocol: int = PROTOCOL_VERSION
 
 
@@ -425,6 +430,9 @@ class StateMsg(_Server, tag="state"):
     now_ms: int | None = None
     """The table's clock (ms): a joker's announcement is open until the view's
     ``until_ms`` (R41), so a client counts down ``until_ms - now_ms``."""
+    epoch: str | None = None
+    """This incarnation of the table: new at every rebuild (a server restart, an
+    internal error). Versions count within it; a resume names it (``Hello.epoch``)."""
 
 
 class EventMsg(_Server, tag="event"):

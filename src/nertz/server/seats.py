@@ -86,6 +86,7 @@ class Seating:
     stage: Stage
     hand: Hand | None
     events: list[bytes]
+    epoch: str
     _out: Out
 
     if TYPE_CHECKING:
@@ -259,7 +260,13 @@ class Seating:
             return
         self.conns[conn] = index
         last = command.last_version
-        if 0 < last < self.version and self.version - last <= RESEND_LIMIT:
+        # Versions count within one incarnation: after a rebuild a client's version may
+        # name an event the crash lost, so only the same epoch resumes by events.
+        if (
+            command.epoch == self.epoch
+            and 0 < last < self.version
+            and self.version - last <= RESEND_LIMIT
+        ):
             for body in self.events[last:]:
                 self._out.sends.append((conn, body))
             self._resend_holds(conn)

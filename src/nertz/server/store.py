@@ -15,12 +15,13 @@ guarantee and its limits).
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import json
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,8 +205,10 @@ class Store:
         metadata.create_all(self.engine)
         self._qmark = self.engine.dialect.paramstyle == "qmark" and url.startswith("sqlite")
         self._queue: collections.deque[
-            tuple[str, Sequence[Any], float] | threading.Event | None
+            tuple[str, Sequence[Any], float, Callable[[], None] | None] | threading.Event | None
         ] = collections.deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The event loop that ``submit``'s ``committed`` callbacks run on."""
         self.commit_lag_ms = 0.0
         """The wait from queueing to commit of the oldest command of the last batch (ms)."""
         self.max_lag_ms = 0.0
@@ -226,10 +229,21 @@ class Store:
 
     # ------------------------------------------------------------------ writing
 
-    def submit(self, table_id: str, records: Sequence[Record | TableCreated]) -> None:
-        """Queue one command's records; they are committed together, in order."""
+    def submit(
+        self,
+        table_id: str,
+        records: Sequence[Record | TableCreated],
+        committed: Callable[[], None] | None = None,
+    ) -> None:
+        """Queue one command's records; they are committed together, in order. Called
+        from the event loop with ``committed``, that callback runs on the loop once the
+        transaction holding them has committed (an acknowledgement waits for it)."""
+        if committed is not None and self._loop is None:
+            self._loop = asyncio.get_running_loop()
         if records:
-            self._queue.append((table_id, records, time.monotonic()))
+            self._queue.append((table_id, records, time.monotonic(), committed))
+        elif committed is not None:
+            committed()
 
     def recent_lag_ms(self, seconds: float = 10.0) -> float:
         """The longest wait from queueing to commit over the last ``seconds``."""
@@ -287,6 +301,15 @@ class Store:
                 except Exception:  # never lose the writer; the error is logged loudly
                     self.errors += 1
                     log.exception("store: a batch of %d commands failed to commit", len(work))
+                # One wake-up of the loop per batch, not per command. After a failed batch
+                # the messages go out all the same (``errors`` counts it): a table that
+                # stopped talking would be worse than a play the disk refused.
+                callbacks = [w[3] for w in work if w[3] is not None]
+                if callbacks and self._loop is not None:
+                    try:
+                        self._loop.call_soon_threadsafe(_run_all, callbacks)
+                    except RuntimeError:  # the loop has closed: nobody is left to tell
+                        pass
                 oldest = min(w[2] for w in work)
                 self.commit_lag_ms = (time.monotonic() - oldest) * 1000
                 self.max_lag_ms = max(self.max_lag_ms, self.commit_lag_ms)
@@ -312,7 +335,7 @@ class Store:
             except Exception:
                 log.exception("store: checkpoint failed (the WAL keeps the data)")
 
-    def _write(self, work: list[tuple[str, Sequence[Any], float]]) -> None:
+    def _write(self, work: list[tuple[str, Sequence[Any], float, Any]]) -> None:
         """One transaction for a whole batch, one ``executemany`` per kind of row.
 
         Rows of different tables do not depend on each other, so inserts go first in
@@ -327,7 +350,7 @@ class Store:
         scores: list[dict[str, Any]] = []
         ended: list[dict[str, Any]] = []
         again: list[dict[str, Any]] = []
-        for table_id, records, _ in work:
+        for table_id, records, _, _ in work:
             for r in records:
                 kind = type(r)
                 if kind is InputRecord:
@@ -567,6 +590,11 @@ class Store:
     def finished_codes(self) -> set[str]:
         with self.engine.connect() as conn:
             return {r.code for r in conn.execute(select(tables_t.c.code))}
+
+
+def _run_all(callbacks: list[Callable[[], None]]) -> None:
+    for callback in callbacks:
+        callback()
 
 
 def _add_partner_column(engine: Engine) -> None:

@@ -148,6 +148,9 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
         self.conns: dict[int, int | None] = {}
         """Connection id -> place index (None for a spectator)."""
         self.now = 0
+        self.epoch = secrets.token_hex(4)
+        """This incarnation: a rebuilt table (restart, error) is a new one, so a client
+        holding a version from a future the crash lost is never resumed into it."""
         self.go_at: int | None = None
         self.next_at: int | None = None
         self._logged = 0
@@ -570,6 +573,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
             None if place is None else place.number,
             None if place is None or self.per_seat == 1 else place.partner,
             now_ms=self.now,
+            epoch=self.epoch,
         )
         self._out.sends.append((conn, encode(message)))
 

@@ -1,22 +1,24 @@
 // The WebSocket to the table (docs/protocol.md): hello with the seat token, resume with
-// ``last_version`` after a drop, reconnect by itself with a growing pause. Answers the
+// ``last_version`` and the table's ``epoch`` after a drop (a version only means something
+// within the incarnation that sent it), reconnect by itself with a growing pause. Answers the
 // table's clock-sync pings at once and stamps every play with the table's clock
 // (docs/fairness.md): with ``fair_races`` a race goes to the card played first.
 
 /** The protocol version this client speaks (server/protocol.py, PROTOCOL_VERSION). */
-export const PROTOCOL = 5;
+export const PROTOCOL = 6;
 
 /** The messages stamped with ``at``, the table's clock when the gesture ended. */
 const STAMPED = new Set(["play", "call", "stuck"]);
 
 export class TableSocket {
-  constructor({ code, token, key, onMessage, onStatus, lastVersion }) {
+  constructor({ code, token, key, onMessage, onStatus, lastVersion, epoch }) {
     this.code = code;
     this.token = token;
     this.key = key;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.lastVersion = lastVersion;
+    this.epoch = epoch;
     this.ws = null;
     this.tries = 0;
     this.closed = false;
@@ -32,6 +34,9 @@ export class TableSocket {
     ws.onopen = () => {
       this.tries = 0;
       const hello = { type: "hello", table: this.code, protocol: PROTOCOL, last_version: this.lastVersion() };
+      const epoch = this.epoch();
+      if (epoch) hello.epoch = epoch;
+      else hello.last_version = -1; // a version without its incarnation means nothing
       if (this.token) hello.token = this.token;
       if (this.key) hello.key = this.key;
       ws.send(JSON.stringify(hello));

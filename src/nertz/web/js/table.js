@@ -85,6 +85,7 @@ class TableView {
       token: this.seatRec ? this.seatRec.token : null,
       key: this.key,
       lastVersion: () => (this.table ? this.st.v : -1),
+      epoch: () => (this.table ? this.st.epoch : null),
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status, reason) => this.onStatus(status, reason),
     });

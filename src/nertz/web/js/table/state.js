@@ -7,7 +7,8 @@
 // The state holds ``table`` (as ``GET /api/tables/{code}``: seats, stage, totals ...),
 // ``model`` (the engine's view, docs/engine.md "What a seat sees", kept current by the
 // events), ``me`` and ``partner`` (this page's seat and place, R40), ``v`` (the last
-// version applied) and the last ``handEnd`` and ``matchEnd`` events.
+// version applied), ``epoch`` (the table incarnation ``v`` counts in) and the last
+// ``handEnd`` and ``matchEnd`` events.
 //
 // In the model face-down cards are counts only; the waste is remembered card by card
 // from the turns this page saw (a view shows only the last turn's fan), and a card never
@@ -27,7 +28,7 @@ export function srcName(src) {
 // ---------------------------------------------------------------------- the state
 
 export function emptyState() {
-  return { v: 0, table: null, model: null, me: null, partner: null, handEnd: null, matchEnd: null, resyncing: false };
+  return { v: 0, epoch: null, table: null, model: null, me: null, partner: null, handEnd: null, matchEnd: null, resyncing: false };
 }
 
 /** Apply one message from the server to ``st``. Returns the events applied (in order)
@@ -41,6 +42,7 @@ export function receive(st, msg, now) {
       Object.assign(st, {
         resyncing: false,
         v: msg.v,
+        epoch: msg.epoch ?? null, // the incarnation ``v`` counts in (a resume names it)
         table: msg.table,
         me: msg.seat ?? null, // a spectator's state leaves ``seat`` out
         partner: msg.partner ?? null, // which of a partnership seat's two (R40)
