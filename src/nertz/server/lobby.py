@@ -26,6 +26,7 @@ from nertz.engine import Rules, RulesError, preset
 
 from .actor import Clock, TableActor, restored_actor
 from .commands import Join
+from .names import is_bot_name
 from .requests import RequestError
 from .settings import Settings
 from .store import Store, TableCreated
@@ -139,10 +140,12 @@ def hash_secret(secret: str) -> str:
 
 
 def check_name(name: object) -> str:
-    """A display name: 1 to 24 letters, digits, spaces and ``.'-_``, no control chars."""
+    """A display name: 1 to 24 letters, digits, spaces and ``.'-_``, no control chars,
+    in its NFKC form (fullwidth ``Ａｎｎ`` is shown as ``Ann``); a name that reads as a
+    bot's (``bot expert``) is the bots' (``names.is_bot_name``)."""
     if not isinstance(name, str):
         raise LobbyError("bad_name", "name must be a string")
-    text = unicodedata.normalize("NFC", name).strip()
+    text = unicodedata.normalize("NFKC", name).strip()
     if not 1 <= len(text) <= NAME_MAX:
         raise LobbyError("bad_name", f"name must be 1 to {NAME_MAX} characters, not {len(text)}")
     if not _NAME.match(text):
@@ -150,6 +153,10 @@ def check_name(name: object) -> str:
             "bad_name",
             "name may hold letters, digits, spaces and . ' - _ only, starting with a letter "
             "or digit",
+        )
+    if is_bot_name(text):
+        raise LobbyError(
+            "bot_name", f"{text!r} reads as a bot's name; names starting with 'bot' are the bots'"
         )
     return text
 

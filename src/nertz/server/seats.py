@@ -19,6 +19,7 @@ from nertz.engine import PARTNERS, Hand, Holds, Match, Rules, source_text, view
 
 from .bots import TAKEOVER_SPEC
 from .commands import Connect, Join, Out, Stage
+from .names import name_key
 from .partners import choose_place
 from .protocol import (
     PROTOCOL_VERSION,
@@ -193,6 +194,14 @@ class Seating:
             return None, ("no_such_seat", "choose a seat along with a partner place")
         if not free:
             return None, ("table_full", "every seat at this table is taken")
+        key = name_key(command.name)
+        for other in self.places:
+            if other.name and name_key(other.name) == key:
+                return None, (
+                    "name_taken",
+                    f"{other.name!r} already sits at this table and {command.name!r} looks "
+                    "the same; choose a name the others can tell apart",
+                )
         place = free[0]
         if self.per_seat > 1:  # R40: the table pairs people in the order they come
             taken = [self.partner_of(p).taken for p in free]  # type: ignore[union-attr]

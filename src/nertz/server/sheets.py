@@ -45,6 +45,7 @@ from sqlalchemy import (
 from nertz.engine import OPTIONS, Match, Rules, RulesError, score
 
 from .lobby import LobbyError, check_name
+from .names import name_key
 from .requests import RequestError
 
 __all__ = [
@@ -200,7 +201,7 @@ def check_sheet(data: SheetIn) -> Sheet:
             names.append(seat_name(raw))
         except LobbyError as error:
             raise SheetError("bad_names", f"player {i + 1}: {error.reason}") from None
-    if len({n.casefold() for n in names}) != len(names):
+    if len({name_key(n) for n in names}) != len(names):
         raise SheetError("bad_names", "two players have the same name; tell them apart")
     rules = _rules(data.options)
     if rules.match == "gap" and len(names) < 2:

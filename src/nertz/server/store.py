@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import logging
 import threading
@@ -306,10 +307,9 @@ class Store:
                 # stopped talking would be worse than a play the disk refused.
                 callbacks = [w[3] for w in work if w[3] is not None]
                 if callbacks and self._loop is not None:
-                    try:
+                    # RuntimeError: the loop has closed, nobody is left to tell.
+                    with contextlib.suppress(RuntimeError):
                         self._loop.call_soon_threadsafe(_run_all, callbacks)
-                    except RuntimeError:  # the loop has closed: nobody is left to tell
-                        pass
                 oldest = min(w[2] for w in work)
                 self.commit_lag_ms = (time.monotonic() - oldest) * 1000
                 self.max_lag_ms = max(self.max_lag_ms, self.commit_lag_ms)
