@@ -113,7 +113,7 @@ def record(name: str) -> dict[str, Any]:
         last = json.loads(h.wire[PERSON][-1]).get("v", -1)
         h.drop(PERSON)
         h.advance(2 * STEP_MS)
-        h.connect(BACK, "ann", last_version=last)
+        h.connect(BACK, "ann", last_version=last, epoch=h.table.epoch)
         h.send(BACK, {"type": "resync"})
         return BACK
 

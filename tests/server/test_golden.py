@@ -63,7 +63,7 @@ def solo() -> Harness:
     h.send(9, {"type": "play", "seq": 9, "move": "T"})
     h.drop(1)
     h.advance(6000)
-    h.connect(2, "t0", last_version=h.table.version - 3)
+    h.connect(2, "t0", last_version=h.table.version - 3, epoch=h.table.epoch)
     h.run_until(lambda: _over(h))
     return h
 

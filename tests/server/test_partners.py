@@ -119,7 +119,9 @@ def test_r40_a_page_that_resumes_is_told_the_holds_taken_while_it_was_away() -> 
     h.drop(2)  # Bob's connection drops...
     version = h.table.version
     h.send(1, {"type": "pick", "seq": 1, "src": "N"})  # ...while Ann picks up her ace
-    h.connect(5, "Bob", last_version=version)  # Bob resumes from his last version
+    h.connect(
+        5, "Bob", last_version=version, epoch=h.table.epoch
+    )  # Bob resumes from his last version
     shown = {"type": "hold", "seat": 0, "partner": 0, "src": "N", "card": "AH"}
     assert holds_seen(h, 5) == [shown]
     assert not any(m["type"] == "state" for m in h.messages(5))  # resumed, not resent

@@ -27,22 +27,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
     Engine,
-    Float,
-    Integer,
-    LargeBinary,
-    MetaData,
-    String,
     Table,
-    Text,
     bindparam,
     create_engine,
     delete,
     event,
-    inspect,
     select,
     update,
 )
@@ -57,6 +47,18 @@ from .records import (
     ScoreRecord,
     SeatRecord,
 )
+from .schema import (
+    add_partner_column,
+    events_t,
+    hands_t,
+    inputs_t,
+    matches_t,
+    metadata,
+    seats_t,
+    series_t,
+    sqlite_pragmas,
+    tables_t,
+)
 
 __all__ = ["GROUP_COMMIT_MS", "Store", "StoredTable", "TableCreated", "db_url"]
 
@@ -69,79 +71,6 @@ _CHUNK = 400
 _TICK = 0.005
 CHECKPOINT_S = 1.0
 """The writer's poll: a batch waits at most this long plus one write before commit."""
-
-metadata = MetaData()
-tables_t = Table(
-    "tables",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("code", String(16), nullable=False, unique=True),
-    Column("key_hash", String(64)),
-    Column("public", Boolean, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("settings", Text, nullable=False),
-    Column("created", Float, nullable=False),
-)
-seats_t = Table(
-    "seats",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    # R40: which of a partnership seat's two people; 0 at other tables.
-    Column("partner", Integer, primary_key=True, server_default="0"),
-    Column("name", String(64), nullable=False),
-    Column("token_hash", String(64), index=True),
-    Column("bot", String(40)),
-)
-matches_t = Table(
-    "matches",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("started", Float, nullable=False),
-    Column("finished", Float),
-    Column("totals", Text),
-    Column("winners", Text),
-)
-series_t = Table(  # each finished match of a table's series; ``matches`` has the current one
-    "series",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("first_hand", Integer, nullable=False),
-    Column("finished", Float, nullable=False),
-    Column("totals", Text, nullable=False),
-    Column("winners", Text, nullable=False),
-)
-hands_t = Table(
-    "hands",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("layouts", Text, nullable=False),
-    Column("seed", BigInteger),
-    Column("middle", Text),
-    Column("scores", Text),
-    Column("caller", Integer),
-    Column("end_reason", String(16)),
-)
-inputs_t = Table(
-    "inputs",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("hand", Integer, primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("at_ms", BigInteger, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("text", String(16), nullable=False),
-)
-events_t = Table(
-    "events",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("version", Integer, primary_key=True),
-    Column("body", LargeBinary, nullable=False),
-)
-
 
 _DELETE_SEAT = delete(seats_t).where(
     seats_t.c.table_id == bindparam("t"),
@@ -201,8 +130,8 @@ class Store:
         url = db_url(db)
         self.engine: Engine = create_engine(url)
         if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        _add_partner_column(self.engine)
+            event.listen(self.engine, "connect", sqlite_pragmas)
+        add_partner_column(self.engine)
         metadata.create_all(self.engine)
         self._qmark = self.engine.dialect.paramstyle == "qmark" and url.startswith("sqlite")
         self._queue: collections.deque[
@@ -595,34 +524,3 @@ class Store:
 def _run_all(callbacks: list[Callable[[], None]]) -> None:
     for callback in callbacks:
         callback()
-
-
-def _add_partner_column(engine: Engine) -> None:
-    """A database made before partnerships (R40) has one row per seat: rebuild its
-    ``seats`` with the ``partner`` column in the key (0 for every row kept)."""
-    if "seats" not in inspect(engine).get_table_names():
-        return
-    if "partner" in {c["name"] for c in inspect(engine).get_columns("seats")}:
-        return
-    with engine.begin() as conn:
-        conn.exec_driver_sql("ALTER TABLE seats RENAME TO seats_before_partners")
-        for index in inspect(conn).get_indexes("seats_before_partners"):
-            conn.exec_driver_sql(f"DROP INDEX {index['name']}")
-        seats_t.create(conn)
-        conn.exec_driver_sql(
-            "INSERT INTO seats (table_id, seat, partner, name, token_hash, bot) "
-            "SELECT table_id, seat, 0, name, token_hash, bot FROM seats_before_partners"
-        )
-        conn.exec_driver_sql("DROP TABLE seats_before_partners")
-    log.info("store: seats now have a partner column (R40)")
-
-
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    # WAL: readers never block the writer; NORMAL: a commit survives the process being
-    # killed (not a power cut), which is the crash this server promises to survive.
-    cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoint thread does it
-    cursor.close()

@@ -148,7 +148,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
         self.conns: dict[int, int | None] = {}
         """Connection id -> place index (None for a spectator)."""
         self.now = 0
-        self.epoch = secrets.token_hex(4)
+        self.epoch = secrets.token_hex(4) if rng_seed is None else f"{rng_seed:016x}"[-8:]
         """This incarnation: a rebuilt table (restart, error) is a new one, so a client
         holding a version from a future the crash lost is never resumed into it."""
         self.go_at: int | None = None
