@@ -22,8 +22,9 @@ $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES) | $(PY)
 
 install: $(STAMP)
 
+# A first-timer's table ("Relaxed" bots); `make play BOTS=even` or `BOTS=fierce` for others.
 play: $(STAMP)
-	$(VENV)/bin/nertz serve --play
+	$(VENV)/bin/nertz serve --play $(if $(BOTS),--bots $(BOTS))
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -40,7 +40,7 @@ def test_the_chart_keeps_every_hand_after_a_reload_and_for_a_late_comer(
     expect(panel).to_contain_text("Hand 1 over")
     expect(panel.locator("svg.chart")).to_contain_text("hand 1")
     expect(panel.locator("svg.chart title")).to_have_text(
-        f"Running totals: You 1, Bot 2 (beginner:scorer) {total['totals'][1]}"
+        f"Running totals: You 1, Ben {total['totals'][1]}"
     )
 
     # Someone else comes to watch after hand 1; then hand 2 is played.
@@ -66,7 +66,7 @@ def test_the_chart_keeps_every_hand_after_a_reload_and_for_a_late_comer(
     after = server.get(f"/api/tables/{code}")
     assert after["history"] == [total["totals"], after["totals"]]
     expect(watcher.locator(".hand-end svg.chart title")).to_have_text(
-        f"Running totals: Tess {after['totals'][0]}, Bot 2 (beginner:scorer) {after['totals'][1]}"
+        f"Running totals: Tess {after['totals'][0]}, Ben {after['totals'][1]}"
     )
     context.close()
     assert watcher_console.errors == [], watcher_console.errors

@@ -47,12 +47,12 @@ def test_a_partnership_table_with_jokers_from_the_home_page_plays_to_the_end(
     page.click("text=Create table and sit down")
     page.click(".ready-btn")
     expect(page.locator(".status")).to_contain_text("Play!", timeout=15_000)
-    expect(page.locator(".my-head b")).to_have_text("Tess (you) & bot skilled:balanced")
+    expect(page.locator(".my-head b")).to_have_text("Tess (you) & Fay")
 
     # The two racers call (or the table blocks): the hand, and so the match, ends.
     breakdown = page.locator(".hand-end")
     expect(breakdown).to_be_visible(timeout=120_000)
-    expect(breakdown).to_contain_text("You & bot skilled:balanced")
+    expect(breakdown).to_contain_text("You & Fay")
     expect(breakdown).to_contain_text("wins the match")
 
     # The rules page of this table shows both variants in force.

@@ -1,5 +1,5 @@
-"""``nertz serve --play`` (what ``make play`` runs): a table against three bots, and
-instructions that work."""
+"""``nertz serve --play`` (what ``make play`` runs): a table against a first-timer's
+bots ("Relaxed", ``--bots`` chooses others), and instructions that work."""
 
 from __future__ import annotations
 
@@ -10,15 +10,22 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from nertz.bots import CHOICES
+
 from .conftest import free_port
 from .test_app import Client
 
 
-def test_serve_play_prints_a_table_you_can_join_and_play(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bots", [None, "fierce"])
+def test_serve_play_prints_a_table_you_can_join_and_play(tmp_path: Path, bots: str | None) -> None:
     port = free_port()
     db = tmp_path / "play.db"
+    choose = ["--bots", bots] if bots else []
+    command = [sys.executable, "-m", "nertz", "serve", "--play", *choose, "--port", str(port)]
     server = subprocess.Popen(
-        [sys.executable, "-m", "nertz", "serve", "--play", "--port", str(port), "--db", str(db)],
+        [*command, "--db", str(db)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -31,7 +38,9 @@ def test_serve_play_prints_a_table_you_can_join_and_play(tmp_path: Path) -> None
             if line.startswith("then send:"):
                 break
         text = "".join(lines)
-        assert f"ws://127.0.0.1:{port}/ws" in text and "against three bots" in text
+        choice = CHOICES[bots or "relaxed"]
+        assert f"ws://127.0.0.1:{port}/ws" in text
+        assert f"against 3 bots ({choice.label}: Ben, Cleo, Dev)" in text  # names, not specs
         hello = json.loads(re.search(r"then send: (\{.*\})", text).group(1))  # type: ignore[union-attr]
         for _ in range(100):  # the lines come out just before the port opens
             try:
@@ -42,7 +51,9 @@ def test_serve_play_prints_a_table_you_can_join_and_play(tmp_path: Path) -> None
         me.send(hello)
         state = me.recv()
         assert state["type"] == "state" and state["seat"] == 0
-        assert [s["bot"] is not None for s in state["table"]["seats"]] == [False, True, True, True]
+        seats = state["table"]["seats"]
+        assert [s["bot"] for s in seats] == [None, *choice.as_dict()["specs"]]  # type: ignore[misc]
+        assert [s["name"] for s in seats] == ["you", "Ben", "Cleo", "Dev"]
         me.send({"type": "ready"})
         me.until(lambda m: m["type"] == "event" and m["e"]["k"] == "countdown")
         me.send({"type": "play", "seq": 1, "move": "T"})

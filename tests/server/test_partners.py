@@ -175,7 +175,7 @@ def test_r40_the_table_pairs_people_in_the_order_they_come() -> None:
     assert h.join("Cy", "c") == ((0, 1), None)
     assert h.join("Di", "d") == ((1, 0), None)
     seats = h.table.info()["seats"]
-    assert [s["name"] for s in seats] == ["Bob & Cy", "Di", "Ann & bot skilled:balanced"]
+    assert [s["name"] for s in seats] == ["Bob & Cy", "Di", "Ann & Hana"]
     assert [p["name"] for p in seats[0]["partners"]] == ["Bob", "Cy"]
 
 

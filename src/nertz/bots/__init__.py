@@ -5,9 +5,12 @@
 as ``expert``, ``racer`` or ``demon:scorer`` (``parse_places`` a partnership seat's
 ``A+B``, R40); ``Driver`` (driver.py) is the loop both tables drive a bot with, and
 ``role_for`` (roles.py) the share of a partnership seat's work it plays.
-``greedy_move`` is the simplest policy, kept as a reference for the terminal demo.
+``CHOICES`` (choices.py) are the three plain choices people pick bots by ("Relaxed",
+"Even", "Fierce") and ``bot_name`` a bot's human name. ``greedy_move`` is the simplest
+policy, kept as a reference for the terminal demo.
 """
 
+from .choices import BOT_NAMES, CHOICES, DEFAULT_CHOICE, Choice, bot_name, choice
 from .driver import Driver
 from .greedy import greedy_move
 from .levels import DEFAULT_LEVEL, LEVELS, Level
@@ -17,6 +20,9 @@ from .seats import PAIR_SEP, SeatSpec, parse_places, parse_seat
 from .styles import DEFAULT_STYLE, STYLES, CallSituation, Style
 
 __all__ = [
+    "BOT_NAMES",
+    "CHOICES",
+    "DEFAULT_CHOICE",
     "DEFAULT_LEVEL",
     "DEFAULT_STYLE",
     "LEVELS",
@@ -27,11 +33,14 @@ __all__ = [
     "STYLES",
     "Bot",
     "CallSituation",
+    "Choice",
     "Decision",
     "Driver",
     "Level",
     "SeatSpec",
     "Style",
+    "bot_name",
+    "choice",
     "greedy_move",
     "parse_places",
     "parse_seat",

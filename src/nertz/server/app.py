@@ -43,6 +43,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from nertz.bots import DEFAULT_CHOICE, bot_name, choice
 from nertz.engine import preset
 
 from .commands import Connect, Disconnect, Inbound, Stage
@@ -96,6 +97,8 @@ class Config:
     allowed_origins: tuple[str, ...] = ()
     play: bool = False
     """``make play``: create a table with three bots and print how to join it."""
+    play_bots: str = DEFAULT_CHOICE
+    """The bots of that table: a choice of ``nertz.bots.choices`` (``--bots``)."""
     test_hooks: bool = False
     """Test-only: ``POST /api/test/tables`` deals explicit layouts (``web.py``)."""
 
@@ -530,8 +533,11 @@ def create_app(config: Config) -> Starlette:
 
 
 async def _play_table(lobby: Lobby, config: Config) -> None:
-    """``make play``: one table, seats 1-3 bots, seat 0 joined for you."""
-    settings = Settings(seats=4, bots={1: "skilled", 2: "casual", 3: "skilled:racer"})
+    """``make play``: one table, seat 0 joined for you, the other seats the bots of
+    ``config.play_bots`` (a first-timer's "relaxed" unless ``--bots`` says otherwise)."""
+    bots = choice(config.play_bots)
+    specs = {seat: spec for seat, spec in enumerate(bots.specs, start=1)}
+    settings = Settings(seats=1 + len(specs), bots=specs)
     entry, _ = lobby.create(preset("standard"), settings)
     _, seat, _, token = await lobby.join(entry.code, "you", 0)
     ws = f"ws://{config.host}:{config.port}/ws"
@@ -540,7 +546,8 @@ async def _play_table(lobby: Lobby, config: Config) -> None:
     url = f"http://{host}:{config.port}/t/{entry.code}#seat={token}"
     lines = [
         f"Open in your browser: {url}",
-        f"Nertz table {entry.code}: you are seat {seat} against three bots.",
+        f"Nertz table {entry.code}: you are seat {seat} against {len(specs)} bots"
+        f" ({bots.label}: {', '.join(bot_name(n) for n in specs)}).",
         f"WebSocket: {ws}",
         f"Seat token: {token}",
         f"Connect:   {sys.executable} -m websockets {ws}",

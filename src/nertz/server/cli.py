@@ -13,6 +13,8 @@ import msgspec
 import uvicorn
 from starlette.applications import Starlette
 
+from nertz.bots import CHOICES, DEFAULT_CHOICE
+
 from .app import Config, create_app
 from .edge import guarded_protocol
 from .limits import Limits
@@ -35,7 +37,13 @@ def add_parser(sub: Any) -> None:
     serve.add_argument(
         "--play",
         action="store_true",
-        help="create a table against three bots and print how to join",
+        help="create a table against bots and print how to join",
+    )
+    serve.add_argument(
+        "--bots",
+        default=DEFAULT_CHOICE,
+        choices=list(CHOICES),
+        help=f"the bots of --play: {', '.join(CHOICES)} (default {DEFAULT_CHOICE})",
     )
     serve.add_argument(
         "--max-tables", type=int, default=None, help="tables per server (2000; --limit too)"
@@ -148,6 +156,7 @@ def main(args: argparse.Namespace) -> int:
         log_json=args.log_json,
         allowed_origins=tuple(args.allow_origin),
         play=args.play,
+        play_bots=args.bots,
     )
     uvicorn.Server(
         uvicorn_config(create_app(config), config, log_level=args.log_level, ws=args.ws)

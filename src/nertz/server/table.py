@@ -34,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-from nertz.bots import parse_places
+from nertz.bots import bot_name, parse_places
 from nertz.engine import (
     PARTNERS,
     Deal,
@@ -135,7 +135,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
                 if bot is not None:
                     place = self.place(number, partner)
                     place.bot = str(bot)
-                    place.name = f"bot {bot}"
+                    place.name = bot_name(number, partner)  # "Ada", not a spec
         self.holds = Holds(settings.seats)
         """R40: what each partner holds (only partnership tables pick anything up)."""
         self.match = Match(settings.seats, rules)

@@ -7,8 +7,9 @@ Pages (every one is ``index.html``; the client's router picks the screen):
 
 ``GET /api/rules``: every table option as the engine declares it (``OPTIONS``: name,
 type, default, allowed values or range, label, help, rule, whether a score sheet uses
-it) and the named presets; the home page, the rules and the score sheet build their
-forms from it, so the client keeps no list of options of its own.
+it), the named presets and the plain choices of bots ("Relaxed", "Even", "Fierce",
+each with its seat specs); the home page, the rules and the score sheet build their
+forms from it, so the client keeps no list of options or bots of its own.
 
 Score sheet API (``sheets.py`` checks and computes; docs/protocol.md lists it):
 
@@ -45,6 +46,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from nertz.bots import CHOICES
 from nertz.engine import OPTIONS, PRESETS, Deal
 
 from .edge import client_address
@@ -71,8 +73,13 @@ def page(request: Request | None = None) -> HTMLResponse:
 
 
 def rules_catalogue() -> dict[str, Any]:
-    """The body of ``GET /api/rules``: ``options`` in the engine's order and ``presets``."""
-    return {"options": [o.as_dict() for o in OPTIONS.values()], "presets": PRESETS}
+    """The body of ``GET /api/rules``: ``options`` in the engine's order, ``presets``,
+    and ``bots``, the plain choices of bots (``nertz.bots.choices``), gentlest first."""
+    return {
+        "options": [o.as_dict() for o in OPTIONS.values()],
+        "presets": PRESETS,
+        "bots": [c.as_dict() for c in CHOICES.values()],
+    }
 
 
 class TestTable(CreateTable, kw_only=True):

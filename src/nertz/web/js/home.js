@@ -64,6 +64,27 @@ function whoChoices(seat, paired) {
   return [["bots", "two bots"], ["mate", "a person and a bot"], ["person", "two people"]];
 }
 
+/** The plain choices of bots (GET /api/rules ``bots``: "Relaxed", "Even", "Fierce"),
+ * each setting every bot row's level and style from its specs, in turn. */
+function botChoices(catalogue) {
+  const first = catalogue.bots[0].name;
+  return h("div", { class: "bot-choices", role: "radiogroup", "aria-label": "bots" },
+    catalogue.bots.map((c) => {
+      const radio = h("input", { type: "radio", name: "bots", value: c.name, checked: c.name === first });
+      radio.addEventListener("change", () => applyChoice(radio.form, catalogue));
+      return h("label", { class: "bot-choice", title: c.blurb }, radio, h("b", { text: c.label }), h("small", { text: c.blurb }));
+    }));
+}
+
+function applyChoice(form, catalogue) {
+  const picked = catalogue.bots.find((c) => c.name === form.elements.bots.value) || catalogue.bots[0];
+  [...form.querySelectorAll(".bot-row")].forEach((row, i) => {
+    const [level, style] = picked.specs[i % picked.specs.length].split(":");
+    row.querySelector("select.level").value = level;
+    row.querySelector("select.style").value = style;
+  });
+}
+
 function botRows(form, count) {
   const box = form.querySelector(".bots");
   const paired = form.elements.partnerships && form.elements.partnerships.value === "on";
@@ -74,11 +95,15 @@ function botRows(form, count) {
       whoChoices(seat, paired).map(([value, text]) => h("option", { value, text })));
     who.value = old.get(`who-${seat}`) || whoChoices(seat, paired)[0][0];
     if (!who.value) who.value = whoChoices(seat, paired)[0][0];
-    const level = h("select", { name: `level-${seat}`, "aria-label": `seat ${seat + 1}: bot level`, title: "How fast and careful the bot is" },
+    const level = h("select", { class: "level", name: `level-${seat}`, "aria-label": `seat ${seat + 1}: bot level`, title: "How fast and careful the bot is" },
       LEVELS.map((l) => h("option", { value: l, text: l })));
     level.value = "skilled";
-    const style = h("select", { name: `style-${seat}`, "aria-label": `seat ${seat + 1}: bot style`, title: "racer calls at once; scorer plays on for points" },
+    const style = h("select", { class: "style", name: `style-${seat}`, "aria-label": `seat ${seat + 1}: bot style`, title: "racer calls at once; scorer plays on for points" },
       STYLES.map((s) => h("option", { value: s, text: s })));
+    // A seat of people only needs no bot's level or style.
+    const showBot = () => { level.hidden = style.hidden = who.value === "person"; };
+    who.addEventListener("change", showBot);
+    showBot();
     box.append(h("div", { class: "bot-row" }, h("span", { text: `Seat ${seat + 1}` }), who, level, style));
   }
 }
@@ -149,19 +174,21 @@ export async function showHome(app) {
       h("label", {}, "Preset ", presets),
       h("label", {}, "Seats ", seats),
       h("label", {}, h("input", { type: "checkbox", name: "public", checked: true }), " listed publicly")),
-    h("fieldset", { class: "bots-box" }, h("legend", { text: "Who sits with you (seat 1 is you)" }), h("div", { class: "bots" })),
+    h("fieldset", { class: "bots-box" }, h("legend", { text: "Who sits with you (seat 1 is you)" }),
+      botChoices(catalogue), h("div", { class: "bots" })),
     h("details", { class: "all-options" }, h("summary", { text: "All options (hover or focus one for its meaning)" }),
       h("div", { class: "opts" }, catalogue.options.map(optionField))),
     h("button", { type: "submit", class: "primary", text: "Create table and sit down" }));
   presets.addEventListener("change", () => applyPreset(form, catalogue, presets.value));
-  form.elements.partnerships.addEventListener("change", () => botRows(form, Number(seats.value)));
-  seats.addEventListener("change", () => botRows(form, Number(seats.value)));
+  const rows = () => { botRows(form, Number(seats.value)); applyChoice(form, catalogue); };
+  form.elements.partnerships.addEventListener("change", rows);
+  seats.addEventListener("change", rows);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     store.set("name", name.value.trim());
     createTable(form, catalogue);
   });
-  botRows(form, 4);
+  rows();
 
   const joinInput = h("input", { id: "join-code", placeholder: "code or link", "aria-label": "table code or link" });
   const joinForm = h("form", { class: "join" }, joinInput, h("button", { type: "submit", text: "Go to table" }));

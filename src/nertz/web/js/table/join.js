@@ -36,13 +36,13 @@ export async function showJoin(app, code, key, open) {
     sit(null);
   });
   // R40: choose a partner: sit at a seat where someone waits for one.
-  const placeText = (p) => p.name || (p.bot ? `bot ${p.bot}` : "free");
+  const placeText = (p) => (p.bot ? `${p.name || "a bot"} (bot)` : p.name || "free");
   const seatLine = (s) => (s.partners
     ? [` Seat ${s.seat + 1}: ${s.partners.map(placeText).join(" & ")} `,
       s.partners.some(openPlace) && s.partners.some((p) => !openPlace(p))
         ? h("button", { type: "button", class: "sit-with", onclick: () => sit(s.seat), text: `Partner ${s.partners.filter((p) => !openPlace(p)).map(placeText).join("")}` })
         : null]
-    : [` Seat ${s.seat + 1}: ${s.name || "free"}${s.bot ? ` (bot ${s.bot})` : ""}`]);
+    : [` Seat ${s.seat + 1}: ${s.name || "free"}${s.bot ? " (bot)" : ""}`]);
   app.replaceChildren(h("div", { class: "page" },
     h("nav", { class: "crumbs" }, h("a", { href: "/", text: "← Home" })),
     h("h1", { text: `Table ${code}` }),

@@ -110,8 +110,8 @@ export function renderStatus(tv) {
 
 function seatBadges(s) {
   const badges = [];
-  if (s.bot && s.name !== `bot ${s.bot}`) badges.push(`bot ${s.bot}`);
-  else if (!s.name && !s.bot) badges.push("waiting for a player"); // nobody sits here yet
+  if (s.bot) badges.push("bot");
+  else if (!s.name) badges.push("waiting for a player"); // nobody sits here yet
   else if (!s.connected) badges.push("away");
   if (s.takeover) badges.push("bot playing");
   return badges.filter(Boolean).join(" · ");

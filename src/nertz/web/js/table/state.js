@@ -225,7 +225,7 @@ export function nameOf(st, seat) {
     return `You & ${mate.name || "a free place"}`;
   }
   if (seat === st.me) return "You";
-  if (s.bot) return `Bot ${seat + 1} (${s.bot})`;
+  if (s.bot) return s.name || `Bot ${seat + 1}`; // the server names bots like people
   return s.name || `seat ${seat + 1}`;
 }
 
@@ -233,7 +233,7 @@ export function nameOf(st, seat) {
 export function myNames(st) {
   const s = st.table.seats[st.me];
   if (!s.partners || st.partner === null) return "You";
-  return s.partners.map((p, i) => `${p.name || (p.bot ? `bot ${p.bot}` : "free place")}${i === st.partner ? " (you)" : ""}`).join(" & ");
+  return s.partners.map((p, i) => `${p.name || (p.bot ? "a bot" : "free place")}${i === st.partner ? " (you)" : ""}`).join(" & ");
 }
 
 /** My own place: the seat, or my half of a partnership seat. */

@@ -1,0 +1,39 @@
+"""A newcomer's way in: bots chosen in plain words and named like people."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from .conftest import Console, Server
+
+
+def test_bots_are_chosen_by_plain_words_and_named_like_people(
+    page: Page, server: Server, console: Console
+) -> None:
+    page.goto(server.url)
+    page.fill("#name", "Tess")
+    choices = page.locator(".bot-choice")
+    # The three choices come from the server (GET /api/rules), the gentlest picked.
+    expect(choices).to_have_count(3)
+    expect(choices.locator("b")).to_have_text(["Relaxed", "Even", "Fierce"])
+    expect(page.locator("input[name=bots][value=relaxed]")).to_be_checked()
+    expect(page.locator("select[name=level-1]")).to_have_value("beginner")
+    page.click("text=Fierce")
+    expect(page.locator("select[name=level-1]")).to_have_value("expert")
+    expect(page.locator("select[name=style-2]")).to_have_value("racer")
+    # A seat for a person needs no bot level or style.
+    page.select_option("select[name=who-3]", "person")
+    expect(page.locator("select[name=level-3]")).to_be_hidden()
+    page.select_option("select[name=who-3]", "bot")
+    expect(page.locator("select[name=level-3]")).to_be_visible()
+    page.click("text=Create table and sit down")
+
+    # At the table the bots go by people's names, with no spec anywhere on screen.
+    heads = page.locator(".opp-head b")
+    expect(heads).to_have_text(["Ben", "Cleo", "Dev"])
+    expect(page.locator(".opp-head").first).to_contain_text("bot")
+    page.click(".ready-btn")
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=15_000)
+    body = page.locator("body").inner_text()
+    for jargon in ("beginner", "skilled", "expert", "demon", "racer", "balanced"):
+        assert jargon not in body, jargon
