@@ -70,7 +70,7 @@ def test_the_host_starts_now_with_bots_in_the_empty_seats() -> None:
     assert host(h, 1, do="start", bot="casual") is None
     assert h.table.stage is Stage.COUNTDOWN
     seat = h.table.info()["seats"][2]
-    assert seat["bot"] == "casual" and seat["name"] == "bot casual"
+    assert seat["bot"] == "casual" and seat["name"] == "Cleo"
 
 
 def test_the_host_changes_options_between_matches_and_everyone_is_told() -> None:
@@ -108,7 +108,7 @@ def test_the_host_puts_a_bot_in_the_place_of_a_person_who_is_away() -> None:
     h.drop(2)
     assert host(h, 1, do="bot", seat=1, bot="expert") is None
     seat = h.table.info()["seats"][1]
-    assert seat["bot"] == "expert" and seat["name"] == "bot expert"
+    assert seat["bot"] == "expert" and seat["name"] == "Ben"
     h.connect(5, "t1")
     assert h.last(5)["code"] == "bad_token"  # the place is the bot's now
 

@@ -44,9 +44,7 @@ def test_play_again_deals_the_next_match_once_every_connected_person_agrees() ->
     seen = [e["e"] for e in events(h, 2)]
     nexts = [e for e in seen if e["k"] == "next_match"]
     assert nexts == [{"k": "next_match", "match": 2, "wins": h.table.series_wins()}]
-    assert [p.name for p in h.table.seats] == ["ann", "bo", "bot demon:prompt"] * 1 + [
-        "bot demon:prompt"
-    ]
+    assert [p.name for p in h.table.seats] == ["ann", "bo", "Cleo", "Dev"]
     play_match(h)
     wins = h.table.series_wins()
     assert sum(wins) >= 2 and h.table.info()["series"]["match"] == 2

@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from nertz.bots import Driver, parse_seat
+from nertz.bots import Driver, bot_name, parse_seat
 from nertz.engine import Hand, Match, Rules, RulesError, view
 
 from .commands import Out, Stage
@@ -213,7 +213,7 @@ class Hosting:
     def _make_bot(self, place: Place, spec: str, now: int) -> None:
         """The place is a bot's from now on (its person, if any, loses it)."""
         place.token_hash, place.left_ms, place.ready = None, None, False
-        place.bot, place.name = spec, f"bot {spec}"
+        place.bot, place.name = spec, bot_name(place.number, place.partner)  # not a spec
         self._out.records.append(SeatRecord(place.number, place.name, None, spec, place.partner))
         self._emit(
             SeatEvent(seat=place.number, partner=self._partner_no(place), name=place.name, bot=spec)

@@ -196,7 +196,8 @@ class Seating:
             return None, ("table_full", "every seat at this table is taken")
         key = name_key(command.name)
         for other in self.places:
-            if other.name and name_key(other.name) == key:
+            # A bot's given name ("Ben", ``bot_name``) never keeps a person out.
+            if other.name and other.bot is None and name_key(other.name) == key:
                 return None, (
                     "name_taken",
                     f"{other.name!r} already sits at this table and {command.name!r} looks "
