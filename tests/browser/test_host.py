@@ -53,7 +53,7 @@ def test_the_host_starts_now_changes_an_option_and_passes_the_role(
     ann.click("dialog .host-start")  # seat 3 is empty: a bot takes it
     for page in (ann, ben):
         wait_go(page)
-        expect(page.locator(".opp").filter(has_text="casual")).to_have_count(1)
+        expect(page.locator(".opp").filter(has_text="Cleo")).to_have_count(1)  # a bot's name
 
     ann.dblclick('.mine [data-src="N"]')
     ann.keyboard.press("n")  # the one-hand match is over
@@ -93,7 +93,7 @@ def test_the_host_puts_a_bot_in_for_an_away_person_and_removes_another(
     host_dialog(ann)
     away = ann.locator("dialog .host-panel li").filter(has_text="Cy (away)")
     away.locator(".host-bot").click()
-    expect(ann.locator(".seat-list li").filter(has_text="skilled")).to_have_count(1)
+    expect(ann.locator(".seat-list li").filter(has_text="Cleo")).to_have_count(1)  # Cy's bot
     host_dialog(ann)
     ann.locator("dialog .host-panel li").filter(has_text="Ben").locator(".host-remove").click()
     expect(ben.locator(".removed")).to_contain_text("The host removed you from this table")
