@@ -24,6 +24,12 @@ def test_a_name_that_looks_like_one_at_the_table_is_refused(twin: str) -> None:
     assert h.join("Bob", "t2") == ((1, 0), None)
 
 
+def test_a_person_may_share_a_bots_given_name() -> None:
+    h = Harness(Rules(), Settings(seats=3, bots={1: "beginner"}))
+    assert h.table.info()["seats"][1]["name"] == "Ben"  # the bot's name, not its spec
+    assert h.join("Ben", "t0") == ((0, 0), None)  # a real Ben is not kept out
+
+
 def test_a_name_that_reads_as_a_bots_is_refused() -> None:
     for name in ("bot expert", "Bot", "BOT casual", "b\u043et"):
         with pytest.raises(LobbyError) as caught:
