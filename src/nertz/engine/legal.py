@@ -89,13 +89,7 @@ def legal_moves(
             for f in wants[key]:
                 add(by_src[f.number + 1])
     moves += fixed
-    if layout.stock or layout.waste:
-        add(TURN)
-    if playing:
-        if not layout.nertz:
-            add(CALL)
-        if not layout.stuck:
-            add(STUCK)
+    _add_seat_moves(layout, playing, moves)
     return moves
 
 
@@ -204,11 +198,17 @@ def joker_moves(
             for j in _RANGE:
                 if j != i and (not work[j] or lies_on(first, stands, work[j][-1])):
                     add(PILE_MOVES[i][j][size - k - 1])
+    _add_seat_moves(layout, playing, moves)
+    return moves
+
+
+def _add_seat_moves(layout: SeatLayout, playing: bool, moves: list[Move]) -> None:
+    """The moves of the whole seat, with or without jokers: turn the stock (R21), and
+    while the hand is on, call Nertz (R27) and say stuck (R24)."""
     if layout.stock or layout.waste:
-        add(TURN)
+        moves.append(TURN)
     if playing:
         if not layout.nertz:
-            add(CALL)
+            moves.append(CALL)
         if not layout.stuck:
-            add(STUCK)
-    return moves
+            moves.append(STUCK)
