@@ -10,9 +10,8 @@ from playwright.sync_api import Browser, expect
 
 from .conftest import Server
 from .helpers import BOT, Player, open_players, seat_all
-
-ANN = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
-BEN = "nertz: 9S 2S; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
+from .helpers import TWO_ANN as ANN
+from .helpers import TWO_BEN as BEN
 
 
 @pytest.fixture

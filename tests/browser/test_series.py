@@ -10,11 +10,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import Server
+from .helpers import TWO_ANN as ANN
+from .helpers import TWO_BEN as BEN
 from .helpers import Player, open_players, seat_all, wait_go
-
-ANN = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
-"""One Nertz card: Ann plays it and calls (R27), and wins the one-hand match."""
-BEN = "nertz: 9S 2S; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
 
 
 @pytest.fixture
