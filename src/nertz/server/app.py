@@ -59,6 +59,7 @@ from .lobby import (
     unknown_table,
 )
 from .metrics import CONTENT_TYPE, Figures, Metrics
+from .practice_api import practice_routes
 from .protocol import ErrorMsg, Hello, ProtocolError, Resync, decode_client, encode
 from .requests import RequestError, decode_body, error_response
 from .settings import Settings
@@ -520,6 +521,7 @@ def create_app(config: Config) -> Starlette:
         WebSocketRoute("/ws", play_ws),
         WebSocketRoute("/echo", echo_ws),
         *web_routes(state, test_hooks=config.test_hooks),
+        *practice_routes(state),
     ]
     body_limit = Middleware(
         BodyLimit,

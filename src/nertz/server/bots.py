@@ -51,6 +51,9 @@ class BotSeats:
 
         def _play(self, place: Place, move: Move, now: int, conn: int | None, seq: int) -> bool: ...
 
+        @property
+        def pace(self) -> int: ...
+
     def _driver(self, place: Place, spec: str) -> Driver:
         """A new bot for ``place``; raises ``ValueError`` on a bad spec."""
         self._bot_seeds += 1
@@ -71,6 +74,12 @@ class BotSeats:
         if self.stage is Stage.PLAYING and driver.due is None and place.driver is driver:
             self._plan(place, now)  # a person looks at the table again as soon as a card lands
 
+    def _paced(self, driver: Driver, now: int) -> None:
+        """A practice table's pace (``Settings.bot_pace``): each delay stretched."""
+        pace = self.pace
+        if pace < 100 and driver.due is not None:
+            driver.due = now + (driver.due - now) * 100 // pace
+
     def _role(self, place: Place) -> str | None:
         """A bot's share of a partnership seat's work (``role_for``, R40): beside a
         person (one plays the other place, no bot standing in) it plays the stock; a
@@ -88,11 +97,13 @@ class BotSeats:
         assert driver is not None
         if self.per_seat == 1:
             driver.plan(now)
+            self._paced(driver, now)
             return
         seat, partner = place.number, place.partner
         holds, hand = self.holds, self.hand
         before = (holds.held(seat)[partner], holds.card(seat, partner))
         mate = self.place(seat, 1 - partner).driver
         driver.plan_beside(now, holds, mate, self._role(place), lambda src: top(hand, seat, src))
+        self._paced(driver, now)
         if (holds.held(seat)[partner], holds.card(seat, partner)) != before:
             self._send_hold(place)  # everyone sees where the bot's hand is (R40)

@@ -49,6 +49,8 @@ class FairRaces:
             self, place: Place, move: Move, now: int, conn: int | None, seq: int
         ) -> bool: ...
 
+        def _practice_refuses(self, place: Place, move: Move, conn: int, seq: int) -> bool: ...
+
     def _fair_init(self) -> None:
         self.clocks: dict[int, ConnectionClock] = {}
         """Connection id -> its clock sync (seated connections at a fair table)."""
@@ -114,7 +116,10 @@ class FairRaces:
         stamp: int | None = None,
     ) -> bool:
         """One seat's move, a person's or a bot's. With ``fair_races`` a move that can be
-        contested waits for its race; otherwise it goes to the engine at once."""
+        contested waits for its race; otherwise it goes to the engine at once. A
+        practice table may refuse a person's move first (paused, or not the lesson's)."""
+        if conn is not None and self._practice_refuses(place, move, conn, seq):
+            return False
         if not self.rules.fair_races or self.hand is None or self.stage is not Stage.PLAYING:
             return self._apply(place, move, now, conn, seq)
         clock = None if conn is None else self.clocks.get(conn)

@@ -1,13 +1,14 @@
 """The wire protocol: every message as a msgspec Struct, JSON on a WebSocket.
 
 Client messages are tagged by ``type`` (``hello``, ``ready``, ``play``, ``call``,
-``stuck``, ``pick``, ``drop``, ``resync``, ``leave``, ``pong``). Server messages are ``state`` (a
-full picture), ``event`` (one versioned table event), ``ack`` and ``refused`` (the
-answer to every play), ``hold`` (a partner picked up or put down a card, R40), ``ping``
-(clock sync, answered by the client's ``pong``) and ``error`` (a message the server
-could not act on). A table event is one of ``TableEvent``, tagged by ``k`` (``seat``,
-``moved``, ``hand_end`` ...). ``docs/protocol.md`` documents each one;
-``PROTOCOL_VERSION`` changes whenever a message changes shape.
+``stuck``, ``pick``, ``drop``, ``resync``, ``leave``, ``pong``; at a practice table
+``pause``, ``hint`` and ``pace``). Server messages are ``state`` (a full picture),
+``event`` (one versioned table event), ``ack`` and ``refused`` (the answer to every
+play), ``hold`` (a partner picked up or put down a card, R40), ``ping`` (clock sync,
+answered by the client's ``pong``), ``hint`` (the answer to ``hint``) and ``error`` (a
+message the server could not act on). A table event is one of ``TableEvent``, tagged
+by ``k`` (``seat``, ``moved``, ``hand_end`` ...). ``docs/protocol.md`` documents each
+one; ``PROTOCOL_VERSION`` changes whenever a message changes shape.
 
 Decoding never raises on bad input: ``decode_client`` returns either a message or a
 ``ProtocolError`` with a code and a sentence naming what was wrong.
@@ -40,19 +41,27 @@ __all__ = [
     "GoEvent",
     "HandEndEvent",
     "Hello",
+    "Hint",
+    "HintMsg",
     "HoldMsg",
     "Host",
     "HostEvent",
     "JokerStayedEvent",
     "Leave",
+    "LessonEvent",
     "MatchEndEvent",
     "MovedEvent",
     "NextMatchEvent",
     "OptionsEvent",
+    "Pace",
+    "PaceEvent",
+    "Pause",
+    "PausedEvent",
     "Pick",
     "Ping",
     "Play",
     "Pong",
+    "PracticeMessage",
     "ProtocolError",
     "Ready",
     "ReadyEvent",
@@ -72,7 +81,7 @@ __all__ = [
     "encode",
 ]
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 """Bumped whenever a message changes shape (``docs/protocol.md``). 2: partnerships
 (R40): ``pick``, ``drop``, ``hold``; ``partner`` in ``state`` and seat events. 3: jokers
 (R41): the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's
@@ -83,7 +92,8 @@ client's ``pong``; ``at`` on ``play``, ``call`` and ``stuck``. 5: series: ``agai
 ``leave`` gives the place up; the host: the ``host`` message, the ``host`` and
 ``options`` events, the table's ``host``. 6: the table's
 ``epoch`` in ``state`` and ``hello`` (a resume names the incarnation its versions
-belong to)."""
+belong to). 7: practice tables: ``pause``, ``hint`` and ``pace`` with the ``paused``,
+``pace`` and ``lesson`` events, the ``hint`` answer, the table's ``practice``."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -194,9 +204,29 @@ class Host(_Client, tag="host", frozen=True):
     options: dict[Short, str | int | bool] | None = None
 
 
+class Pause(_Client, tag="pause", frozen=True):
+    """At a practice table: pause the hand (``on`` true: the bots and the hand's timers
+    stop, plays are refused; the connection's pings go on) or carry on (false)."""
+
+    on: bool
+
+
+class Hint(_Client, tag="hint", frozen=True):
+    """At a practice table: which move would you play now? Answered by ``hint``."""
+
+
+class Pace(_Client, tag="pace", frozen=True):
+    """At a practice table: the bots' pace, in percent of their own speed."""
+
+    pace: Annotated[int, msgspec.Meta(ge=10, le=100)]
+
+
+PracticeMessage = Pause | Hint | Pace
+"""The messages only a practice table answers (``practice.py``)."""
 ClientMessage = (
     Hello | Ready | Again | Play | Call | Stuck | Pick | Drop | Resync | Leave | Pong | Host
-)
+) | PracticeMessage
+
 CLIENT_TYPES = (
     "hello",
     "ready",
@@ -210,6 +240,9 @@ CLIENT_TYPES = (
     "leave",
     "pong",
     "host",
+    "pause",
+    "hint",
+    "pace",
 )
 
 
@@ -387,6 +420,26 @@ class ResumedEvent(_Event, tag="resumed", kw_only=True, frozen=True):
     stage: str
 
 
+class PausedEvent(_Event, tag="paused", kw_only=True, frozen=True):
+    """A practice table paused (``paused`` true: no other event until it carries on)
+    or carried on."""
+
+    paused: bool
+
+
+class PaceEvent(_Event, tag="pace", kw_only=True, frozen=True):
+    """A practice table's bots now play at ``pace`` percent of their own speed."""
+
+    pace: int
+
+
+class LessonEvent(_Event, tag="lesson", kw_only=True, frozen=True):
+    """The guided hand moved on to step ``step`` (from 0) of the table's
+    ``practice.lesson.steps``."""
+
+    step: int
+
+
 TableEvent = (
     SeatEvent
     | ConnectedEvent
@@ -409,6 +462,9 @@ TableEvent = (
     | HostEvent
     | OptionsEvent
     | ResumedEvent
+    | PausedEvent
+    | PaceEvent
+    | LessonEvent
 )
 """Every event a table sends, tagged by ``k`` (docs/protocol.md, "Events")."""
 
@@ -482,6 +538,14 @@ class Ping(_Server, tag="ping", omit_defaults=False):
     o: int | None
 
 
+class HintMsg(_Server, tag="hint", omit_defaults=False):
+    """The answer to ``hint``: the move the bots' own policy would play now, chosen
+    among the engine's legal moves (the notation: ``N>F2``, ``3/2>1``, ``T``,
+    ``STUCK`` ...), or null when the hand is not being played."""
+
+    move: str | None
+
+
 class ErrorMsg(_Server, tag="error"):
     """A message the server could not act on; nothing changed."""
 
@@ -490,7 +554,7 @@ class ErrorMsg(_Server, tag="error"):
     seq: int | None = None
 
 
-ServerMessage = StateMsg | EventMsg | Ack | Refused | HoldMsg | Ping | ErrorMsg
+ServerMessage = StateMsg | EventMsg | Ack | Refused | HoldMsg | Ping | HintMsg | ErrorMsg
 """Every message the server sends, tagged by ``type``."""
 
 

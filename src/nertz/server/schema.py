@@ -23,6 +23,7 @@ from sqlalchemy import (
 
 __all__ = [
     "add_partner_column",
+    "add_practice_column",
     "events_t",
     "hands_t",
     "inputs_t",
@@ -45,6 +46,8 @@ tables_t = Table(
     Column("rules", Text, nullable=False),
     Column("settings", Text, nullable=False),
     Column("created", Float, nullable=False),
+    # A practice table (Settings.practice) is never in anyone's history.
+    Column("practice", Boolean, nullable=False, server_default="0"),
 )
 seats_t = Table(
     "seats",
@@ -125,6 +128,18 @@ def add_partner_column(engine: Engine) -> None:
         )
         conn.exec_driver_sql("DROP TABLE seats_before_partners")
     logging.getLogger("nertz.store").info("store: seats now have a partner column (R40)")
+
+
+def add_practice_column(engine: Engine) -> None:
+    """A database made before practice tables: ``tables`` gains ``practice`` (false for
+    every table kept)."""
+    if "tables" not in inspect(engine).get_table_names():
+        return
+    if "practice" in {c["name"] for c in inspect(engine).get_columns("tables")}:
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN practice BOOLEAN NOT NULL DEFAULT 0")
+    logging.getLogger("nertz.store").info("store: tables now have a practice column")
 
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -24,9 +24,11 @@ from .partners import choose_place
 from .protocol import (
     PROTOCOL_VERSION,
     ConnectedEvent,
+    ErrorMsg,
     SeatEvent,
     TableEvent,
     TakeoverEvent,
+    encode,
 )
 from .records import SeatRecord
 from .settings import Settings
@@ -96,8 +98,6 @@ class Seating:
         def version(self) -> int: ...
 
         def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
-
-        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
 
         def _send_state(self, conn: int) -> None: ...
 
@@ -227,6 +227,10 @@ class Seating:
         """Which partner an event about ``place`` names: at a partnership table (R40)
         its place at the seat; None elsewhere, so solo tables' events keep their shape."""
         return place.partner if self.per_seat > 1 else None
+
+    def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None:
+        """Tell one connection that its message could not be acted on."""
+        self._out.sends.append((conn, encode(ErrorMsg(code, reason, seq))))
 
     def _connect(self, command: Connect, now: int) -> None:
         conn = command.conn

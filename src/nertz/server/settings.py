@@ -32,6 +32,13 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A person disconnected this long has a bot play for them until they return; 0: off."""
     reconnect_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] = 120
     """A person disconnected this long loses the seat (a bot plays it; anyone may join it)."""
+    practice: bool = False
+    """A practice table (``practice.py``): one person against bots, never in anyone's
+    history; it may pause, and gives hints."""
+    bot_pace: Annotated[int, msgspec.Meta(ge=10, le=100)] = 100
+    """The bots' pace in percent of their level's speed (50: every delay doubled)."""
+    lesson: str | None = None
+    """A practice table's first hand is this lesson (``lessons.LESSONS``)."""
 
     def check(self) -> Settings:
         """These settings if each is within its bounds; else ``ValueError`` with a

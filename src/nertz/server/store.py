@@ -49,6 +49,7 @@ from .records import (
 )
 from .schema import (
     add_partner_column,
+    add_practice_column,
     events_t,
     hands_t,
     inputs_t,
@@ -132,6 +133,7 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", sqlite_pragmas)
         add_partner_column(self.engine)
+        add_practice_column(self.engine)
         metadata.create_all(self.engine)
         self._qmark = self.engine.dialect.paramstyle == "qmark" and url.startswith("sqlite")
         self._queue: collections.deque[
@@ -347,6 +349,7 @@ class Store:
                             "rules": json.dumps(r.rules),
                             "settings": json.dumps(r.settings),
                             "created": r.created,
+                            "practice": bool(r.settings.get("practice")),
                         }
                     )
                     started.append({"table_id": table_id, "started": r.created})
@@ -448,7 +451,11 @@ class Store:
             rows = conn.execute(
                 select(tables_t.c.id, tables_t.c.code, tables_t.c.public, matches_t)
                 .join(matches_t, matches_t.c.table_id == tables_t.c.id)
-                .where(matches_t.c.finished.is_not(None), tables_t.c.public.is_(True))
+                .where(
+                    matches_t.c.finished.is_not(None),
+                    tables_t.c.public.is_(True),
+                    tables_t.c.practice.is_(False),
+                )
                 .order_by(matches_t.c.finished.desc())
                 .limit(limit)
             ).all()

@@ -3,17 +3,16 @@
 ``Table`` owns the ``Match`` and the ``Hand``, the seats (people and bots), the
 connections watching, and the table's versioned event log. It reads no clock and
 touches no socket or disk: every command (``commands.py``) comes with the table's time
-in milliseconds (``handle(command, now_ms)``) and returns an ``Out``: bytes to send to
-connection ids, connections to close, records for the store (``records.py``), and a
-reply for the caller. Its timers (the countdown to Go, R8; the landing window, R28; the
-settle and idle checks, R25; bots' actions; the next deal; a bot taking over an empty
-seat; a partner's hold lapsing, R40) are one number, ``next_deadline()``: the driver
-wakes the table then with ``Wake``.
+in ms (``handle(command, now_ms)``) and returns an ``Out``: bytes to send to connection
+ids, connections to close, records for the store (``records.py``), a reply. Its timers
+(Go, R8; the landing window, R28; the settle and idle checks, R25; bots' actions; the
+next deal; a bot taking over an empty seat; a partner's hold lapsing, R40) are one
+number, ``next_deadline()``: the driver wakes the table then with ``Wake``.
 
 This module is the table itself: dispatching messages, the match (deals, Go, plays,
 the end of a hand) and the timers. Its other parts: seats and connections
-(``seats.Seating``), partners' holds (``partners.Partnering``, R40) and the bots in its
-seats (``bots.BotSeats``).
+(``seats.Seating``), partners' holds (``partners.Partnering``, R40), the bots in its
+seats (``bots.BotSeats``), a practice table's pause, hints and lesson (``practice``).
 
 What leaves a table: events are public (the engine's events carry face-up cards
 only) and are serialised once for everyone; a connection's full state is built from
@@ -59,6 +58,7 @@ from .commands import Command, Connect, Disconnect, Inbound, Join, Out, Stage
 from .fair import FairRaces
 from .host import Hosting, rules_from
 from .partners import Partnering
+from .practice import Practicing
 from .protocol import (
     Ack,
     Again,
@@ -67,7 +67,6 @@ from .protocol import (
     CountdownEvent,
     DealtEvent,
     Drop,
-    ErrorMsg,
     EventMsg,
     HandEndEvent,
     Hello,
@@ -106,7 +105,7 @@ from .settings import Settings
 __all__ = ["Table", "restore_from_records"]
 
 
-class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
+class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicing):
     """One table's match. Not thread-safe: one actor calls it (STYLE.md)."""
 
     def __init__(
@@ -158,7 +157,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
         self._out = Out()
         self._seed = rng_seed if rng_seed is not None else secrets.randbits(63)
         self._bot_seeds = 0
-        self.dealer = dealer or deal
+        self.dealer = dealer or (self._deal_lesson if settings.lesson else deal)
         """``deal`` (R33); tests pass explicit deals (``Deal.from_layouts``)."""
         for place in self.places:
             if place.bot is not None:
@@ -207,6 +206,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
             "public": self.settings.public,
             "series": self.series_public(),
             "host": self.host_public(),
+            **self.practice_public(),
         }
 
     # ------------------------------------------------------------------ restore
@@ -319,6 +319,8 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
             self._leave(conn, index, now)
         elif kind is Hello:
             self._error(conn, "already_joined", "this connection has already said hello")
+        else:
+            self._practice_message(conn, index, message, now)  # practice.py
 
     # ------------------------------------------------------------------ play
 
@@ -339,9 +341,9 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
             outcome = self.holds.check(seat_no, place.partner, move)
             self._let_go(place)
             if outcome.ok:
-                outcome = hand.play(seat_no, move, now)
+                outcome = hand.play(seat_no, move, self.hand_ms(now))
         else:
-            outcome = hand.play(seat_no, move, now)
+            outcome = hand.play(seat_no, move, self.hand_ms(now))
         if not outcome.ok:
             if conn is not None:
                 code = outcome.code.value if outcome.code else "refused"
@@ -357,6 +359,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
                 (conn, encode(Ack(seq, self.version, [msgspec.Raw(b) for b in bodies])))
             )
         self._after_events(outcome.events, now)
+        self._practice_moved(place, move, now)
         return True
 
     def _engine_events(self, events: Sequence[Event], skip: int | None = None) -> list[bytes]:
@@ -391,11 +394,11 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
 
     def _tick_due(self) -> int | None:
         hand = self.hand
-        if hand is None or self.stage is not Stage.PLAYING:
+        if hand is None or self.stage is not Stage.PLAYING or self.timers_scripted:
             return None
         # The landing window (R28), the next look for an all-blocked table and the idle
-        # rotation (R25): the engine keeps these times.
-        return hand.next_deadline()
+        # rotation (R25): the engine keeps these times, on the hand's clock.
+        return self.table_ms(hand.next_deadline())
 
     def _next_due(self) -> tuple[int, str, int] | None:
         best: tuple[int, str, int] | None = None
@@ -410,10 +413,10 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
             consider(*due)
         if stage is Stage.COUNTDOWN:
             consider(self.go_at, "go")
-        elif stage is Stage.PLAYING:
+        elif stage is Stage.PLAYING and self.paused_at is None:
             consider(self._tick_due(), "tick")
             for index, place in enumerate(self.places):
-                if place.driver is not None:
+                if place.driver is not None and not self.scripted:
                     consider(place.driver.due, "bot", index)
                 consider(place.hold_until, "lapse", index)
         elif stage is Stage.BETWEEN:
@@ -456,7 +459,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
     def _tick(self, now: int) -> None:
         hand = self.hand
         assert hand is not None
-        outcome = hand.tick(now)
+        outcome = hand.tick(self.hand_ms(now))
         if outcome.events:
             self._engine_events(outcome.events)
             self._after_events(outcome.events, now)
@@ -508,7 +511,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
         hand = self.hand
         assert hand is not None
         self.go_at = None
-        outcome = hand.start(now)  # R8
+        outcome = hand.start(self.hand_ms(now))  # R8
         self.stage = Stage.PLAYING
         self._engine_events(outcome.events)
         for place in self.places:
@@ -576,9 +579,6 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting):
             epoch=self.epoch,
         )
         self._out.sends.append((conn, encode(message)))
-
-    def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None:
-        self._out.sends.append((conn, encode(ErrorMsg(code, reason, seq))))
 
 
 def _caller(hand: Hand) -> int | None:

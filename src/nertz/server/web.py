@@ -2,8 +2,9 @@
 score sheet's HTTP API and a test-only hook.
 
 Pages (every one is ``index.html``; the client's router picks the screen):
-``/`` home, ``/t/{code}`` a table, ``/rules`` the rules, ``/sheet`` a new score sheet and
-``/sheet/{id}`` a stored one. Static files (ES modules, CSS) are under ``/static``.
+``/`` home, ``/t/{code}`` a table, ``/learn`` the guided first hand, ``/rules`` the
+rules, ``/sheet`` a new score sheet and ``/sheet/{id}`` a stored one. Static files (ES
+modules, CSS) are under ``/static``.
 
 ``GET /api/rules``: every table option as the engine declares it (``OPTIONS``: name,
 type, default, allowed values or range, label, help, rule, whether a score sheet uses
@@ -211,6 +212,7 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
     routes: list[BaseRoute] = [
         Route("/t/{code}", html),
         Route("/rules", html),
+        Route("/learn", html),
         Route("/sheet", html),
         Route("/sheet/{id}", html),
         Route("/api/rules", rules, methods=["GET"]),

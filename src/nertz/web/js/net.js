@@ -5,7 +5,7 @@
 // (docs/fairness.md): with ``fair_races`` a race goes to the card played first.
 
 /** The protocol version this client speaks (server/protocol.py, PROTOCOL_VERSION). */
-export const PROTOCOL = 6;
+export const PROTOCOL = 7;
 
 /** The messages stamped with ``at``, the table's clock when the gesture ended. */
 const STAMPED = new Set(["play", "call", "stuck"]);
