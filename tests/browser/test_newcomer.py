@@ -26,6 +26,13 @@ def test_bots_are_chosen_by_plain_words_and_named_like_people(
     expect(page.locator("select[name=level-3]")).to_be_hidden()
     page.select_option("select[name=who-3]", "bot")
     expect(page.locator("select[name=level-3]")).to_be_visible()
+    # A table of people only offers no bots at all.
+    page.select_option("select[name=seats]", "2")
+    page.select_option("select[name=who-1]", "person")
+    expect(page.locator(".bot-choices")).to_be_hidden()
+    page.select_option("select[name=who-1]", "bot")
+    expect(page.locator(".bot-choices")).to_be_visible()
+    page.select_option("select[name=seats]", "4")
     page.click("text=Create table and sit down")
 
     # At the table the bots go by people's names, with no spec anywhere on screen.

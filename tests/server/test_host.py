@@ -73,6 +73,15 @@ def test_the_host_starts_now_with_bots_in_the_empty_seats() -> None:
     assert seat["bot"] == "casual" and seat["name"] == "Cleo"
 
 
+def test_the_host_starts_with_a_plain_choice_of_bots_each_seat_in_turn() -> None:
+    # The host's dialog offers the home page's choices ("Fierce"), not levels.
+    h = table(seats=4)
+    assert host(h, 1, do="start", bot="fierce") is None
+    seats = h.table.info()["seats"]
+    assert [seats[2]["bot"], seats[3]["bot"]] == ["expert", "expert:racer"]
+    assert (host(table(), 1, do="start", bot="sleepy") or {}).get("code") == "host_refused"
+
+
 def test_the_host_changes_options_between_matches_and_everyone_is_told() -> None:
     h = table()
     assert host(h, 1, do="options", options={"caller_bonus": "10"}) is None

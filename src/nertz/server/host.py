@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from nertz.bots import Driver, bot_name, parse_seat
+from nertz.bots import CHOICES, Driver, bot_name, parse_seat
 from nertz.engine import Hand, Match, Rules, RulesError, view
 
 from .commands import Out, Stage
@@ -31,6 +31,20 @@ __all__ = ["FIXED_OPTIONS", "Hosting", "rules_from"]
 
 FIXED_OPTIONS = frozenset({"partnerships"})
 """Options a table keeps for good: a partnership table's seats have two places (R40)."""
+
+
+def bot_specs(bot: str) -> tuple[str, ...] | str:
+    """The seat specs a host's ``bot`` names: a plain choice's (``relaxed``, ``even``,
+    ``fierce``, as the home page offers them; ``bots/choices.py``) or one seat spec
+    (``skilled``); a sentence if it names neither."""
+    picked = CHOICES.get(bot.strip().lower())
+    if picked is not None:
+        return picked.specs
+    try:
+        parse_seat(bot)
+    except ValueError as error:
+        return str(error)
+    return (bot,)
 
 
 class Hosting:
@@ -177,19 +191,19 @@ class Hosting:
             return "that is you, the host"
         return target
 
-    def _start_now(self, spec: str, now: int) -> str | None:
-        """Deal now: every empty place goes to a bot (``spec``: a level such as
-        ``skilled``, as the home page offers them); a person who joined but is not here
-        has a bot play for them until they come."""
+    def _start_now(self, bot: str, now: int) -> str | None:
+        """Deal now: every empty place goes to a bot (``bot``: a plain choice such as
+        ``relaxed``, whose specs the empty places take in turn, or a seat spec such as
+        ``skilled``); a person who joined but is not here has a bot play for them until
+        they come."""
         if self.stage not in (Stage.SEATING, Stage.OVER):
             return f"the match is under way ({self.stage.value})"
-        try:
-            parse_seat(spec)
-        except ValueError as error:
-            return str(error)
-        for place in self.places:
-            if place.bot is None and place.token_hash is None:
-                self._make_bot(place, spec, now)
+        specs = bot_specs(bot)
+        if isinstance(specs, str):
+            return specs
+        empty = [p for p in self.places if p.bot is None and p.token_hash is None]
+        for i, place in enumerate(empty):
+            self._make_bot(place, specs[i % len(specs)], now)
         if self.stage is Stage.OVER:
             self._next_match(now)
         else:
@@ -199,11 +213,11 @@ class Hosting:
                 self._takeover(place, now)
         return None
 
-    def _bot_for(self, place: Place, spec: str, now: int) -> str | None:
-        try:
-            parse_seat(spec)
-        except ValueError as error:
-            return str(error)
+    def _bot_for(self, place: Place, bot: str, now: int) -> str | None:
+        specs = bot_specs(bot)
+        if isinstance(specs, str):
+            return specs
+        spec = specs[0]
         if place.driver is not None:
             place.driver.stop()
             place.driver = None

@@ -51,6 +51,7 @@ from nertz.bots import CHOICES
 from nertz.engine import OPTIONS, PRESETS, Deal
 
 from .edge import client_address
+from .installable import installable_routes
 from .limits import Quotas, Refusal
 from .lobby import CreateTable, table_request
 from .requests import RequestError, decode_body
@@ -223,6 +224,7 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
         Route("/api/sheets/{id}/hands/{n:int}", edit_hand, methods=["PUT"]),
         Route("/api/sheets/{id}/csv", sheet_csv, methods=["GET"]),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+        *installable_routes(WEB_DIR),
     ]
     if test_hooks:
         routes.append(Route("/api/test/tables", test_table, methods=["POST"]))

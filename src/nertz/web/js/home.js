@@ -100,12 +100,21 @@ function botRows(form, count) {
     level.value = "skilled";
     const style = h("select", { class: "style", name: `style-${seat}`, "aria-label": `seat ${seat + 1}: bot style`, title: "racer calls at once; scorer plays on for points" },
       STYLES.map((s) => h("option", { value: s, text: s })));
-    // A seat of people only needs no bot's level or style.
-    const showBot = () => { level.hidden = style.hidden = who.value === "person"; };
+    // A seat of people only needs no bot's level or style, and a table of people
+    // only no choice of bots.
+    const showBot = () => {
+      level.hidden = style.hidden = who.value === "person";
+      showChoices(form);
+    };
     who.addEventListener("change", showBot);
-    showBot();
     box.append(h("div", { class: "bot-row" }, h("span", { text: `Seat ${seat + 1}` }), who, level, style));
+    showBot();
   }
+}
+
+function showChoices(form) {
+  const bots = [...form.querySelectorAll(".bots select.who")].some((s) => s.value !== "person");
+  form.querySelector(".bot-choices").hidden = !bots;
 }
 
 async function createTable(form, catalogue) {

@@ -1,5 +1,6 @@
 // The router: one page, the path names the screen.
 import { showHome } from "./home.js";
+import { watchOffline } from "./offline.js";
 import { showRules } from "./rules.js";
 import { showSheet } from "./sheet.js";
 import { showTable } from "./table.js";
@@ -8,6 +9,8 @@ const app = document.getElementById("app");
 const settings = JSON.parse(localStorage.getItem("nertz.settings") || "{}");
 document.body.classList.toggle("four-colour", !!settings.fourColour);
 document.body.classList.toggle("large", !!settings.large);
+
+watchOffline();
 
 const path = location.pathname;
 let match;

@@ -1,6 +1,7 @@
 // The rules in plain language (from RULES.md) and the table options with their meaning
 // (declared once, in the engine; served by GET /api/rules).
 import { api, h } from "./api.js";
+import { rulesSummary } from "./summary.js";
 
 let catalogue = null;
 
@@ -92,11 +93,19 @@ const RULES_TEXT = [
   ]],
 ];
 
-/** The rules in plain language, with the options in force (``rules``: a table's). */
+/** A paragraph of the rules with its rule numbers ("(R8, R9)") set small: they are
+ * for reference, the words carry the rule. */
+function para(text) {
+  const parts = text.split(/(\s?\(R\d+[^)]*\))/);
+  return h("p", {}, parts.map((part, i) => (i % 2 ? h("small", { class: "rule-ref", text: part }) : part)));
+}
+
+/** The rules in plain language: the one-minute summary with pictures first, then the
+ * full rules, then the options in force (``rules``: a table's). */
 export function rulesContent(rules, where = "this table") {
-  const out = h("div", { class: "rules-text" });
+  const out = h("div", { class: "rules-text" }, rulesSummary(), h("h2", { class: "full-rules", text: "The full rules" }));
   for (const [title, paras] of RULES_TEXT) {
-    out.append(h("h2", { text: title }), ...paras.map((p) => h("p", { text: p })));
+    out.append(h("h3", { text: title }), ...paras.map(para));
   }
   out.append(h("h2", { text: rules ? `Options in force at ${where}` : "Table options (defaults)" }));
   out.append(optionsTable(rules));

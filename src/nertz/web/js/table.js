@@ -7,16 +7,20 @@
 // holds (R40), the banner and the dialogs.
 import { h, store, toast } from "./api.js";
 import { cardName } from "./cards.js";
+import { closeOnOutsideClick, dialogHead } from "./dialog.js";
 import { seatFor } from "./home.js";
 import { TableSocket } from "./net.js";
 import { rulesContent } from "./rules.js";
+import { play } from "./sound.js";
 import { renderChooser } from "./table/chooser.js";
 import { onDoubleClick, onKey, onPointerDown } from "./table/input.js";
 import { showJoin } from "./table/join.js";
 import { hostContent, isHost, optionsNotice } from "./table/host.js";
-import { renderOverlay } from "./table/panels.js";
+import { closePanel, readyButton, renderOverlay } from "./table/panels.js";
 import { presenceNotice } from "./table/presence.js";
 import { draw, finish, rects, renderStatus, tickBadge } from "./table/render.js";
+import { settingsMenu } from "./table/settings.js";
+import { soundOf } from "./table/sounds.js";
 import { emptyState, myPlace, nameOf, receive, shown } from "./table/state.js";
 
 export async function showTable(app, code) {
@@ -99,19 +103,7 @@ class TableView {
     this.status = h("span", { class: "status", role: "status" });
     this.callBtn = h("button", { class: "call", type: "button", disabled: true, onclick: () => this.call(), title: "Call Nertz (N): only when your Nertz pile is empty" }, "Nertz! ", h("kbd", { text: "N" }));
     this.stuckBtn = h("button", { class: "stuck-btn", type: "button", onclick: () => this.stuck(), title: "Say you are stuck (S): when everyone is, the table rotates (R25)" }, "Stuck ", h("kbd", { text: "S" }));
-    const settings = store.get("settings", {});
-    const four = h("input", { type: "checkbox", checked: !!settings.fourColour });
-    const large = h("input", { type: "checkbox", checked: !!settings.large });
-    const saveSettings = () => {
-      store.set("settings", { fourColour: four.checked, large: large.checked });
-      document.body.classList.toggle("four-colour", four.checked);
-      document.body.classList.toggle("large", large.checked);
-      this.render();
-    };
-    four.addEventListener("change", saveSettings);
-    large.addEventListener("change", saveSettings);
-    this.settingsBox = h("details", { class: "settings" }, h("summary", { text: "⚙", "aria-label": "display settings", title: "Display settings" }),
-      h("div", { class: "settings-panel" }, h("label", {}, four, " four-colour deck"), h("label", {}, large, " large cards")));
+    this.settingsBox = settingsMenu(() => this.render());
     this.bar = h("header", { class: "bar" }, this.strip, this.status,
       h("span", { class: "grow" }),
       h("button", { type: "button", class: "rules-btn", onclick: () => this.showRulesDialog(), title: "The rules and this table's options (?)" }, "Rules ", h("kbd", { text: "?" })),
@@ -126,10 +118,12 @@ class TableView {
     this.middle = h("section", { class: "middle", "data-drop": "F", "aria-label": "The middle: drop a card here to send it to a foundation" },
       this.foundations, this.aside, this.bannerEl, this.chooserEl);
     this.mine = h("section", { class: "mine", "aria-label": "Your layout" });
-    this.actions = h("div", { class: "actions" }, this.callBtn, this.stuckBtn);
+    this.readyBtn = readyButton(this);
+    this.actions = h("div", { class: "actions" }, this.callBtn, this.stuckBtn, this.readyBtn);
     this.help = h("p", { class: "keys-help", text: "Drag, or tap a card then its place · double-tap: to the middle · keys: 0 Nertz, W waste, 1–4 piles, F middle, Space turn, N call, Esc cancel, Tab scores" });
-    this.overlay = h("div", { class: "overlay", hidden: true });
+    this.overlay = h("div", { class: "overlay", hidden: true, onclick: (e) => e.target === this.overlay && closePanel(this) });
     this.dialog = h("dialog", { class: "rules-dialog" });
+    closeOnOutsideClick(this.dialog);
     this.board = h("div", { class: "board", tabindex: "0", "aria-label": `Nertz table ${this.code}` },
       this.bar, this.opponents, this.middle, h("div", { class: "mine-wrap" }, this.mine, this.actions), this.help, this.overlay);
     this.app.replaceChildren(this.board, this.dialog);
@@ -213,6 +207,7 @@ class TableView {
 
   /** What this page says and does about an event the reducer applied. */
   say(e) {
+    play(soundOf(this, e));
     switch (e.k) {
       case "seat":
       case "connected": {
@@ -288,6 +283,7 @@ class TableView {
     const was = this.pending.find((p) => p.seq === seq);
     this.pending = this.pending.filter((p) => p.seq !== seq);
     const beaten = code === "beaten";
+    if (beaten) play("beaten");
     const text = beaten ? `Beaten to it! ${reason.replace(/^beaten to it: /, "")}` : reason;
     toast(text, beaten ? "warn" : "error", 3200);
     this.render(before);
@@ -441,6 +437,7 @@ class TableView {
       ({ text, kind } = this.banner);
     }
     if (this.bannerEl.textContent !== text) {
+      if (kind === "count") play("count");
       this.bannerEl.textContent = text;
       this.bannerEl.className = `banner ${kind}`;
     }
@@ -459,9 +456,7 @@ class TableView {
 
   showHostDialog() {
     this.dialog.dataset.kind = "host";
-    this.dialog.replaceChildren(
-      h("form", { method: "dialog", class: "dialog-head" }, h("h2", { text: "Host" }), h("button", { text: "Close (Esc)" })),
-      hostContent(this));
+    this.dialog.replaceChildren(dialogHead("Host"), hostContent(this));
     if (!this.dialog.open) this.dialog.showModal();
   }
 
@@ -469,9 +464,7 @@ class TableView {
     this.dialog.dataset.kind = "rules";
     // The table's rules: between matches they are the next match's (the host's change).
     const rules = (this.table && this.table.rules) || (this.base && this.base.rules);
-    this.dialog.replaceChildren(
-      h("form", { method: "dialog", class: "dialog-head" }, h("h2", { text: "Rules" }), h("button", { text: "Close (Esc)" })),
-      rulesContent(rules, `table ${this.code}`));
+    this.dialog.replaceChildren(dialogHead("Rules"), rulesContent(rules, `table ${this.code}`));
     this.dialog.showModal();
   }
 }

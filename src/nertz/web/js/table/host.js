@@ -6,8 +6,17 @@ import { seatColour } from "../cards.js";
 import { formValue, ruleOptions } from "../rules.js";
 import { nameOf } from "./state.js";
 
-/** The bot levels, as the home page offers them. */
-export const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
+/** The bots to put in: the home page's plain choices ("Relaxed", "Even", "Fierce"; GET
+ * /api/rules ``bots``), the gentlest first; the server gives the empty places the
+ * choice's bots in turn. */
+function botChoice() {
+  const select = h("select", { class: "host-bots", "aria-label": "bots" }, h("option", { value: "relaxed", text: "Relaxed" }));
+  ruleOptions().then(({ bots }) => {
+    const was = select.value;
+    select.replaceChildren(...bots.map((b) => h("option", { value: b.name, text: b.label, title: b.blurb, selected: b.name === was })));
+  });
+  return select;
+}
 
 /** Whether this page is the host's. */
 export function isHost(tv) {
@@ -48,12 +57,12 @@ function others(tv) {
 /** The host's controls (the Host dialog). */
 export function hostContent(tv) {
   const t = tv.table;
-  const level = h("select", { class: "host-level", "aria-label": "bot level" }, LEVELS.map((l) => h("option", { value: l, text: l, selected: l === "skilled" })));
+  const level = botChoice();
   const between = t.stage === "seating" || t.stage === "over";
   const out = h("div", { class: "host-panel" },
     h("p", { text: "You are the host: you made this table." }),
     between
-      ? h("p", {}, "Start now; every empty seat gets a bot: ", level, " ",
+      ? h("p", {}, "Start now; every empty seat gets a bot: ", h("label", {}, "bots ", level), " ",
         h("button", { type: "button", class: "primary host-start", onclick: () => tv.hostDo({ do: "start", bot: level.value }) }, "Start now"))
       : null,
     h("h3", { text: "People" }),

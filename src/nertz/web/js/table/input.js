@@ -5,6 +5,7 @@
 import { h, toast } from "../api.js";
 import { cardEl, fitsWork, isJoker, parse, pinOf } from "../cards.js";
 import { chooserKey, closeChooser, openChooser } from "./chooser.js";
+import { closePanel } from "./panels.js";
 import { rects } from "./render.js";
 import { myPlace, sourceCards, srcName, topOf, wasteTop } from "./state.js";
 
@@ -277,6 +278,7 @@ export function onKey(tv, e) {
     return;
   }
   if (key === "Escape") {
+    if (closePanel(tv)) return;
     if (tv.selected) {
       tv.selected = null;
       tv.render();

@@ -1,5 +1,7 @@
 // The panels over the table: the seating, a hand's breakdown and the running totals,
-// and the end of the match.
+// and the end of the match. They lie below the top bar (Rules, ⚙ and Home stay
+// clickable); a panel after a hand closes by its ✕, Esc or a click beside it ("Look at
+// the table"), and then a Ready button beside the table brings the next deal.
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { totalsChart } from "../chart.js";
@@ -21,6 +23,36 @@ export function renderOverlay(tv) {
   box.hidden = !content;
   if (content) box.replaceChildren(content);
   else box.replaceChildren();
+  const me = tv.me !== null ? myPlace(tv.st) : null;
+  const after = t.stage === "between" || t.stage === "over";
+  tv.readyBtn.hidden = !(after && !content && me && !me.ready);
+  tv.readyBtn.firstChild.textContent = t.stage === "over" ? "Play again " : "Ready ";
+}
+
+/** The Ready button beside the table, for when the panel after a hand is closed. */
+export function readyButton(tv) {
+  return h("button", { class: "primary ready-side", type: "button", hidden: true, onclick: () => tv.ready(), title: "Ready for the next hand (Enter)" }, "Ready ", h("kbd", { text: "Enter" }));
+}
+
+/** Close the panel after a hand, if one is up ("Look at the table"): whether it was. */
+export function closePanel(tv) {
+  const t = tv.table;
+  if (!t || tv.overlay.hidden || !(t.stage === "between" || t.stage === "over")) return false;
+  tv.overlayHidden = true;
+  tv.render();
+  return true;
+}
+
+/** A panel's head: its title and the ✕ that closes it. */
+function panelHead(tv, title) {
+  return h("div", { class: "panel-head" }, h("h2", { text: title }),
+    h("button", { type: "button", class: "close-x", "aria-label": "Close: look at the table", title: "Look at the table (Esc)", onclick: () => closePanel(tv), text: "✕" }));
+}
+
+/** The buttons at a panel's foot, kept in sight while the panel scrolls. */
+function panelFoot(tv, ...lines) {
+  return h("div", { class: "panel-foot" }, ...lines,
+    h("button", { type: "button", class: "link", onclick: () => closePanel(tv), text: "Look at the table" }));
 }
 
 function seatingPanel(tv) {
@@ -70,8 +102,8 @@ function betweenPanel(tv) {
   const last = hist[hist.length - 1] || t.totals;
   const before = hist[hist.length - 2] || last.map(() => 0);
   const n = handInMatch(t);
-  const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} over` },
-    h("h2", { text: `Hand ${n} over` }),
+  return h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} over` },
+    panelHead(tv, `Hand ${n} over`),
     h("table", { class: "breakdown" },
       h("thead", {}, h("tr", {}, ["", "hand score", "total"].map((x) => h("th", { text: x })))),
       h("tbody", {}, t.seats.map((s) => h("tr", {},
@@ -80,9 +112,7 @@ function betweenPanel(tv) {
         h("td", { class: "total", text: `${before[s.seat]} → ${last[s.seat]}` }))))),
     h("h3", { text: "Running totals" }),
     chart(tv),
-    readyLine(tv));
-  panel.append(h("button", { type: "button", class: "link", onclick: () => { tv.overlayHidden = true; tv.render(); }, text: "Look at the table" }));
-  return panel;
+    panelFoot(tv, readyLine(tv)));
 }
 
 function breakdownTable(tv, e) {
@@ -111,7 +141,7 @@ function handEndPanel(tv) {
   const me = tv.me !== null ? myPlace(tv.st) : null;
   const n = handInMatch({ ...t, hand: e.hand });
   const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} breakdown` },
-    h("h2", { text: `Hand ${n} over — ${why}` }),
+    panelHead(tv, `Hand ${n} over — ${why}`),
     h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).` }),
     breakdownTable(tv, e),
     ...lostRaces(tv, e),
@@ -119,11 +149,10 @@ function handEndPanel(tv) {
     chart(tv));
   if (tv.st.matchEnd) {
     panel.append(winnersLine(tv, tv.st.matchEnd.winners));
-    panel.append(seriesTable(tv), playAgainLine(tv), hostLine(tv));
-  } else if (me) {
-    panel.append(readyLine(tv));
+    panel.append(seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv)));
+  } else {
+    panel.append(panelFoot(tv, me ? readyLine(tv) : null));
   }
-  panel.append(h("button", { type: "button", class: "link", onclick: () => { tv.overlayHidden = true; tv.render(); }, text: "Look at the table" }));
   return panel;
 }
 
@@ -149,10 +178,10 @@ function winnersLine(tv, w) {
 function matchPanel(tv) {
   const t = tv.table;
   // The match ended before this page opened: the table says who won.
-  return h("div", { class: "panel match-end" },
-    h("h2", { text: "Match over" }), winnersLine(tv, (tv.st.matchEnd || t).winners),
+  return h("div", { class: "panel match-end", role: "dialog", "aria-label": "Match over" },
+    panelHead(tv, "Match over"), winnersLine(tv, (tv.st.matchEnd || t).winners),
     chart(tv),
     seriesTable(tv),
-    playAgainLine(tv),
-    hostLine(tv));
+    hostLine(tv),
+    panelFoot(tv, playAgainLine(tv)));
 }

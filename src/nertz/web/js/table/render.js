@@ -72,11 +72,12 @@ function renderStrip(tv, view) {
   const chips = t.seats.map((s) => {
     const live = view && ["playing", "countdown"].includes(t.stage) ? liveScore(view, s.seat) : null;
     const label = `${nameOf(tv.st, s.seat)}: total ${t.totals[s.seat]}${live !== null ? `, this hand ${live}` : ""}`;
-    const chip = h("span", { class: `score-chip${s.seat === tv.me ? " me" : ""}`, title: label, "aria-label": label },
+    // The figures say what they are: the total, then "hand +3", this hand's score so far.
+    const chip = h("span", { class: `score-chip${s.seat === tv.me ? " me" : ""}`, title: label },
       h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
       h("span", { class: "who", text: nameOf(tv.st, s.seat) }),
       h("b", { text: String(t.totals[s.seat]) }),
-      live !== null ? h("small", { text: ` ${live >= 0 ? "+" : ""}${live}` }) : null);
+      live !== null ? h("small", { class: "live", text: ` hand ${live >= 0 ? "+" : ""}${live}` }) : null);
     if (tv.stripOpen && view) {
       const vs = view.seats[s.seat];
       chip.append(h("small", { class: "detail", text: ` · ${vs.middle} in middle, ${vs.nertz_count} Nertz left` }));
