@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # mypyc compiles these in place (setup.py); any edit to them rebuilds on the next make.
 COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py)
 
-.PHONY: play test test-pure lint bench install clean chromium screenshots
+.PHONY: play test test-pure lint bench install clean chromium services screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -36,10 +36,19 @@ chromium:
 	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 		apt-get update -q && apt-get install -y -q chromium; fi
 
+# The cluster's tests (tests/cluster/) start their own PostgreSQL, Redis and HAProxy
+# from Debian's packages (tests/services.py); install them when missing, like Chromium.
+services:
+	@if { ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 \
+		|| ! command -v redis-server >/dev/null || ! command -v haproxy >/dev/null; } \
+		&& command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			postgresql redis-server haproxy; fi
+
 # The client's table reducer against recorded matches (Node's own test runner, no npm);
 # everything on the installed (compiled) build; then the engine's and the bots' tests
 # again on their pure-Python sources.
-test: lint chromium
+test: lint chromium services
 	node --test tests/web/
 	$(PY) -m pytest -n 2 tests docs README.md
 	NERTZ_PURE=1 $(PY) -m pytest -n 2 -q tests/engine tests/bots tests/test_compiled.py
