@@ -183,6 +183,18 @@ def redis() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def _wait_ready(port: int, timeout: float) -> None:
+    """Until the balancer forwards (it answers 503 while no node has passed a check)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 2) as s:
+            s.sendall(b"GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            if b" 503 " not in s.recv(64):
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"haproxy on {port} had no node up within {timeout} s")
+
+
 @dataclass(frozen=True, slots=True)
 class HaproxyBackend:
     """One ``nertz serve`` node behind the load balancer."""
@@ -208,6 +220,7 @@ defaults
     timeout client 60s
     timeout server 60s
     timeout tunnel 1h
+    timeout check 5s
     option redispatch
 
 frontend nertz
@@ -237,6 +250,7 @@ def haproxy(nodes: list[HaproxyBackend], port: int | None = None) -> Iterator[in
     )
     try:
         _wait_port(port, process, "haproxy", 15)
+        _wait_ready(port, 30)
         yield port
     finally:
         stop(process)

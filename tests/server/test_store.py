@@ -28,13 +28,18 @@ from .test_table import fast
 
 
 def test_records_written_and_read_back_rebuild_the_same_table(tmp_path: Path) -> None:
+    records_round_trip(str(tmp_path / "s.db"))
+
+
+def records_round_trip(db: str) -> None:
+    """A table's records written and read back rebuild the same table (any backend)."""
     h = Harness(Rules(), fast())
     h.join("ann", "t0")
     h.connect(1, "t0")
     h.send(1, {"type": "ready"})
     h.run_until(lambda: h.table.stage is Stage.PLAYING)
     h.advance(3000)
-    store = Store(str(tmp_path / "s.db"))
+    store = Store(db)
     created = TableCreated("TEST", None, True, Rules().as_dict(), fast().as_dict(), 0.0)
     store.submit("t1", [created, *h.records[:10]])
     store.submit("t1", h.records[10:])
@@ -49,7 +54,7 @@ def test_records_written_and_read_back_rebuild_the_same_table(tmp_path: Path) ->
     store.close()
 
 
-def _serve(port: int, db: Path) -> subprocess.Popen[bytes]:
+def _serve(port: int, db: Path | str) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", str(db)],
         stdout=subprocess.DEVNULL,
@@ -86,7 +91,12 @@ def _strip(state: dict[str, Any]) -> dict[str, Any]:
 def test_kill_9_mid_hand_then_restart_resumes_with_every_acknowledged_play(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "crash.db"
+    kill_9_then_restart(str(tmp_path / "crash.db"))
+
+
+def kill_9_then_restart(db: str) -> None:
+    """SIGKILL right after an ack, restart on the same database: every acknowledged
+    play is there and play goes on (any backend)."""
     port = free_port()
     http = f"http://127.0.0.1:{port}"
     server = _serve(port, db)

@@ -32,7 +32,10 @@ def add_parser(sub: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument(
-        "--db", default="nertz.db", help="SQLite file or SQLAlchemy URL (default nertz.db)"
+        "--db",
+        default="nertz.db",
+        help="SQLite file or SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
+        "(default nertz.db; docs/server.md)",
     )
     serve.add_argument(
         "--play",

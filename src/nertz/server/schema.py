@@ -32,6 +32,7 @@ __all__ = [
     "seats_t",
     "series_t",
     "sqlite_pragmas",
+    "table_owners_t",
     "tables_t",
 ]
 
@@ -107,6 +108,14 @@ events_t = Table(
     Column("table_id", String(40), primary_key=True),
     Column("version", Integer, primary_key=True),
     Column("body", LargeBinary, nullable=False),
+)
+
+table_owners_t = Table(  # a cluster's fencing (cluster/fencing.py); unused by a single node
+    "table_owners",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("node", String(64), nullable=False),
+    Column("token", BigInteger, nullable=False),
 )
 
 

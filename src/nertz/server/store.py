@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    Connection,
     Engine,
     Table,
     bindparam,
@@ -37,6 +38,7 @@ from sqlalchemy import (
     update,
 )
 
+from .migrate import upgrade
 from .records import (
     DealRecord,
     EventRecord,
@@ -61,7 +63,7 @@ from .schema import (
     tables_t,
 )
 
-__all__ = ["GROUP_COMMIT_MS", "Store", "StoredTable", "TableCreated", "db_url"]
+__all__ = ["GROUP_COMMIT_MS", "Guard", "Store", "StoredTable", "TableCreated", "db_url"]
 
 log = logging.getLogger("nertz.store")
 
@@ -70,8 +72,12 @@ GROUP_COMMIT_MS = 50
 _CHUNK = 400
 """Rows per multi-row INSERT (6 columns x 400 stays under SQLite's 32766 variables)."""
 _TICK = 0.005
-CHECKPOINT_S = 1.0
 """The writer's poll: a batch waits at most this long plus one write before commit."""
+NETWORK_TICK = 0.001
+"""The poll on a networked database, where a commit is a round trip (and PostgreSQL's
+own WAL flush) that already lasts a millisecond or more: more commands gather during
+it than during a SQLite commit, so a long wait after it only adds to every ack."""
+CHECKPOINT_S = 1.0
 
 _DELETE_SEAT = delete(seats_t).where(
     seats_t.c.table_id == bindparam("t"),
@@ -119,6 +125,13 @@ class StoredTable:
     records: list[Record]
 
 
+_Work = tuple[str, Sequence[Any], float, Callable[[], None] | None]
+"""A queued command: its table, its records, when it was queued, its ``committed``."""
+Guard = Callable[[Connection, set[str]], set[str]]
+"""Given a batch's transaction and the tables it writes, those whose writes must be
+refused (a cluster node's fencing: ``cluster/fencing.py``)."""
+
+
 def db_url(db: str) -> str:
     """``--db``: a file name (SQLite) or an SQLAlchemy URL."""
     return db if "://" in db else f"sqlite:///{db}"
@@ -129,13 +142,19 @@ class Store:
 
     def __init__(self, db: str) -> None:
         url = db_url(db)
-        self.engine: Engine = create_engine(url)
-        if url.startswith("sqlite"):
+        self.sqlite = url.startswith("sqlite")
+        if self.sqlite:
+            self.engine: Engine = create_engine(url)
             event.listen(self.engine, "connect", sqlite_pragmas)
-        add_partner_column(self.engine)
-        add_practice_column(self.engine)
-        metadata.create_all(self.engine)
-        self._qmark = self.engine.dialect.paramstyle == "qmark" and url.startswith("sqlite")
+            add_partner_column(self.engine)
+            add_practice_column(self.engine)
+            metadata.create_all(self.engine)
+        else:
+            # The writer holds one connection and the readers (restores, history) a few.
+            self.engine = create_engine(url, pool_size=4, max_overflow=8)
+            upgrade(self.engine)  # Alembic: the same tables, by revision (migrate.py)
+        self._tick = _TICK if self.sqlite else NETWORK_TICK
+        self._qmark = self.engine.dialect.paramstyle == "qmark" and self.sqlite
         self._queue: collections.deque[
             tuple[str, Sequence[Any], float, Callable[[], None] | None] | threading.Event | None
         ] = collections.deque()
@@ -149,11 +168,17 @@ class Store:
         self._writes: collections.deque[tuple[float, float, int]] = collections.deque(maxlen=20_000)
         self.batches = 0
         self.errors = 0
+        self.guard: Guard | None = None
+        """Checked inside every batch's transaction (a cluster node sets it)."""
+        self.on_refused: Callable[[str], None] | None = None
+        """Told, on the event loop, of each table whose writes ``guard`` refused."""
+        self.refused = 0
+        """Commands dropped because ``guard`` refused their table's writes."""
         self._thread = threading.Thread(target=self._run, name="nertz-store", daemon=True)
         self._thread.start()
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
-        if url.startswith("sqlite"):
+        if self.sqlite:
             self._checkpointer = threading.Thread(
                 target=self._checkpoints, name="nertz-checkpoint", daemon=True
             )
@@ -218,7 +243,7 @@ class Store:
         pending = self._queue
         while True:
             if not pending:
-                time.sleep(_TICK)
+                time.sleep(self._tick)
                 continue
             batch = []
             while pending:
@@ -229,10 +254,13 @@ class Store:
             if work:
                 began = time.monotonic()
                 try:
-                    self._write(work)
+                    refused = self._write(work)
                 except Exception:  # never lose the writer; the error is logged loudly
                     self.errors += 1
                     log.exception("store: a batch of %d commands failed to commit", len(work))
+                else:
+                    if refused:
+                        work = self._refuse(work, refused)
                 # One wake-up of the loop per batch, not per command. After a failed batch
                 # the messages go out all the same (``errors`` counts it): a table that
                 # stopped talking would be worse than a play the disk refused.
@@ -252,7 +280,7 @@ class Store:
                 waiter.set()
             if stop:
                 return
-            time.sleep(_TICK)
+            time.sleep(self._tick)
 
     def _checkpoints(self) -> None:
         """SQLite WAL checkpoints off the writer's path: the writer's commits only
@@ -266,12 +294,35 @@ class Store:
             except Exception:
                 log.exception("store: checkpoint failed (the WAL keeps the data)")
 
-    def _write(self, work: list[tuple[str, Sequence[Any], float, Any]]) -> None:
-        """One transaction for a whole batch, one ``executemany`` per kind of row.
+    def _refuse(self, work: list[_Work], refused: set[str]) -> list[_Work]:
+        """Drop the commands of tables whose writes the guard refused: their messages
+        never go out (nothing of theirs was committed), and ``on_refused`` hears of
+        each such table once, on the event loop."""
+        self.refused += sum(1 for w in work if w[0] in refused)
+        log.warning("store: writes of %d table(s) refused by the guard", len(refused))
+        if self.on_refused is not None and self._loop is not None:
+            for table_id in refused:
+                with contextlib.suppress(RuntimeError):
+                    self._loop.call_soon_threadsafe(self.on_refused, table_id)
+        return [w for w in work if w[0] not in refused]
+
+    def _write(self, work: list[_Work]) -> set[str]:
+        """One transaction for a whole batch, one ``executemany`` per kind of row;
+        returns the tables whose writes ``guard`` refused (nothing of theirs written).
 
         Rows of different tables do not depend on each other, so inserts go first in
         bulk; then seats (only the latest record of each seat in the batch matters);
         then the updates that need their rows (a hand's scores, a match's end)."""
+        with self.engine.begin() as conn:
+            refused = set()
+            if self.guard is not None:
+                refused = self.guard(conn, {w[0] for w in work})
+                if refused:
+                    work = [w for w in work if w[0] not in refused]
+            self._write_rows(conn, work)
+        return refused
+
+    def _write_rows(self, conn: Connection, work: list[_Work]) -> None:
         created: list[dict[str, Any]] = []
         started: list[dict[str, Any]] = []
         hands: list[dict[str, Any]] = []
@@ -355,28 +406,27 @@ class Store:
                     started.append({"table_id": table_id, "started": r.created})
                 else:
                     raise TypeError(f"unknown record {r!r}")
-        with self.engine.begin() as conn:
-            for table, rows in (
-                (tables_t, created),
-                (matches_t, started),
-                (hands_t, hands),
-                (inputs_t, inputs),
-                (events_t, events),
-            ):
-                if rows:
-                    self._insert(conn, table, rows)
-            if seats:
-                conn.execute(_DELETE_SEAT, [{"t": t, "s": n, "p": p} for t, n, p in seats])
-                conn.execute(seats_t.insert(), list(seats.values()))
-            if scores:
-                conn.execute(_SCORE_HAND, scores)
-            if ended:
-                conn.execute(_END_MATCH, ended)
-                self._insert(conn, series_t, [{"table_id": e.pop("t"), **e} for e in ended])
-            if again:
-                conn.execute(_AGAIN, again)
+        for table, rows in (
+            (tables_t, created),
+            (matches_t, started),
+            (hands_t, hands),
+            (inputs_t, inputs),
+            (events_t, events),
+        ):
+            if rows:
+                self._insert(conn, table, rows)
+        if seats:
+            conn.execute(_DELETE_SEAT, [{"t": t, "s": n, "p": p} for t, n, p in seats])
+            conn.execute(seats_t.insert(), list(seats.values()))
+        if scores:
+            conn.execute(_SCORE_HAND, scores)
+        if ended:
+            conn.execute(_END_MATCH, ended)
+            self._insert(conn, series_t, [{"table_id": e.pop("t"), **e} for e in ended])
+        if again:
+            conn.execute(_AGAIN, again)
 
-    def _insert(self, conn: Any, table: Table, rows: list[dict[str, Any]]) -> None:
+    def _insert(self, conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
         """Insert rows. On SQLite: one multi-row INSERT per chunk rather than
         ``executemany``, which steps the statement once per row and gives up the GIL at
         every step; winning it back from a busy event loop each time is what made
@@ -395,16 +445,20 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
-    def unfinished(self) -> list[StoredTable]:
-        """Every table whose match is not over, with its records in order."""
+    def unfinished(self, table_id: str | None = None) -> list[StoredTable]:
+        """Every table whose match is not over (or only ``table_id``, if it is not),
+        with its records in order."""
         out = []
+        query = (
+            select(tables_t)
+            .join(matches_t, matches_t.c.table_id == tables_t.c.id)
+            .where(matches_t.c.finished.is_(None))
+            .order_by(tables_t.c.created)
+        )
+        if table_id is not None:
+            query = query.where(tables_t.c.id == table_id)
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(tables_t)
-                .join(matches_t, matches_t.c.table_id == tables_t.c.id)
-                .where(matches_t.c.finished.is_(None))
-                .order_by(tables_t.c.created)
-            ).all()
+            rows = conn.execute(query).all()
             for row in rows:
                 out.append(
                     StoredTable(
@@ -417,6 +471,14 @@ class Store:
                     )
                 )
         return out
+
+    def unfinished_ids(self) -> list[str]:
+        """The ids of the tables whose match is not over."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(matches_t.c.table_id).where(matches_t.c.finished.is_(None))
+            ).all()
+        return [row.table_id for row in rows]
 
     def records_of(self, table_id: str) -> list[Record]:
         """One table's records in order (what ``restore_from_records`` reads)."""

@@ -1,0 +1,1 @@
+"""Alembic's scripts for databases other than SQLite (``migrate.py``)."""
