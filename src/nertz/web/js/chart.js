@@ -37,10 +37,22 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
     t.textContent = String(v);
     svg.append(t);
   }
+  // The hands along the x axis, thinned so that no two labels run together: one every
+  // ``step`` hands (a label takes about 44 px), the last hand always.
+  const room = Math.max(1, Math.floor((width - pad.l - pad.r) / 44));
+  const step = Math.max(1, Math.ceil(hands / room));
   for (let i = 0; i <= hands; i++) {
+    const last = i === hands;
+    if (i % step !== 0 && !last) continue;
+    if (!last && i !== 0 && hands - i < step / 2) continue; // too near the last one's
     const t = el("text", { x: x(i), y: height - 8, class: "label", "text-anchor": "middle" });
-    t.textContent = i === 0 ? "start" : `hand ${i}`;
-    if (hands <= 12 || i % Math.ceil(hands / 12) === 0) svg.append(t);
+    t.textContent = i === 0 ? "start" : hands <= room / 2 ? `hand ${i}` : String(i);
+    svg.append(t);
+  }
+  if (hands > room / 2) {
+    const t = el("text", { x: width - pad.r, y: height - 8, class: "label", "text-anchor": "start", dx: 6 });
+    t.textContent = "hand";
+    svg.append(t);
   }
   const ends = [];
   series.forEach((s, seat) => {
@@ -50,14 +62,23 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
     s.forEach((v, i) => svg.append(el("circle", { cx: x(i), cy: y(v), r: 3, fill: colour })));
     ends.push({ seat, y: y(s[s.length - 1]), v: s[s.length - 1] });
   });
+  // Each line's name at its end, 13 px apart at least, all inside the chart: pushed
+  // down from the top, then up from the bottom if they ran past it.
   ends.sort((a, b) => a.y - b.y);
-  let last = -Infinity;
-  for (const end of ends) {
-    const ly = Math.max(end.y + 4, last + 13);
-    last = ly;
-    const t = el("text", { x: width - pad.r + 6, y: ly, fill: seatColour(end.seat), class: "label name" });
-    t.textContent = `${names[end.seat]} ${end.v}`;
+  const ys = [];
+  ends.forEach((end, i) => ys.push(Math.max(end.y + 4, i ? ys[i - 1] + 13 : pad.t)));
+  for (let i = ys.length - 1; i >= 0; i--) ys[i] = Math.min(ys[i], i === ys.length - 1 ? height - 4 : ys[i + 1] - 13);
+  ends.forEach((end, i) => {
+    const t = el("text", { x: width - pad.r + 6, y: ys[i], fill: seatColour(end.seat), class: "label name" });
+    t.textContent = fit(`${names[end.seat]}`, pad.r - 8, ` ${end.v}`);
     svg.append(t);
-  }
+  });
   return svg;
+}
+
+/** ``name`` and then ``tail`` in ``px`` pixels of the chart's bold labels (about 6.6 px
+ * a character): a long name is shortened with "…", never cut by the chart's edge. */
+function fit(name, px, tail) {
+  const room = Math.floor(px / 6.6) - tail.length;
+  return (name.length > room ? `${name.slice(0, Math.max(1, room - 1))}…` : name) + tail;
 }

@@ -112,7 +112,7 @@ class TableView {
       h("a", { href: "/", class: "home-link", title: "Home" }, "Home"));
     this.opponents = h("section", { class: "opponents", "aria-label": "Opponents" });
     this.foundations = h("div", { class: "foundations", role: "list", "aria-label": "Foundations" });
-    this.aside = h("div", { class: "aside", "aria-label": "Finished foundations, set aside" });
+    this.aside = h("div", { class: "aside", role: "group", "aria-label": "Finished foundations, set aside" });
     this.bannerEl = h("div", { class: "banner", "aria-live": "assertive" });
     this.chooserEl = h("div", { class: "chooser", role: "dialog", "aria-label": "Announce your joker as", hidden: true });
     this.middle = h("section", { class: "middle", "data-drop": "F", "aria-label": "The middle: drop a card here to send it to a foundation" },

@@ -149,7 +149,7 @@ function handEndPanel(tv) {
     chart(tv));
   if (tv.st.matchEnd) {
     panel.append(winnersLine(tv, tv.st.matchEnd.winners));
-    panel.append(seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv)));
+    panel.append(...[seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv))].filter(Boolean));
   } else {
     panel.append(panelFoot(tv, me ? readyLine(tv) : null));
   }

@@ -85,10 +85,11 @@ function renderStrip(tv, view) {
     return chip;
   });
   const series = seriesLabel(t);
-  tv.strip.replaceChildren(
+  // (replaceChildren would write a null out as the text "null".)
+  tv.strip.replaceChildren(...[
     h("span", { class: "hand-no", text: t.hand ? `Hand ${handInMatch(t)}` : "Table" }),
     series ? h("span", { class: "series-no", text: series }) : null,
-    ...chips);
+    ...chips].filter(Boolean));
   tv.strip.setAttribute("aria-expanded", String(tv.stripOpen));
   tv.strip.classList.toggle("open", tv.stripOpen);
 }
