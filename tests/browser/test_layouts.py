@@ -59,7 +59,13 @@ def test_a_phone_either_way_up_fits_without_scrolling(
         for button in (".call", ".stuck-btn", ".rules-btn", ".settings summary", ".home-link"):
             inside(page, button)
         for pile in ("N", "1", "4"):
-            card = page.locator(f'.mine .pile[data-pile="{pile}"] .card').last.bounding_box()
+            # A bot's move redraws the layouts: measure again if the card was replaced.
+            card = None
+            for _ in range(20):
+                card = page.locator(f'.mine .pile[data-pile="{pile}"] .card').last.bounding_box()
+                if card is not None:
+                    break
+                page.wait_for_timeout(50)
             assert card is not None and card["width"] >= 44, (pile, card)
         expect(page.locator(".status")).to_have_text("Play!")  # not cut to "P…"
 
