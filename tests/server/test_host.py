@@ -82,6 +82,41 @@ def test_the_host_starts_with_a_plain_choice_of_bots_each_seat_in_turn() -> None
     assert (host(table(), 1, do="start", bot="sleepy") or {}).get("code") == "host_refused"
 
 
+def test_the_host_starts_the_next_match_once_60_s_have_passed_since_the_last() -> None:
+    h = table()
+    host(h, 1, do="start")
+    play_match(h)
+    ended = h.table.over_at
+    assert ended is not None and ended <= h.now
+    end = [m["e"] for m in h.messages(2) if m["type"] == "event" and m["e"]["k"] == "match_end"]
+    assert end[-1]["host_wait_ms"] == 60_000  # everyone is told when
+    h.send(2, {"type": "resync"})
+    assert h.last(2)["host_start_ms"] == ended + 60_000  # and a page that reloads too
+    h.advance(ended + 59_000 - h.now)
+    error = host(h, 1, do="start")
+    assert error is not None and error["code"] == "host_refused"
+    assert "Play again" in error["reason"] and "1 s to go" in error["reason"]
+    assert h.table.stage is Stage.OVER and h.table.match_no == 1
+    h.advance(1_000)
+    assert host(h, 1, do="start") is None  # Bo never said Play again: not waited for
+    assert h.table.match_no == 2 and h.table.stage is Stage.COUNTDOWN
+    h.send(2, {"type": "resync"})
+    assert h.last(2).get("host_start_ms") is None
+
+
+def test_everyone_saying_play_again_needs_no_wait_and_the_wait_is_a_setting() -> None:
+    h = table()
+    host(h, 1, do="start")
+    play_match(h)
+    for conn in (1, 2):
+        h.send(conn, {"type": "again"})
+    assert h.table.match_no == 2  # at once: nobody waits for the host's minute
+    h = table(host_start_s=0)
+    host(h, 1, do="start")
+    play_match(h)
+    assert host(h, 1, do="start") is None and h.table.match_no == 2
+
+
 def test_the_host_changes_options_between_matches_and_everyone_is_told() -> None:
     h = table()
     assert host(h, 1, do="options", options={"caller_bonus": "10"}) is None
@@ -100,6 +135,7 @@ def test_options_changed_before_the_second_match_survive_a_restore() -> None:
     host(h, 1, do="start")
     play_match(h)
     assert host(h, 1, do="options", options={"caller_bonus": "25", "draw": "1"}) is None
+    h.advance(60_000)
     assert host(h, 1, do="start") is None  # the next match, without waiting for Bo
     assert h.table.match_no == 2 and h.table.rules.caller_bonus == 25
     h.run_until(lambda: h.table.stage is Stage.PLAYING)

@@ -28,8 +28,11 @@ async def _lobby() -> None:
     lobby = Lobby(None, max_tables=2)
     public, no_key = lobby.create(Rules(), Settings(seats=2))
     private, key = lobby.create(Rules(), Settings(seats=2, public=False))
-    assert no_key is None and key is not None and len(key) >= 22  # 128 bits, url-safe
+    # The key is the invite: 10 characters of 31, 49 bits (docs/server.md, "Invites").
+    assert no_key is None and key is not None and len(key) == 10
+    assert set(key) <= set(CODE_ALPHABET)
     assert private.key_hash == hash_secret(key) and key not in private.key_hash
+    assert lobby.by_invite(key) is private
     for entry in (public, private):
         assert len(entry.code) == 6 and set(entry.code) <= set(CODE_ALPHABET)
     with pytest.raises(LobbyError) as caught:

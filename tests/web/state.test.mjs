@@ -131,3 +131,23 @@ test("a partnership seat is named as its two people (R40)", () => {
   assert.match(nameOf(st, st.me), /^You & [A-Z][a-z]+$/);
   assert.match(nameOf(st, 1 - st.me), /^[A-Z][a-z]+ & [A-Z][a-z]+$/);
 });
+
+test("once a match is over the page knows when the host may start the next", () => {
+  const match = DATA.matches.find((m) => m.name === "series");
+  const st = emptyState();
+  let end = null;
+  for (const msg of match.person) {
+    receive(st, msg, NOW);
+    if (msg.type === "event" && msg.e.k === "match_end") {
+      end = msg.e;
+      // Counted on this page's clock from when the end arrived (here, NOW).
+      assert.equal(st.hostStartAt, NOW + end.host_wait_ms);
+    }
+    if (msg.type === "state" && msg.host_start_ms !== undefined) {
+      // A reload: the same moment, from the table's clock in the state.
+      assert.equal(st.hostStartAt, NOW + msg.host_start_ms - msg.now_ms);
+    }
+    if (msg.type === "event" && msg.e.k === "next_match") assert.equal(st.hostStartAt, null);
+  }
+  assert.ok(end && end.host_wait_ms === 60000, "the series ended a match");
+});

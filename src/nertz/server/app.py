@@ -5,6 +5,7 @@ Routes (``docs/protocol.md``):
 
 * ``POST /api/tables`` create; ``GET /api/tables`` open public tables;
   ``GET /api/tables/{code}`` one table; ``POST /api/tables/{code}/join`` take a seat;
+  invites, the watch link and the QR code (``sharing.py``);
 * ``GET /api/matches`` finished matches; ``GET /api/matches/{id}`` a match's hands,
   scores and full event log;
 * ``WS /ws`` play or watch; ``WS /echo`` a bare echo on the same stack (the load
@@ -48,6 +49,7 @@ from nertz.engine import preset
 
 from .commands import Connect, Disconnect, Inbound, Stage
 from .edge import BodyLimit, client_address
+from .invites import links
 from .limits import Limits, Quotas, Refusal
 from .lobby import (
     CreateTable,
@@ -63,6 +65,7 @@ from .practice_api import practice_routes
 from .protocol import ErrorMsg, Hello, ProtocolError, Resync, decode_client, encode
 from .requests import RequestError, decode_body, error_response
 from .settings import Settings
+from .sharing import sharing_routes
 from .sheets import SheetStore, prune_sheets
 from .store import Store
 from .web import page, wants_html, web_routes
@@ -311,26 +314,31 @@ def create_app(config: Config) -> Starlette:
         out: dict[str, Any] = {"code": entry.code, "id": entry.id, "ws": "/ws"}
         if key is not None:
             out["key"] = key
-            out["link"] = f"/t/{entry.code}?key={key}"
-        else:
-            out["link"] = f"/t/{entry.code}"
+        shared = links(entry, key)
+        out.update(link=shared["link"], invite=shared["invite"], watch=shared["watch"])
         return JSONResponse(out, status_code=201)
 
     async def list_tables(request: Request) -> JSONResponse:
         return JSONResponse({"tables": lobby().open_tables()})
 
-    async def show_table(request: Request) -> JSONResponse:
+    async def show_table(request: Request) -> Response:
         code = request.path_params["code"]
+        address = client_address(request.scope)
+        refusal = quotas.lookup(address)
+        if refusal is not None:
+            return refused(refusal)
         try:
             entry = lobby().find(code)
-            if not (entry.table.settings.public or entry.key_ok(request.query_params.get("key"))):
+            if not entry.watch_ok(request.query_params.get("key")):
                 raise unknown_table(code)  # the same answer: private codes cannot be probed
         except LobbyError as error:
+            quotas.missed(address)
             return error.response()
         return JSONResponse(entry.table.info())
 
     async def join_table(request: Request) -> Response:
-        refusal = quotas.join(client_address(request.scope))
+        address = client_address(request.scope)
+        refusal = quotas.join(address) or quotas.lookup(address)
         if refusal is not None:
             return refused(refusal)
         code = request.path_params["code"]
@@ -340,7 +348,8 @@ def create_app(config: Config) -> Starlette:
                 code, body.name, body.seat, body.key, body.partner
             )
         except RequestError as error:
-            if error.code == "private_table":  # the same answer as an unknown code
+            if error.code in ("private_table", "unknown_table"):  # the same answer for both
+                quotas.missed(address)
                 return unknown_table(code).response()
             return error.response()
         answer: dict[str, Any] = {"code": entry.code, "seat": seat, "token": token, "ws": "/ws"}
@@ -431,12 +440,16 @@ def create_app(config: Config) -> Starlette:
                     conn.send(encode(ErrorMsg(decoded.code, decoded.reason)))
                     continue
                 if type(decoded) is Hello and entry is None:
+                    refusal = quotas.lookup(address)
                     try:
+                        if refusal is not None:
+                            raise LobbyError(refusal.code, refusal.reason)
                         found = lobby().find(decoded.table)
-                        watch_ok = found.table.settings.public or found.key_ok(decoded.key)
-                        if not (decoded.token or watch_ok):
+                        if not (decoded.token or found.watch_ok(decoded.key)):
                             raise unknown_table(decoded.table)  # private: the same answer
                     except LobbyError as error:
+                        if refusal is None:
+                            quotas.missed(address)
                         conn.send(encode(ErrorMsg(error.code, error.reason)))
                         continue
                     refusal = None if decoded.token else quotas.spectate(address)
@@ -458,7 +471,7 @@ def create_app(config: Config) -> Starlette:
                             conn.id,
                             hash_secret(decoded.token) if decoded.token else None,
                             decoded.last_version,
-                            entry.key_ok(decoded.key) and decoded.key is not None,
+                            entry.watch_ok(decoded.key) and decoded.key is not None,
                             decoded.protocol,
                             decoded.epoch,
                         )
@@ -520,6 +533,7 @@ def create_app(config: Config) -> Starlette:
         Route("/metrics", show_metrics, methods=["GET"]),
         WebSocketRoute("/ws", play_ws),
         WebSocketRoute("/echo", echo_ws),
+        *sharing_routes(state),
         *web_routes(state, test_hooks=config.test_hooks),
         *practice_routes(state),
     ]

@@ -52,6 +52,7 @@ class Connect:
     token_hash: str | None
     last_version: int = -1
     key_ok: bool = False
+    """The hello carried the key, the invite or the watch secret of a private table."""
     protocol: int = PROTOCOL_VERSION
     epoch: str | None = None
     """The incarnation ``last_version`` belongs to (``Table.epoch``)."""

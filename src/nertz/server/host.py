@@ -78,6 +78,8 @@ class Hosting:
 
         def _next_match(self, now: int) -> None: ...
 
+        def host_start_ms(self) -> int | None: ...
+
         def _release(self, place: Place, now: int) -> None: ...
 
         def _takeover(self, place: Place, now: int) -> None: ...
@@ -198,6 +200,13 @@ class Hosting:
         they come."""
         if self.stage not in (Stage.SEATING, Stage.OVER):
             return f"the match is under way ({self.stage.value})"
+        start_at = self.host_start_ms()
+        if start_at is not None and now < start_at:
+            wait = self.settings.host_start_s
+            return (
+                f"the next match deals when everyone here has said Play again, or from "
+                f"{wait} s after the last one ended: {-(-(start_at - now) // 1000)} s to go"
+            )
         specs = bot_specs(bot)
         if isinstance(specs, str):
             return specs

@@ -51,6 +51,11 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """``POST /api/tables`` from one address, a minute (a burst of as many)."""
     joins_per_minute: int = 60
     """``POST /api/tables/{code}/join`` from one address, a minute."""
+    misses_per_minute: int = 30
+    """Unknown codes and wrong keys or invites one address may try, a minute (a burst of
+    as many); then it may look nothing up until the bucket refills. A guess at a private
+    table's invite (49 bits, ``invites.py``) then takes millions of years; a person
+    mistyping a code misses a handful of times."""
     sheets_per_hour: int = 60
     """New score sheets from one address, an hour (a burst of as many)."""
     max_sheets: int = 100_000
@@ -108,6 +113,13 @@ class TokenBucket:
             return 0.0
         return (1 - self.tokens) / self.rate if self.rate > 0 else 3600.0
 
+    def wait(self, now: float) -> float:
+        """The seconds until ``take`` would spend a token (0.0: now); spends nothing."""
+        tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        if tokens >= 1:
+            return 0.0
+        return (1 - tokens) / self.rate if self.rate > 0 else 3600.0
+
     def full(self, now: float) -> bool:
         return self.tokens + (now - self.at) * self.rate >= self.burst
 
@@ -128,6 +140,10 @@ class _Buckets:
             bucket = self.by_address[address] = TokenBucket(self.rate, self.burst, now)
         return bucket.take(now)
 
+    def wait(self, address: str) -> float:
+        bucket = self.by_address.get(address)
+        return 0.0 if bucket is None else bucket.wait(self.clock())
+
 
 def _seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
@@ -141,6 +157,7 @@ class Quotas:
         self.clock = clock
         self._creates = _Buckets(limits.creates_per_minute / 60, limits.creates_per_minute, clock)
         self._joins = _Buckets(limits.joins_per_minute / 60, limits.joins_per_minute, clock)
+        self._misses = _Buckets(limits.misses_per_minute / 60, limits.misses_per_minute, clock)
         self._sheets = _Buckets(limits.sheets_per_hour / 3600, limits.sheets_per_hour, clock)
         self._states = _Buckets(limits.address_states_per_s, 4 * limits.address_states_per_s, clock)
         self.created: dict[str, list[str]] = {}
@@ -196,6 +213,23 @@ class Quotas:
             f"try again in {_seconds(wait)} s",
             _seconds(wait),
         )
+
+    def lookup(self, address: str) -> Refusal | None:
+        """May ``address`` look a table up by a code, key or invite? Not while its
+        misses are spent (``missed``), so that probing for private tables stays slow."""
+        wait = self._misses.wait(address)
+        if not wait:
+            return None
+        return Refusal(
+            "too_many_misses",
+            f"too many unknown codes or wrong invites from one address (at most "
+            f"{self.limits.misses_per_minute} a minute); try again in {_seconds(wait)} s",
+            _seconds(wait),
+        )
+
+    def missed(self, address: str) -> None:
+        """``address`` asked for a table that does not exist, or that it holds no key to."""
+        self._misses.take(address)
 
     def sheet(self, address: str) -> Refusal | None:
         wait = self._sheets.take(address)

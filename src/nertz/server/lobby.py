@@ -1,8 +1,10 @@
 """The lobby: creating, listing and joining tables; codes, links and seat tokens.
 
 Every table has a short code to read aloud (six letters and digits with no look-alikes
-such as 0/O or 1/I). A private table is joined by its link, which carries a key of 128
-random bits; only the key's hash is stored. Joining a seat returns a seat token of 192
+such as 0/O or 1/I). A private table is joined by its invite (``invites.py``: ten such
+characters, 49 random bits, typed on the home page or carried by the link as its key);
+only the key's hash is stored, and the hash of the watch link's secret beside it.
+Joining a seat returns a seat token of 192
 random bits (``secrets``); the server keeps only its SHA-256 hash, so a stolen database
 does not hand out seats.
 """
@@ -26,6 +28,7 @@ from nertz.engine import Rules, RulesError, preset
 
 from .actor import Clock, TableActor, restored_actor
 from .commands import Join
+from .invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from .names import is_bot_name
 from .requests import RequestError
 from .settings import Settings
@@ -43,7 +46,6 @@ __all__ = [
     "unknown_table",
 ]
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 NAME_MAX = 24
 log = logging.getLogger("nertz.lobby")
@@ -71,9 +73,17 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     reconnect_s: int | None = None
     countdown_ms: int | None = None
     next_hand_s: int | None = None
+    host_start_s: int | None = None
 
 
-_SETTINGS = ("public", "countdown_ms", "next_hand_s", "bot_takeover_s", "reconnect_s")
+_SETTINGS = (
+    "public",
+    "countdown_ms",
+    "next_hand_s",
+    "bot_takeover_s",
+    "reconnect_s",
+    "host_start_s",
+)
 """The settings a request passes on as it gives them (``seats`` and ``bots`` are read)."""
 
 
@@ -175,15 +185,35 @@ class Entry:
     code: str
     key_hash: str | None
     actor: TableActor
+    watch_hash: str | None = None
+    """The watch link's secret, hashed (None: public, or made before watch links)."""
 
     @property
     def table(self) -> Table:
         return self.actor.table
 
     def key_ok(self, key: str | None) -> bool:
+        """Does ``key`` let a person in: the invite (in any case, with or without its
+        dashes), or a link's key from before invites?"""
         if self.key_hash is None:
             return True
-        return key is not None and hmac.compare_digest(hash_secret(key), self.key_hash)
+        if key is None:
+            return False
+        invite = invite_form(key)
+        return hmac.compare_digest(hash_secret(key), self.key_hash) or (
+            invite is not None and hmac.compare_digest(hash_secret(invite), self.key_hash)
+        )
+
+    def watch_ok(self, key: str | None) -> bool:
+        """May someone holding ``key`` watch: the table is public, or the key is its
+        invite or its watch link's secret."""
+        if self.key_ok(key):
+            return True
+        return (
+            key is not None
+            and self.watch_hash is not None
+            and hmac.compare_digest(hash_secret(key), self.watch_hash)
+        )
 
 
 class Lobby:
@@ -194,6 +224,8 @@ class Lobby:
         self.max_tables = max_tables
         self.speed = speed
         self.tables: dict[str, Entry] = {}
+        self._invites: dict[str, Entry] = {}
+        """Private tables by their key's hash: where a typed invite leads."""
         self._used_codes: set[str] = set(store.finished_codes()) if store else set()
 
     def restore(self) -> int:
@@ -213,7 +245,8 @@ class Lobby:
                 log.exception("table %s could not be resumed; it is left as stored", stored.code)
                 self._used_codes.add(stored.code)
                 continue
-            self.tables[stored.code] = Entry(stored.id, stored.code, stored.key_hash, actor)
+            entry = Entry(stored.id, stored.code, stored.key_hash, actor, stored.watch_hash)
+            self._add(entry)
             actor.start()
             count += 1
         return count
@@ -237,8 +270,9 @@ class Lobby:
             except ValueError as error:
                 raise LobbyError("bad_bots", str(error)) from None
         code = self._new_code()
-        key = None if settings.public else secrets.token_urlsafe(16)
+        key = None if settings.public else self._new_invite()
         key_hash = hash_secret(key) if key else None
+        watch_hash = hash_secret(watch_key(key)) if key else None
         table_id = secrets.token_hex(8)
         table = Table(code, rules, settings)
         actor = TableActor(table_id, table, self.store, Clock(self.speed))
@@ -253,18 +287,31 @@ class Lobby:
                         rules.as_dict(),
                         settings.as_dict(),
                         time.time(),
+                        watch_hash,
                     )
                 ],
             )
-        entry = Entry(table_id, code, key_hash, actor)
-        self.tables[code] = entry
+        entry = Entry(table_id, code, key_hash, actor, watch_hash)
+        self._add(entry)
         actor.start()
         return entry, key
+
+    def _add(self, entry: Entry) -> None:
+        self.tables[entry.code] = entry
+        if entry.key_hash is not None:
+            self._invites[entry.key_hash] = entry
 
     def find(self, code: str) -> Entry:
         entry = self.tables.get(code.strip().upper())
         if entry is None:
             raise unknown_table(code)
+        return entry
+
+    def by_invite(self, invite: str) -> Entry:
+        """The private table whose invite is ``invite`` (``invites.invite_form``)."""
+        entry = self._invites.get(hash_secret(invite))
+        if entry is None:
+            raise unknown_table(invite)
         return entry
 
     async def join(
@@ -279,6 +326,13 @@ class Lobby:
         partner, R40; 0 without partnerships) and the seat token."""
         entry = self.find(code)
         if not entry.key_ok(key):
+            if entry.watch_ok(key):
+                raise LobbyError(
+                    "watch_only",
+                    "this is a watch link: it shows the table but takes no seat; "
+                    "ask for the invite to play",
+                    403,
+                )
             raise LobbyError("private_table", "this table is private: use its link", 403)
         clean = check_name(name)
         token = secrets.token_urlsafe(24)
@@ -309,6 +363,12 @@ class Lobby:
     async def stop(self) -> None:
         for entry in self.tables.values():
             await entry.actor.stop()
+
+    def _new_invite(self) -> str:
+        while True:  # two tables never share an invite (a clash is one in 2^49)
+            invite = new_invite()
+            if hash_secret(invite) not in self._invites:
+                return invite
 
     def _new_code(self) -> str:
         while True:

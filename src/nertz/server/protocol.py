@@ -389,6 +389,9 @@ class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
 
     totals: list[int]
     winners: list[int]
+    host_wait_ms: int = 0
+    """From now until the host may start the next match without waiting for everyone's
+    "Play again" (``Settings.host_start_s``)."""
 
 
 class NextMatchEvent(_Event, tag="next_match", kw_only=True, frozen=True):
@@ -489,6 +492,9 @@ class StateMsg(_Server, tag="state"):
     epoch: str | None = None
     """This incarnation of the table: new at every rebuild (a server restart, an
     internal error). Versions count within it; a resume names it (``Hello.epoch``)."""
+    host_start_ms: int | None = None
+    """Once a match is over: the table's clock (as ``now_ms``) when the host may start
+    the next without waiting for everyone's "Play again"."""
 
 
 class EventMsg(_Server, tag="event"):

@@ -24,6 +24,7 @@ from sqlalchemy import (
 __all__ = [
     "add_partner_column",
     "add_practice_column",
+    "add_watch_column",
     "events_t",
     "hands_t",
     "inputs_t",
@@ -43,6 +44,7 @@ tables_t = Table(
     Column("id", String(40), primary_key=True),
     Column("code", String(16), nullable=False, unique=True),
     Column("key_hash", String(64)),
+    Column("watch_hash", String(64)),  # the watch link's secret, hashed (invites.py)
     Column("public", Boolean, nullable=False),
     Column("rules", Text, nullable=False),
     Column("settings", Text, nullable=False),
@@ -149,6 +151,18 @@ def add_practice_column(engine: Engine) -> None:
     with engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN practice BOOLEAN NOT NULL DEFAULT 0")
     logging.getLogger("nertz.store").info("store: tables now have a practice column")
+
+
+def add_watch_column(engine: Engine) -> None:
+    """A database made before watch links has no ``watch_hash``: add it (its private
+    tables keep working by their links; they have no watch link)."""
+    if "tables" not in inspect(engine).get_table_names():
+        return
+    if "watch_hash" in {c["name"] for c in inspect(engine).get_columns("tables")}:
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN watch_hash VARCHAR(64)")
+    logging.getLogger("nertz.store").info("store: tables now have a watch_hash column")
 
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

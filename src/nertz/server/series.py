@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from nertz.engine import Match, Rules
 
 from .commands import Out, Stage
-from .protocol import NextMatchEvent, ReadyEvent, TableEvent
+from .protocol import MatchEndEvent, NextMatchEvent, ReadyEvent, TableEvent
 from .records import MatchBegunRecord, MatchRecord
 from .seats import Place
 from .settings import Settings
@@ -44,6 +44,8 @@ class Series:
     match_no: int
     first_hand: int
     past_winners: list[tuple[int, ...]]
+    over_at: int | None
+    """When the current match ended (table time), once it has."""
 
     if TYPE_CHECKING:
 
@@ -63,6 +65,7 @@ class Series:
         self.match_no = 1
         self.first_hand = 1
         self.past_winners = []
+        self.over_at = None
 
     def series_wins(self) -> list[int]:
         """Matches won per seat so far, the current one included once it is over."""
@@ -132,10 +135,24 @@ class Series:
         if index is not None and self.places[index].bot is None:
             self._release(self.places[index], now)
 
-    def _match_record(self) -> MatchRecord:
-        """The match is over (R32): its record, with its place in the series."""
-        totals, winners = tuple(self.match.totals), tuple(self.match.winners)
-        return MatchRecord(totals, winners, self.match_no, self.first_hand)
+    def _match_over(self, now: int) -> None:
+        """The match is over (R32): everyone is told, with how long until the host may
+        start the next; its record, with its place in the series."""
+        self.stage = Stage.OVER
+        self.over_at = now
+        totals, winners = self.match.totals, self.match.winners
+        wait = self.settings.host_start_s * 1000
+        self._emit(MatchEndEvent(totals=list(totals), winners=list(winners), host_wait_ms=wait))
+        self._out.records.append(
+            MatchRecord(tuple(totals), tuple(winners), self.match_no, self.first_hand)
+        )
+
+    def host_start_ms(self) -> int | None:
+        """Once the match is over: when (table time) the host may start the next without
+        waiting for everyone's "Play again" (``Settings.host_start_s``)."""
+        if self.stage is not Stage.OVER or self.over_at is None:
+            return None
+        return self.over_at + self.settings.host_start_s * 1000
 
     def _next_match(self, now: int) -> None:
         """The next match of the series at the same seats: totals from zero (R32)."""
@@ -143,6 +160,7 @@ class Series:
         self.match = Match(self.settings.seats, self.rules)
         self.match_no += 1
         self.first_hand = self.hand_no + 1
+        self.over_at = None
         self._out.records.append(MatchBegunRecord(self.match_no, self.first_hand))
         self._emit(NextMatchEvent(match=self.match_no, wins=self.series_wins()))
         self._deal(now)

@@ -39,6 +39,9 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The bots' pace in percent of their level's speed (50: every delay doubled)."""
     lesson: str | None = None
     """A practice table's first hand is this lesson (``lessons.LESSONS``)."""
+    host_start_s: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 60
+    """Once a match is over the host may start the next this long after it ended,
+    without waiting for everyone's "Play again"; 0: at once."""
 
     def check(self) -> Settings:
         """These settings if each is within its bounds; else ``ValueError`` with a

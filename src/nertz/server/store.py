@@ -52,6 +52,7 @@ from .records import (
 from .schema import (
     add_partner_column,
     add_practice_column,
+    add_watch_column,
     events_t,
     hands_t,
     inputs_t,
@@ -111,6 +112,8 @@ class TableCreated:
     rules: dict[str, Any]
     settings: dict[str, Any]
     created: float
+    watch_hash: str | None = None
+    """The watch link's secret, hashed (``invites.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +126,7 @@ class StoredTable:
     rules: dict[str, Any]
     settings: dict[str, Any]
     records: list[Record]
+    watch_hash: str | None = None
 
 
 _Work = tuple[str, Sequence[Any], float, Callable[[], None] | None]
@@ -148,6 +152,7 @@ class Store:
             event.listen(self.engine, "connect", sqlite_pragmas)
             add_partner_column(self.engine)
             add_practice_column(self.engine)
+            add_watch_column(self.engine)
             metadata.create_all(self.engine)
         else:
             # The writer holds one connection and the readers (restores, history) a few.
@@ -396,6 +401,7 @@ class Store:
                             "id": table_id,
                             "code": r.code,
                             "key_hash": r.key_hash,
+                            "watch_hash": r.watch_hash,
                             "public": r.public,
                             "rules": json.dumps(r.rules),
                             "settings": json.dumps(r.settings),
@@ -468,6 +474,7 @@ class Store:
                         json.loads(row.rules),
                         json.loads(row.settings),
                         self._records(conn, row.id),
+                        row.watch_hash,
                     )
                 )
         return out

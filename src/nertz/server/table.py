@@ -72,7 +72,6 @@ from .protocol import (
     Hello,
     Host,
     Leave,
-    MatchEndEvent,
     Pick,
     Play,
     Pong,
@@ -238,6 +237,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             if replayed.over:
                 table.match.record(replayed.scores(), _caller(replayed))
         table._restore_host(events, in_force)
+        table.over_at = table.now if table.match.over else None  # the host's wait anew
         now = table.now
         for place in table.places:
             place.driver = None
@@ -536,9 +536,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
         )
         self._emit(event)
         if self.match.over:
-            self.stage = Stage.OVER
-            self._emit(MatchEndEvent(totals=totals, winners=list(self.match.winners)))
-            self._out.records.append(self._match_record())
+            self._match_over(now)
         else:
             self.stage = Stage.BETWEEN
             self.next_at = now + self.settings.next_hand_s * 1000
@@ -577,6 +575,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             None if place is None or self.per_seat == 1 else place.partner,
             now_ms=self.now,
             epoch=self.epoch,
+            host_start_ms=self.host_start_ms(),
         )
         self._out.sends.append((conn, encode(message)))
 

@@ -162,6 +162,14 @@ function parseJoin(text) {
   return { code: raw.toUpperCase().replace(/[^A-Z0-9]/g, ""), key: null };
 }
 
+/** Where a typed code leads: a table's six characters go to the table; anything else
+ * is asked of the server as an invite (a private table's ten, ``KQ7M-X2PD-4R``). */
+async function follow({ code, key }) {
+  if (key || code.length === 6) return `/t/${code}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
+  const found = await api("GET", `/api/invites/${encodeURIComponent(code)}`);
+  return found.link;
+}
+
 export async function showHome(app) {
   document.title = "Nertz";
   const name = h("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname", value: store.get("name", ""), placeholder: "Your name" });
@@ -199,14 +207,18 @@ export async function showHome(app) {
   });
   rows();
 
-  const joinInput = h("input", { id: "join-code", placeholder: "code or link", "aria-label": "table code or link" });
+  const joinInput = h("input", { id: "join-code", placeholder: "code, invite or link", "aria-label": "table code, invite or link" });
   const joinForm = h("form", { class: "join" }, joinInput, h("button", { type: "submit", text: "Go to table" }));
-  joinForm.addEventListener("submit", (e) => {
+  joinForm.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const { code, key } = parseJoin(joinInput.value);
-    if (!code) return toast("Type a table code like 3DNQZD, or paste its link.", "error");
+    const parsed = parseJoin(joinInput.value);
+    if (!parsed.code) return toast("Type a table code like 3DNQZD or an invite like KQ7M-X2PD-4R, or paste a link.", "error");
     store.set("name", name.value.trim());
-    location.href = `/t/${code}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
+    try {
+      location.href = await follow(parsed);
+    } catch (error) {
+      toast(error.message, "error", 5000);
+    }
   });
 
   const openList = h("ul", { class: "open-tables" }, h("li", { text: "Looking…" }));

@@ -16,9 +16,11 @@ import { renderChooser } from "./table/chooser.js";
 import { onDoubleClick, onKey, onPointerDown } from "./table/input.js";
 import { showJoin } from "./table/join.js";
 import { hostContent, isHost, optionsNotice } from "./table/host.js";
+import { canInvite, showInvite } from "./table/invite.js";
 import { closePanel, readyButton, renderOverlay } from "./table/panels.js";
 import { presenceNotice } from "./table/presence.js";
 import { draw, finish, rects, renderStatus, tickBadge } from "./table/render.js";
+import { tickHostStart } from "./table/series.js";
 import { settingsMenu } from "./table/settings.js";
 import { soundOf } from "./table/sounds.js";
 import { emptyState, myPlace, nameOf, receive, shown } from "./table/state.js";
@@ -33,6 +35,11 @@ export async function showTable(app, code) {
     seats[code] = { token: hash.get("seat"), seat: null, key, at: Date.now() };
     store.set("seats", seats);
     history.replaceState(null, "", location.pathname + location.search);
+  }
+  if (params.has("watch")) {
+    // A watch link: a spectator's view, with the watch secret for a private table.
+    new TableView(app, code, null, params.get("watch") || null).start();
+    return;
   }
   const mine = seatFor(code);
   if (mine) {
@@ -107,6 +114,7 @@ class TableView {
     this.bar = h("header", { class: "bar" }, this.strip, this.status,
       h("span", { class: "grow" }),
       h("button", { type: "button", class: "rules-btn", onclick: () => this.showRulesDialog(), title: "The rules and this table's options (?)" }, "Rules ", h("kbd", { text: "?" })),
+      this.inviteBtn = h("button", { type: "button", class: "invite-btn", style: "display:none", onclick: () => showInvite(this, this.dialog), title: "Invite people: the link, a code to type, a QR code" }, "Invite"),
       this.hostBtn = h("button", { type: "button", class: "host-btn", hidden: true, onclick: () => this.showHostDialog(), title: "Run the table: start, bots, options" }, "Host"),
       this.settingsBox,
       h("a", { href: "/", class: "home-link", title: "Home" }, "Home"));
@@ -414,6 +422,7 @@ class TableView {
     renderChooser(this, view);
     renderOverlay(this);
     this.hostBtn.hidden = !isHost(this);
+    this.inviteBtn.style.display = canInvite(this) ? "" : "none"; // as the host button
     this.hostBtn.style.display = isHost(this) ? "" : "none"; // [hidden] loses to the bar's button style
     finish(this, view, before);
     this.syncHold();
@@ -427,6 +436,7 @@ class TableView {
   tickBanner() {
     const now = performance.now();
     for (const badge of this.foundations.querySelectorAll(".announce")) tickBadge(badge, now);
+    tickHostStart(this, now);
     let text = "";
     let kind = "";
     if (this.table && this.table.stage === "countdown" && this.countdownEnd) {

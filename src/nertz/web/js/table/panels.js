@@ -6,6 +6,7 @@ import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { totalsChart } from "../chart.js";
 import { hostLine } from "./host.js";
+import { canInvite, showInvite } from "./invite.js";
 import { handInMatch, playAgainLine, seriesTable } from "./series.js";
 import { myPlace, nameOf } from "./state.js";
 
@@ -60,7 +61,9 @@ function seatingPanel(tv) {
   const me = tv.me !== null ? myPlace(tv.st) : null;
   return h("div", { class: "panel seating" },
     h("h2", { text: `Table ${tv.code}` }),
-    h("p", {}, "Share this link to invite people: ", h("code", { text: `${location.origin}/t/${tv.code}${tv.key ? `?key=${tv.key}` : ""}` })),
+    canInvite(tv)
+      ? h("p", {}, h("button", { type: "button", class: "invite-open", onclick: () => showInvite(tv, tv.dialog) }, "Invite people"), " a link, a code to type, a QR code")
+      : null,
     h("ul", { class: "seat-list" }, t.seats.map((s) => h("li", {},
       h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
       ` ${s.name || s.bot ? nameOf(tv.st, s.seat) : "waiting for a player"}`,

@@ -3,6 +3,7 @@
 // within its match (the server numbers hands across the whole series).
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
+import { isHost } from "./host.js";
 import { myPlace, nameOf } from "./state.js";
 
 /** The hand's number within the current match (1 for its first deal). */
@@ -36,17 +37,46 @@ export function seriesTable(tv) {
 export function playAgainLine(tv) {
   const me = tv.me !== null ? myPlace(tv.st) : null;
   const home = h("a", { href: "/", class: "button", text: "Back home" });
-  if (!me) return h("p", {}, home);
+  if (!me) return h("div", {}, hostStartLine(tv), h("p", {}, home));
   // The host may also start the next match at once (the Host button).
   const waiting = tv.table.seats
     .filter((s) => s.name && !s.bot && s.connected && !s.ready && s.seat !== tv.me)
     .map((s) => nameOf(tv.st, s.seat));
   const leave = h("button", { type: "button", class: "leave-btn", onclick: () => tv.leave(), text: "Leave the table" });
   if (me.ready) {
-    return h("p", { class: "waiting" },
-      waiting.length ? `Waiting for ${waiting.join(" and ")} to play again…` : "The next match deals now…", " ", leave);
+    return h("div", {}, h("p", { class: "waiting" },
+      waiting.length ? `Waiting for ${waiting.join(" and ")} to play again…` : "The next match deals now…", " ", leave),
+    hostStartLine(tv));
   }
-  return h("p", {},
+  return h("div", {}, h("p", {},
     h("button", { class: "primary again-btn", type: "button", onclick: () => tv.ready() }, "Play again ", h("kbd", { text: "Enter" })),
-    " ", leave);
+    " ", leave), hostStartLine(tv));
+}
+
+/** Once a match is over, the host need not wait for everyone's "Play again": from
+ * ``host_wait_ms`` after its end (the server's ``host_start_s``) the host may start the
+ * next match. The host's page has the button; everyone sees when. */
+function hostStartLine(tv) {
+  if (tv.st.hostStartAt === null || tv.table.stage !== "over" || !tv.table.host) return null;
+  const line = h("p", { class: "host-start-line" },
+    isHost(tv) ? h("button", { type: "button", class: "host-start-next", onclick: () => tv.hostDo({ do: "start" }) }, "Start the next match") : null,
+    h("span", { class: "host-start-wait" }));
+  tickHostStart(tv, performance.now(), line);
+  return line;
+}
+
+/** Count the host's wait down (table.js calls it a few times a second). */
+export function tickHostStart(tv, now, line = tv.overlay.querySelector(".host-start-line")) {
+  if (!line || tv.st.hostStartAt === null) return;
+  const left = Math.ceil((tv.st.hostStartAt - now) / 1000);
+  const button = line.querySelector(".host-start-next");
+  let text;
+  if (button) {
+    button.disabled = left > 0;
+    text = left > 0 ? ` in ${left} s, or when everyone has said Play again` : " now: bots keep the places of those away";
+  } else {
+    text = left > 0 ? `The host may start the next match in ${left} s.` : "The host may start the next match now.";
+  }
+  const wait = line.querySelector(".host-start-wait");
+  if (wait.textContent !== text) wait.textContent = text;
 }

@@ -28,7 +28,7 @@ export function srcName(src) {
 // ---------------------------------------------------------------------- the state
 
 export function emptyState() {
-  return { v: 0, epoch: null, table: null, model: null, me: null, partner: null, handEnd: null, matchEnd: null, resyncing: false };
+  return { v: 0, epoch: null, table: null, model: null, me: null, partner: null, handEnd: null, matchEnd: null, hostStartAt: null, resyncing: false };
 }
 
 /** Apply one message from the server to ``st``. Returns the events applied (in order)
@@ -48,6 +48,8 @@ export function receive(st, msg, now) {
         partner: msg.partner ?? null, // which of a partnership seat's two (R40)
         // An open announcement's window, counted on this page's clock (R41).
         model: fromView(msg.view, now, (until) => until - (msg.now_ms ?? until)),
+        // Once a match is over: when (this page's clock) the host may start the next.
+        hostStartAt: msg.host_start_ms == null ? null : now + msg.host_start_ms - (msg.now_ms ?? msg.host_start_ms),
       });
       break;
     case "event":
@@ -163,6 +165,7 @@ function applyEvent(st, e, now) {
       t.winners = e.winners;
       t.totals = e.totals;
       st.matchEnd = e;
+      st.hostStartAt = now + (e.host_wait_ms || 0);
       if (t.series) for (const w of e.winners) t.series.wins[w] += 1;
       break;
     case "host":
@@ -178,6 +181,7 @@ function applyEvent(st, e, now) {
       t.history = [];
       t.winners = [];
       st.matchEnd = null;
+      st.hostStartAt = null;
       break;
     case "resumed":
       return true;

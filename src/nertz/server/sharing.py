@@ -1,0 +1,102 @@
+"""Sharing a table over HTTP: where a typed invite leads, the invite dialog's links and
+the invite link as a QR code (``invites.py`` makes and checks invites).
+
+* ``GET /api/invites/{invite}``: the table an invite (or a public table's code) opens,
+  ``{"code", "link"}``;
+* ``GET /api/tables/{code}/invite``: ``invites.links`` for someone holding the key;
+* ``GET /api/tables/{code}/qr.svg``: the invite link as an SVG QR code (``segno``).
+
+Each is a lookup by a code or a secret: an unknown code, a wrong invite and a private
+table asked for without its key all get the same ``404 unknown_table``, each counting
+as a miss against the address, and an address over ``Limits.misses_per_minute`` is
+refused every lookup (``429 too_many_misses``) until it has waited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from .edge import client_address
+from .invites import invite_form, links, qr_svg
+from .limits import Quotas
+from .lobby import CODE_LENGTH, Entry, Lobby, LobbyError, unknown_table
+
+__all__ = ["sharing_routes"]
+
+
+def sharing_routes(state: dict[str, Any]) -> list[BaseRoute]:
+    """The sharing routes; ``state`` is the app's (``lobby``, ``quotas``, ``metrics``)."""
+
+    def guarded(
+        handler: Callable[[Request, Lobby], Any],
+    ) -> Callable[[Request], Any]:
+        """A lookup by code or secret: refused while the address is over its misses;
+        a miss (``unknown_table``) counts against it."""
+
+        async def run(request: Request) -> Response:
+            quotas: Quotas = state["quotas"]
+            address = client_address(request.scope)
+            refusal = quotas.lookup(address)
+            if refusal is not None:
+                state["metrics"].refused(refusal.code)
+                return refusal.response()
+            try:
+                response: Response = await handler(request, state["lobby"])
+            except LobbyError as error:
+                if error.code == "unknown_table":
+                    quotas.missed(address)
+                return error.response()
+            return response
+
+        return run
+
+    def keyed(request: Request, lobby: Lobby) -> tuple[Entry, str | None]:
+        code = request.path_params["code"]
+        entry = lobby.find(code)
+        key = request.query_params.get("key")
+        if entry.key_hash is not None and not entry.key_ok(key):
+            raise unknown_table(code)  # the same answer: private codes cannot be probed
+        return entry, key
+
+    @guarded
+    async def follow(request: Request, lobby: Lobby) -> Response:
+        text = request.path_params["invite"]
+        invite = invite_form(text)
+        if invite is not None:
+            entry = lobby.by_invite(invite)
+            return JSONResponse({"code": entry.code, "link": f"/t/{entry.code}?key={invite}"})
+        code = "".join(ch for ch in text.upper() if ch.isalnum())
+        if len(code) == CODE_LENGTH:
+            entry = lobby.find(code)
+            if entry.key_hash is None:
+                return JSONResponse({"code": entry.code, "link": f"/t/{entry.code}"})
+        raise unknown_table(text)
+
+    @guarded
+    async def invite(request: Request, lobby: Lobby) -> Response:
+        entry, key = keyed(request, lobby)
+        shared = await asyncio.to_thread(links, entry, key)  # the watch key's rounds
+        return JSONResponse(shared)
+
+    @guarded
+    async def qr(request: Request, lobby: Lobby) -> Response:
+        entry, key = keyed(request, lobby)
+        base = str(request.base_url).rstrip("/")
+        shared = await asyncio.to_thread(links, entry, key)
+        return Response(
+            await asyncio.to_thread(qr_svg, base + shared["link"]),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "private, max-age=3600"},
+        )
+
+    return [
+        Route("/api/invites/{invite}", follow, methods=["GET"]),
+        Route("/api/tables/{code}/invite", invite, methods=["GET"]),
+        Route("/api/tables/{code}/qr.svg", qr, methods=["GET"]),
+    ]
