@@ -389,9 +389,7 @@ class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
 
     totals: list[int]
     winners: list[int]
-    host_wait_ms: int = 0
-    """From now until the host may start the next match without waiting for everyone's
-    "Play again" (``Settings.host_start_s``)."""
+    host_wait_ms: int = 0  # ms until the host may start the next anyway (host_start_s)
 
 
 class NextMatchEvent(_Event, tag="next_match", kw_only=True, frozen=True):
@@ -493,8 +491,7 @@ class StateMsg(_Server, tag="state"):
     """This incarnation of the table: new at every rebuild (a server restart, an
     internal error). Versions count within it; a resume names it (``Hello.epoch``)."""
     host_start_ms: int | None = None
-    """Once a match is over: the table's clock (as ``now_ms``) when the host may start
-    the next without waiting for everyone's "Play again"."""
+    """Once a match is over: when (as ``now_ms``) the host may start the next anyway."""
 
 
 class EventMsg(_Server, tag="event"):
