@@ -24,6 +24,7 @@ from sqlalchemy import (
 __all__ = [
     "add_partner_column",
     "add_practice_column",
+    "add_sqlite_columns",
     "add_watch_column",
     "events_t",
     "hands_t",
@@ -119,6 +120,14 @@ table_owners_t = Table(  # a cluster's fencing (cluster/fencing.py); unused by a
     Column("node", String(64), nullable=False),
     Column("token", BigInteger, nullable=False),
 )
+
+
+def add_sqlite_columns(engine: Engine) -> None:
+    """A SQLite database made by an earlier server gains what was added since, in order
+    (elsewhere Alembic's revisions do it, ``migrate.py``)."""
+    add_partner_column(engine)
+    add_practice_column(engine)
+    add_watch_column(engine)
 
 
 def add_partner_column(engine: Engine) -> None:

@@ -50,9 +50,7 @@ from .records import (
     SeatRecord,
 )
 from .schema import (
-    add_partner_column,
-    add_practice_column,
-    add_watch_column,
+    add_sqlite_columns,
     events_t,
     hands_t,
     inputs_t,
@@ -150,9 +148,7 @@ class Store:
         if self.sqlite:
             self.engine: Engine = create_engine(url)
             event.listen(self.engine, "connect", sqlite_pragmas)
-            add_partner_column(self.engine)
-            add_practice_column(self.engine)
-            add_watch_column(self.engine)
+            add_sqlite_columns(self.engine)
             metadata.create_all(self.engine)
         else:
             # The writer holds one connection and the readers (restores, history) a few.
