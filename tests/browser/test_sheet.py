@@ -82,3 +82,36 @@ def test_a_jokers_sheet_takes_54_cards_and_refuses_55(
     expect(page.locator('tr[data-hand="1"] td[data-seat="0"]')).to_contain_text("→ 54")
     page.click("text=Change players or options")  # the option reads back as set
     expect(page.locator('select[name="jokers"]')).to_have_value("on")
+
+
+def test_a_sheet_shows_the_callers_bonus_names_a_missing_partner_and_clears_old_errors(
+    page: Page, server: Server, console: Console
+) -> None:
+    page.goto(f"{server.url}/sheet")
+    page.click("text=− player")
+    page.click("text=− player")  # two seats
+    page.fill(".pname >> nth=0", "Ann &")
+    page.fill(".pname >> nth=1", "Cy")
+    page.fill('input[name="caller_bonus"]', "10")
+    page.click("text=Start the sheet")
+    message = page.locator(".msg")
+    # Said at once, without a refused request (the console stays clean).
+    expect(message).to_have_text(
+        "player 1: 'Ann &' names one partner: a partnership is two names, 'Ann & Bob' (R40)"
+    )
+    page.fill(".pname >> nth=0", "Ann&Bob")
+    expect(message).to_have_text("")  # an old refusal goes as soon as the entry changes
+    page.click("text=Start the sheet")
+    page.wait_for_url("**/sheet/*")
+    expect(page.locator("table.hands thead")).to_contain_text("Ann & Bob")
+
+    enter(page, [(30, 14), (10, 5)], "")
+    expect(message).to_contain_text("Nertz cards left must be 0 to 13")
+    page.fill('.in-left[data-seat="0"]', "0")
+    expect(message).to_have_text("")
+    enter(page, [(30, 0), (10, 5)], "0")
+    cell = page.locator('tr[data-hand="1"] td[data-seat="0"]')
+    expect(cell).to_have_text("30 · 0 +10 → 40 (40)")  # the caller's bonus, where it is added
+
+    page.goto(f"{server.url}/sheet")  # "Your sheets" names the pair as the sheet keeps it
+    expect(page.locator("li").filter(has_text="Ann & Bob, Cy")).to_have_count(1)

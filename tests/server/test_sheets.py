@@ -108,5 +108,8 @@ def test_r40_a_partnership_is_one_seat_with_two_names(tmp_path: Path) -> None:
         bad = client.post("/api/sheets", json={"names": ["Ann & ", "Cy"]})
         assert bad.status_code == 400 and bad.json()["error"] == "bad_names"
         assert "player 1" in bad.json()["reason"]
+        # The missing partner is named as missing, not as a name 0 characters long.
+        assert "names one partner" in bad.json()["reason"], bad.json()
+        assert "'Ann & Bob'" in bad.json()["reason"]
         three = client.post("/api/sheets", json={"names": ["A & B & C", "Cy"]}).json()
         assert three["error"] == "bad_names" and "R40" in three["reason"]

@@ -183,6 +183,14 @@ def seat_name(raw: object) -> str:
             raise LobbyError(
                 "bad_names", f"a partnership is two names, 'Ann & Bob' (R40), not {raw!r}"
             )
+        named = [part.strip() for part in parts if part.strip()]
+        if len(named) == 1:
+            # "Ann &": say what is missing, not that some name is 0 characters long.
+            raise LobbyError(
+                "bad_names",
+                f"{raw.strip()!r} names one partner: a partnership is two names, "
+                f"'{named[0]} & Bob' (R40)",
+            )
         return PARTNERS_SEP.join(check_name(part) for part in parts)
     return check_name(raw)
 

@@ -37,6 +37,34 @@ function nameInputs(names) {
   return names.map((n, i) => h("input", { class: "pname", value: n, maxlength: 51, "aria-label": `player ${i + 1} name (partners: Ann & Bob)`, title: "A partnership plays one seat: type both names, e.g. Ann & Bob (R40)", placeholder: `Player ${i + 1}` }));
 }
 
+/** The server's first checks of the players' names (server/sheets.py), made here before
+ * anything is sent: a refusal is shown at once, with no request refused. */
+function checkNames(list) {
+  list.forEach((raw, i) => {
+    if (!raw) throw new Error(`player ${i + 1}: type a name (1 to 24 characters)`);
+    if (!raw.includes("&")) return;
+    const parts = raw.split("&").map((x) => x.trim());
+    if (parts.length !== 2) throw new Error(`player ${i + 1}: a partnership is two names, 'Ann & Bob' (R40), not '${raw}'`);
+    const named = parts.filter(Boolean);
+    if (named.length === 1) throw new Error(`player ${i + 1}: '${raw}' names one partner: a partnership is two names, '${named[0]} & Bob' (R40)`);
+  });
+  const keys = list.map((n) => n.replace(/\s*&\s*/, " & ").toLowerCase());
+  if (new Set(keys).size !== keys.length) throw new Error("two players have the same name; tell them apart");
+}
+
+/** Clear ``msg`` as soon as anything in ``box`` changes: an old refusal never stays up
+ * beside a new entry (nor while the browser's own range check speaks). */
+function clearOnEdit(box, msg) {
+  const clear = () => {
+    if (msg.classList.contains("error")) {
+      msg.textContent = "";
+      msg.className = "msg";
+    }
+  };
+  box.addEventListener("input", clear);
+  box.addEventListener("invalid", clear, true);
+}
+
 function setupForm(sheetOpts, names, options, submitText, onSubmit) {
   const namesBox = h("div", { class: "sheet-names" }, nameInputs(names));
   const msg = h("p", { class: "msg", role: "alert" });
@@ -46,10 +74,12 @@ function setupForm(sheetOpts, names, options, submitText, onSubmit) {
       h("button", { type: "button", onclick: () => { if (namesBox.children.length > 2) namesBox.lastChild.remove(); }, text: "− player" })),
     h("div", { class: "sheet-opts" }, optionInputs(sheetOpts, options)),
     h("button", { type: "submit", class: "primary", text: submitText }), msg);
+  clearOnEdit(form, msg);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const list = [...namesBox.querySelectorAll("input")].map((x) => x.value.trim());
     try {
+      checkNames(list);
       await onSubmit(list, readOptions(form, sheetOpts));
     } catch (error) {
       msg.textContent = error.message;
@@ -72,7 +102,8 @@ export async function showSheet(app, id) {
     const form = setupForm(sheetOpts, ["", "", "", ""], null, "Start the sheet", async (names, options) => {
       const made = await api("POST", "/api/sheets", { names, options });
       const mine = store.get("sheets", []);
-      store.set("sheets", [{ id: made.id, names, at: Date.now() }, ...mine.filter((s) => s.id !== made.id)].slice(0, 20));
+      // The names as the sheet keeps them ("Ann & Bob", not "Ann&Bob" as typed).
+      store.set("sheets", [{ id: made.id, names: made.names || names, at: Date.now() }, ...mine.filter((s) => s.id !== made.id)].slice(0, 20));
       location.href = made.link;
     });
     const mine = store.get("sheets", []);
@@ -210,12 +241,14 @@ class SheetPage {
     const s = this.sheet;
     this.msg = h("p", { class: "msg", role: "alert" });
     const head = h("tr", {}, h("th", { text: "hand" }),
-      s.names.map((n, i) => h("th", {}, h("span", { class: "chip", style: `background:${seatColour(i)}` }), ` ${n}`, h("br"), h("small", { text: "middle · left → score (total)" }))),
+      s.names.map((n, i) => h("th", {}, h("span", { class: "chip", style: `background:${seatColour(i)}` }), ` ${n}`, h("br"), h("small", { text: `middle · left${s.options.caller_bonus ? " (+ caller bonus)" : ""} → score (total)` }))),
       h("th", { text: "called" }), h("th", { text: "" }));
     const rows = s.scored.map((row) => h("tr", { class: row.void ? "void" : "", "data-hand": row.hand },
       h("th", { text: String(row.hand) }),
       s.names.map((_, i) => h("td", { class: "cell", "data-seat": i },
         `${row.middle[i]} · ${row.nertz_left[i]}`,
+        // The caller's bonus shows where it is added: "30 · 0 +10 → 40".
+        row.scores && row.scores[i].bonus ? h("span", { class: "bonus", title: "the caller's bonus" }, ` +${row.scores[i].bonus}`) : null,
         row.scores ? h("span", {}, " → ", h("b", { text: String(row.scores[i].score) }), ` (${row.totals[i]})`) : " void")),
       h("td", { text: row.caller === null ? "—" : s.names[row.caller] }),
       h("td", {},
@@ -247,5 +280,6 @@ class SheetPage {
       s.scored.length ? totalsChart(series, s.names, { target: opts.match === "race" ? opts.target : null }) : null,
       h("p", { class: "share" }, "Share this sheet: ", h("a", { href: link, text: link }), " · ", h("a", { href: `/api/sheets/${this.id}/csv`, download: `nertz-${this.id}.csv`, text: "Download CSV" })),
       setup));
+    clearOnEdit(this.app.querySelector("table.hands"), this.msg);
   }
 }
