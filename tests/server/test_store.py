@@ -54,9 +54,9 @@ def records_round_trip(db: str) -> None:
     store.close()
 
 
-def _serve(port: int, db: Path | str) -> subprocess.Popen[bytes]:
+def _serve(port: int, db: Path | str, *flags: str) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", str(db), *flags],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -155,6 +155,56 @@ def kill_9_then_restart(db: str) -> None:
         again.close()
         history = json.loads(httpx.get(f"{http}/api/tables/{table['code']}").text)
         assert history["stage"] == "playing"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_kill_9_between_matches_of_a_series_then_restart_plays_the_next_match(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "series.db"
+    port = free_port()
+    http = f"http://127.0.0.1:{port}"
+    server = _serve(port, db, "--speed", "20")  # a demon bot wins a one-hand match fast
+    try:
+        table = httpx.post(
+            f"{http}/api/tables",
+            json={
+                "seats": 2,
+                "bots": {"1": "demon:racer"},
+                "options": {"match": "single"},
+                "countdown_ms": 0,
+            },
+        ).json()
+        code = table["code"]
+        token = httpx.post(f"{http}/api/tables/{code}/join", json={"name": "Ann"}).json()["token"]
+        ann = Client(f"ws://127.0.0.1:{port}/ws")
+        ann.send({"type": "hello", "table": code, "token": token})
+        ann.send({"type": "ready"})
+        end = ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "match_end", 60)
+        assert end["e"]["winners"] == [1]  # Ann never played
+        # An event goes out only once committed: the finished match is on disk now.
+        server.kill()  # SIGKILL: no shutdown, no flush, no grace
+        server.wait(10)
+        ann.close()
+
+        server = _serve(port, db, "--speed", "20")
+        ann = Client(f"ws://127.0.0.1:{port}/ws")
+        ann.send({"type": "hello", "table": code, "token": token})
+        state = ann.until(lambda m: m["type"] == "state")
+        # The table came back between its matches: over, the series 0-1, Ann's seat hers.
+        assert state["table"]["stage"] == "over"
+        assert state["table"]["series"] == {"match": 1, "wins": [0, 1], "first_hand": 1}
+        assert state["seat"] == 0 and state["host_start_ms"] > state["now_ms"]
+        ann.send({"type": "again"})  # Play again: the only person here, so it deals
+        nxt = ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "next_match")
+        assert nxt["e"] == {"k": "next_match", "match": 2, "wins": [0, 1]}
+        dealt = ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
+        assert dealt["e"]["hand"] == 2  # hands are numbered across the series
+        ann.close()
+        shown = httpx.get(f"{http}/api/tables/{code}").json()
+        assert shown["series"] == {"match": 2, "wins": [0, 1], "first_hand": 2}
     finally:
         server.terminate()
         server.wait(10)

@@ -48,6 +48,9 @@ __all__ = [
 
 CODE_LENGTH = 6
 NAME_MAX = 24
+SERIES_KEPT_S = 24 * 3600
+"""A table whose match ended this recently comes back after a restart, between its
+matches: its people may still play again (``series.py``). Older ones stay over."""
 log = logging.getLogger("nertz.lobby")
 _NAME = re.compile(r"^[\w][\w .'\-]*$")
 
@@ -233,7 +236,7 @@ class Lobby:
         if self.store is None:
             return 0
         count = 0
-        for stored in self.store.unfinished():
+        for stored in self.store.unfinished(over_s=SERIES_KEPT_S):
             try:
                 rules = Rules(**stored.rules)
                 settings = Settings.from_dict(stored.settings)

@@ -34,6 +34,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    or_,
     select,
     update,
 )
@@ -447,14 +448,15 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
-    def unfinished(self, table_id: str | None = None) -> list[StoredTable]:
-        """Every table whose match is not over (or only ``table_id``, if it is not),
-        with its records in order."""
+    def unfinished(self, table_id: str | None = None, over_s: float = 0) -> list[StoredTable]:
+        """Every table whose match is not over, or ended less than ``over_s`` ago (its
+        series may go on), or only ``table_id`` if it is one; with its records in order."""
         out = []
+        finished = matches_t.c.finished
         query = (
             select(tables_t)
             .join(matches_t, matches_t.c.table_id == tables_t.c.id)
-            .where(matches_t.c.finished.is_(None))
+            .where(or_(finished.is_(None), finished > time.time() - over_s))
             .order_by(tables_t.c.created)
         )
         if table_id is not None:
