@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # mypyc compiles these in place (setup.py); any edit to them rebuilds on the next make.
 COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py)
 
-.PHONY: play test test-pure lint bench install clean chromium services screenshots
+.PHONY: play test test-pure lint bench install clean chromium services cluster screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -44,6 +44,10 @@ services:
 		&& command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 			postgresql redis-server haproxy; fi
+
+# PostgreSQL, Redis, three nodes and HAProxy on free ports; prints the URL (docs/cluster.md).
+cluster: $(STAMP) services
+	$(PY) -m tests.cluster.local
 
 # The client's table reducer against recorded matches (Node's own test runner, no npm);
 # everything on the installed (compiled) build; then the engine's and the bots' tests

@@ -148,12 +148,27 @@ def postgres(*, fsync: bool = True) -> Iterator[str]:
     )
     try:
         _wait_port(port, process, "postgres", 30)
-        subprocess.run(
-            [str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "nertz", "nertz"],
-            check=True,
-            stderr=subprocess.PIPE,
-            **run,  # type: ignore[arg-type]
-        )
+        deadline = time.monotonic() + 30
+        while True:  # the port opens before the server accepts ("starting up")
+            made = subprocess.run(
+                [
+                    str(bindir / "createdb"),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "-U",
+                    "nertz",
+                    "nertz",
+                ],
+                stderr=subprocess.PIPE,
+                **run,  # type: ignore[arg-type]
+            )
+            if made.returncode == 0:
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"createdb failed: {made.stderr.decode()}")
+            time.sleep(0.2)
         yield f"postgresql+psycopg://nertz@127.0.0.1:{port}/nertz"
     finally:
         stop(process, signal.SIGINT)  # "fast" shutdown
@@ -222,6 +237,7 @@ defaults
     timeout tunnel 1h
     timeout check 5s
     option redispatch
+    option forwardfor
 
 frontend nertz
     bind 127.0.0.1:{port}

@@ -47,6 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from nertz.bots import DEFAULT_CHOICE, bot_name, choice
 from nertz.engine import preset
 
+from .cluster.routing import RouteMsg, elsewhere, new_table, redirect, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
 from .edge import BodyLimit, client_address
 from .invites import links
@@ -105,6 +106,11 @@ class Config:
     """The bots of that table: a choice of ``nertz.bots.choices`` (``--bots``)."""
     test_hooks: bool = False
     """Test-only: ``POST /api/test/tables`` deals explicit layouts (``web.py``)."""
+    redis: str | None = None
+    """A cluster node (``--redis``): leases, routing and the lobby through this Redis
+    (docs/cluster.md); None runs alone, as always."""
+    node_id: str | None = None
+    """This node's name in the cluster (the load balancer's server name)."""
 
 
 class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
@@ -253,7 +259,7 @@ def create_app(config: Config) -> Starlette:
     limits = config.limits
     quotas = Quotas(limits)
     connections: set[Connection] = set()
-    state: dict[str, Any] = {"quotas": quotas}
+    state: dict[str, Any] = {"quotas": quotas, "cluster": None}
 
     def figures() -> Figures | None:
         if "lobby" not in state:
@@ -271,8 +277,11 @@ def create_app(config: Config) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(config.db)
         lobby = Lobby(store, max_tables=limits.max_tables, speed=config.speed)
-        resumed = lobby.restore()
         state["store"], state["lobby"] = store, lobby
+        cluster = state["cluster"] = await start_node(
+            config.redis, config.node_id, config.port, lobby, store
+        )
+        resumed = lobby.restore() if cluster is None else 0  # a node's sweep takes them
         sheets = state["sheets"] = SheetStore(store.engine)
         pruner = asyncio.get_running_loop().create_task(prune_sheets(sheets, limits.sheet_days))
         if resumed:
@@ -288,6 +297,8 @@ def create_app(config: Config) -> Starlette:
             pruner.cancel()
             await lobby.stop()
             store.flush()
+            if cluster is not None:
+                await cluster.stop()
             store.close()
 
     def lobby() -> Lobby:
@@ -304,7 +315,7 @@ def create_app(config: Config) -> Starlette:
             return refused(refusal)
         try:
             rules, settings = table_request(await decode_body(request, CreateTable, "table"))
-            entry, key = lobby().create(rules, settings)
+            entry, key = await new_table(state, rules, settings)
         except RequestError as error:
             if error.code == "too_many_tables":  # the server-wide cap
                 metrics.refused(error.code)
@@ -319,7 +330,9 @@ def create_app(config: Config) -> Starlette:
         return JSONResponse(out, status_code=201)
 
     async def list_tables(request: Request) -> JSONResponse:
-        return JSONResponse({"tables": lobby().open_tables()})
+        cluster = state["cluster"]
+        found = lobby().open_tables() if cluster is None else await cluster.open_tables()
+        return JSONResponse({"tables": found})
 
     async def show_table(request: Request) -> Response:
         code = request.path_params["code"]
@@ -327,6 +340,9 @@ def create_app(config: Config) -> Starlette:
         refusal = quotas.lookup(address)
         if refusal is not None:
             return refused(refusal)
+        node = await elsewhere(state, code)
+        if node is not None:
+            return redirect(request, node)
         try:
             entry = lobby().find(code)
             if not entry.watch_ok(request.query_params.get("key")):
@@ -342,6 +358,9 @@ def create_app(config: Config) -> Starlette:
         if refusal is not None:
             return refused(refusal)
         code = request.path_params["code"]
+        node = await elsewhere(state, code)
+        if node is not None:
+            return redirect(request, node)
         try:
             body = await decode_body(request, JoinTable, "join")
             entry, seat, partner, token = await lobby().join(
@@ -383,7 +402,9 @@ def create_app(config: Config) -> Starlette:
                     "max_commit_lag_ms": round(store.max_lag_ms, 1),
                     "max_commit_lag_ms_10s": round(store.recent_lag_ms(10), 1),
                     "writes_10s": store.recent_writes(10),
+                    "refused": store.refused,
                 },
+                "cluster": None if state["cluster"] is None else state["cluster"].figures(),
                 "table_failures": sum(e.actor.failures for e in lobby().tables.values()),
                 "gc": {
                     **_GC_PAUSES,
@@ -441,6 +462,11 @@ def create_app(config: Config) -> Starlette:
                     continue
                 if type(decoded) is Hello and entry is None:
                     refusal = quotas.lookup(address)
+                    node = None if refusal else await elsewhere(state, decoded.table)
+                    if node is not None:
+                        conn.send(encode(RouteMsg(node)))
+                        conn.close("moved")
+                        break
                     try:
                         if refusal is not None:
                             raise LobbyError(refusal.code, refusal.reason)

@@ -20,6 +20,7 @@ from .edge import guarded_protocol
 from .limits import Limits
 from .metrics import Metrics
 from .protocol import MAX_MESSAGE_BYTES
+from .store import db_url
 
 __all__ = ["JsonLines", "add_parser", "main", "uvicorn_config"]
 
@@ -64,6 +65,19 @@ def add_parser(sub: Any) -> None:
         metavar="IPS",
         help="reverse proxies trusted to name the client in X-Forwarded-For "
         "(comma-separated addresses or networks; default: none)",
+    )
+    serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="run as a cluster node: leases, routing and the lobby through this Redis "
+        "(redis://host:port/0; --db must then be PostgreSQL; docs/cluster.md)",
+    )
+    serve.add_argument(
+        "--node-id",
+        default=None,
+        help="this node's name in the cluster, as the load balancer knows it "
+        "(default HOSTNAME-PORT)",
     )
     serve.add_argument("--log-json", action="store_true", help="log JSON lines, one a record")
     serve.add_argument(
@@ -149,7 +163,15 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"nertz serve: {error}", file=sys.stderr)
         return 2
+    if args.redis and db_url(args.db).startswith("sqlite"):
+        print(
+            "nertz serve: --redis needs a shared database (--db postgresql+psycopg://...)",
+            file=sys.stderr,
+        )
+        return 2
     config = Config(
+        redis=args.redis,
+        node_id=args.node_id,
         db=args.db,
         host=args.host,
         port=args.port,

@@ -32,7 +32,7 @@ from .invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from .names import is_bot_name
 from .requests import RequestError
 from .settings import Settings
-from .store import Store, TableCreated
+from .store import Store, StoredTable, TableCreated
 from .table import Table
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "LobbyError",
     "check_name",
     "hash_secret",
+    "new_table_id",
     "table_request",
     "unknown_table",
 ]
@@ -147,6 +148,11 @@ def _seats(body: CreateTable, rules: Rules) -> int | None:
     return players // 2
 
 
+def new_table_id() -> str:
+    """A table's id in the database: 64 random bits."""
+    return secrets.token_hex(8)
+
+
 def hash_secret(secret: str) -> str:
     """SHA-256 of a token or key: what the server stores instead of the secret."""
     return hashlib.sha256(secret.encode()).hexdigest()
@@ -235,27 +241,44 @@ class Lobby:
         """Resume every unfinished match from the store (call inside the event loop)."""
         if self.store is None:
             return 0
-        count = 0
-        for stored in self.store.unfinished(over_s=SERIES_KEPT_S):
-            try:
-                rules = Rules(**stored.rules)
-                settings = Settings.from_dict(stored.settings)
-                actor = restored_actor(
-                    stored.id, stored.code, rules, settings, stored.records, self.store, self.speed
-                )
-            except (ValueError, TypeError, KeyError):
-                # A log that no longer replays: better a table left out than one wrong.
-                log.exception("table %s could not be resumed; it is left as stored", stored.code)
-                self._used_codes.add(stored.code)
-                continue
-            entry = Entry(stored.id, stored.code, stored.key_hash, actor, stored.watch_hash)
-            self._add(entry)
-            actor.start()
-            count += 1
-        return count
+        kept = self.store.unfinished(over_s=SERIES_KEPT_S)
+        return sum(self.adopt(stored) is not None for stored in kept)
 
-    def create(self, rules: Rules, settings: Settings) -> tuple[Entry, str | None]:
-        """A new table; returns it and the private key (None for a public table)."""
+    def adopt(self, stored: StoredTable) -> Entry | None:
+        """Resume one stored table here (a restart, or a cluster node taking it over);
+        None if its log no longer replays."""
+        try:
+            rules = Rules(**stored.rules)
+            settings = Settings.from_dict(stored.settings)
+            actor = restored_actor(
+                stored.id, stored.code, rules, settings, stored.records, self.store, self.speed
+            )
+        except (ValueError, TypeError, KeyError):
+            # A log that no longer replays: better a table left out than one wrong.
+            log.exception("table %s could not be resumed; it is left as stored", stored.code)
+            self._used_codes.add(stored.code)
+            return None
+        entry = Entry(stored.id, stored.code, stored.key_hash, actor, stored.watch_hash)
+        self._add(entry)
+        actor.start()
+        return entry
+
+    async def drop(self, code: str, reason: str) -> None:
+        """Stop running a table here without a word to the store (a cluster node that
+        lost it): its connections are closed with ``reason`` and come back elsewhere."""
+        entry = self.tables.pop(code, None)
+        if entry is None:
+            return
+        if entry.key_hash is not None:
+            self._invites.pop(entry.key_hash, None)
+        for box in list(entry.actor.outboxes.values()):
+            box.close(reason)
+        entry.actor.outboxes.clear()
+        await entry.actor.stop()
+
+    def check_create(self, rules: Rules, settings: Settings) -> None:
+        """Refuse a table this server cannot make (``LobbyError``): over the cap, or
+        bots on no seat or of no kind."""
         live = sum(1 for e in self.tables.values() if e.table.stage.value != "over")
         if live >= self.max_tables:
             raise LobbyError(
@@ -272,11 +295,18 @@ class Lobby:
                 parse_places(spec, rules.partnerships)
             except ValueError as error:
                 raise LobbyError("bad_bots", str(error)) from None
-        code = self._new_code()
+
+    def create(
+        self, rules: Rules, settings: Settings, table_id: str | None = None, code: str | None = None
+    ) -> tuple[Entry, str | None]:
+        """A new table; returns it and the private key (None for a public table). A
+        cluster node passes the id and code it reserved (``cluster/node.py``)."""
+        self.check_create(rules, settings)
+        code = code or self.new_code()
         key = None if settings.public else self._new_invite()
         key_hash = hash_secret(key) if key else None
         watch_hash = hash_secret(watch_key(key)) if key else None
-        table_id = secrets.token_hex(8)
+        table_id = table_id or new_table_id()
         table = Table(code, rules, settings)
         actor = TableActor(table_id, table, self.store, Clock(self.speed))
         if self.store is not None:
@@ -373,7 +403,8 @@ class Lobby:
             if hash_secret(invite) not in self._invites:
                 return invite
 
-    def _new_code(self) -> str:
+    def new_code(self) -> str:
+        """A code no table here has or had."""
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.tables and code not in self._used_codes:

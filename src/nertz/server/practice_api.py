@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 from nertz.bots import choice
 from nertz.engine import Rules, preset
 
+from .cluster.routing import new_table
 from .commands import Stage
 from .edge import client_address
 from .lessons import FIRST_HAND
@@ -98,7 +99,7 @@ def practice_routes(state: dict[str, Any]) -> list[BaseRoute]:
             state["metrics"].refused(refusal.code)
             return refusal.response()
         lobby = state["lobby"]
-        entry, key = lobby.create(rules, settings)
+        entry, key = await new_table(state, rules, settings)
         quotas.table_created(address, entry.code, unstarted)
         _, seat, _, token = await lobby.join(entry.code, name, 0, key)
         link = f"/t/{entry.code}?key={key}#seat={token}"

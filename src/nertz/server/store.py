@@ -74,9 +74,8 @@ _CHUNK = 400
 _TICK = 0.005
 """The writer's poll: a batch waits at most this long plus one write before commit."""
 NETWORK_TICK = 0.001
-"""The poll on a networked database, where a commit is a round trip (and PostgreSQL's
-own WAL flush) that already lasts a millisecond or more: more commands gather during
-it than during a SQLite commit, so a long wait after it only adds to every ack."""
+"""The poll on a networked database: its commit (a round trip and a WAL flush) already
+lasts a millisecond or more, and the next batch gathers meanwhile."""
 CHECKPOINT_S = 1.0
 
 _DELETE_SEAT = delete(seats_t).where(
@@ -131,8 +130,7 @@ class StoredTable:
 _Work = tuple[str, Sequence[Any], float, Callable[[], None] | None]
 """A queued command: its table, its records, when it was queued, its ``committed``."""
 Guard = Callable[[Connection, set[str]], set[str]]
-"""Given a batch's transaction and the tables it writes, those whose writes must be
-refused (a cluster node's fencing: ``cluster/fencing.py``)."""
+"""(a batch's transaction, its tables) to the tables whose writes it refuses (fencing)."""
 
 
 def db_url(db: str) -> str:
@@ -153,7 +151,10 @@ class Store:
             metadata.create_all(self.engine)
         else:
             # The writer holds one connection and the readers (restores, history) a few.
-            self.engine = create_engine(url, pool_size=4, max_overflow=8)
+            # A transaction left open by a paused node (SIGSTOP mid-batch) would hold its
+            # fencing rows' locks, and so a takeover, until it resumed: PostgreSQL ends it.
+            ended = {"options": "-c idle_in_transaction_session_timeout=2000"}
+            self.engine = create_engine(url, pool_size=4, max_overflow=8, connect_args=ended)
             upgrade(self.engine)  # Alembic: the same tables, by revision (migrate.py)
         self._tick = _TICK if self.sqlite else NETWORK_TICK
         self._qmark = self.engine.dialect.paramstyle == "qmark" and self.sqlite
@@ -174,8 +175,7 @@ class Store:
         """Checked inside every batch's transaction (a cluster node sets it)."""
         self.on_refused: Callable[[str], None] | None = None
         """Told, on the event loop, of each table whose writes ``guard`` refused."""
-        self.refused = 0
-        """Commands dropped because ``guard`` refused their table's writes."""
+        self.refused = 0  # commands dropped because ``guard`` refused their table
         self._thread = threading.Thread(target=self._run, name="nertz-store", daemon=True)
         self._thread.start()
         self._stop = threading.Event()

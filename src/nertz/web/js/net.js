@@ -24,12 +24,15 @@ export class TableSocket {
     this.closed = false;
     this.queue = [];
     this.offset = null; // this page's clock minus the table's (ping ``o``), once measured
+    this.node = null; // the cluster node the table runs on, once told (``route``)
+    this.hops = 0; // moves to another node since the last message from a table
     this.open();
   }
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    const hint = this.node ? `?node=${encodeURIComponent(this.node)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws${hint}`);
     this.ws = ws;
     ws.onopen = () => {
       this.tries = 0;
@@ -50,6 +53,12 @@ export class TableSocket {
       } catch {
         return;
       }
+      if (msg.type === "route") {
+        // A cluster: the table runs on another node. The load balancer takes us there.
+        this.node = msg.node;
+        return;
+      }
+      this.hops = 0;
       if (msg.type === "ping") {
         // Answered before anything else: the table measures the trip from it.
         ws.send(JSON.stringify({ type: "pong", t: msg.t, c: performance.now() }));
@@ -65,6 +74,13 @@ export class TableSocket {
       if (event.code === 1008 && /replaced|bad token|private|protocol/.test(event.reason)) {
         this.closed = true;
         this.onStatus("gone", event.reason);
+        return;
+      }
+      if (event.reason === "moved") {
+        // Routed, or the table moved to another node: go there without a word, at once
+        // the first time, then (a node that died still holds it for a few seconds) after
+        // a pause.
+        setTimeout(() => this.open(), this.hops++ ? 300 : 0);
         return;
       }
       this.onStatus("lost");

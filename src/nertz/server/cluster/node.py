@@ -1,0 +1,283 @@
+"""A node's part in the cluster: it runs the tables whose leases it holds, and only
+those (docs/cluster.md).
+
+* **Creating** a table: a new id, its lease, the ``table_owners`` row at the lease's
+  token, a code no node has used (``HSETNX`` on the directory), then the table as on a
+  single node.
+* **Renewing**: every third of the lease's life, one script renews every lease this
+  node holds. A lease found lost, or no successful renewal for a whole lease's life
+  (Redis unreachable), drops the table here at once: its connections close and come
+  back through the load balancer to its new owner. The store's fencing makes a late
+  drop harmless (``fencing.py``): the node's writes for it are refused, and so are
+  its messages, which wait for those writes.
+* **Taking over**: a table whose lease lapsed (its node died, or was paused past the
+  lease) is taken by the first node a client of it reaches (``locate``) or, within a
+  second, by the sweep that every node runs over the unfinished tables: the lease, then
+  the row raised to the new token, then the table restored from the database exactly as
+  a restarted single node restores it.
+* **Stopping** cleanly: the leases are released, so others take the tables at once.
+
+Every table's code is in the directory hash ``nertz:codes`` (code to id); a node also
+publishes its open tables for the cluster's lobby list (``open_tables``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import random
+import time
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from nertz.engine import Rules
+
+from ..lobby import SERIES_KEPT_S, Entry, Lobby, new_table_id
+from ..settings import Settings
+from ..store import Store
+from .fencing import OwnerGuard, claim
+from .leases import LEASE_TTL_MS, Lease, Leases
+
+__all__ = ["ClusterNode"]
+
+log = logging.getLogger("nertz.cluster")
+
+CODES = "nertz:codes"
+"""The directory: every table's code, to its id."""
+NODES = "nertz:nodes"
+"""Node id to what it publishes (its open tables, when), renewed with its leases."""
+SWEEP_S = 1.0
+"""How often a node looks for tables nobody holds."""
+
+
+class ClusterNode:
+    """One node: its Redis, its leases and its guard over the store."""
+
+    def __init__(
+        self,
+        node_id: str,
+        redis_url: str,
+        lobby: Lobby,
+        store: Store,
+        ttl_ms: int = LEASE_TTL_MS,
+    ) -> None:
+        self.id = node_id
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(redis_url)
+        self.leases = Leases(self.redis, node_id, ttl_ms)
+        self.lobby = lobby
+        self.store = store
+        self.guard = OwnerGuard()
+        store.guard = self.guard
+        store.on_refused = self._refused
+        self.held: dict[str, Lease] = {}
+        """Table id to this node's lease on it."""
+        self.codes: dict[str, str] = {}
+        """Table id to code, for the tables held here."""
+        self.taken = 0
+        """Tables this node took over from another."""
+        self.dropped = 0
+        """Tables this node gave up because it lost their lease."""
+        self._taking: dict[str, asyncio.Task[Entry | str | None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renewed_at = time.monotonic()
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        await self.redis.ping()
+        await self._publish()
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._renew_loop(), name="cluster-renew"),
+            loop.create_task(self._sweep_loop(), name="cluster-sweep"),
+        ]
+
+    async def stop(self) -> None:
+        """After the tables have stopped and the store has flushed: hand every lease
+        back, so other nodes take the tables without waiting for them to lapse."""
+        for task in self._tasks:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            for lease in list(self.held.values()):
+                await self.leases.release(lease)
+            await self.redis.hdel(NODES, self.id)
+        await self.redis.aclose()
+
+    # ------------------------------------------------------------------ tables
+
+    async def create(self, rules: Rules, settings: Settings) -> tuple[Entry, str | None]:
+        """A new table owned here (``Lobby.create``'s errors are raised before the
+        table takes a lease or a code)."""
+        self.lobby.check_create(rules, settings)
+        table_id = new_table_id()
+        lease = await self.leases.acquire(table_id)
+        if lease is None:  # 64 random bits met another table's: never in practice
+            raise RuntimeError("a new table id is already leased")
+        await asyncio.to_thread(claim, self.store.engine, table_id, self.id, lease.token)
+        while True:
+            code = self.lobby.new_code()
+            if await self.redis.hsetnx(CODES, code, table_id):
+                break
+        self._hold(lease, code)
+        return self.lobby.create(rules, settings, table_id=table_id, code=code)
+
+    async def locate(self, code: str) -> Entry | str | None:
+        """Where a table runs: its entry here (taken over now if nobody held it), the
+        id of the node that holds it, or None if there is no such table (or it is over
+        and nobody runs it)."""
+        code = code.strip().upper()
+        entry = self.lobby.tables.get(code)
+        if entry is not None:
+            return entry
+        raw = await self.redis.hget(CODES, code)
+        if raw is None:
+            return None
+        table_id = _text(raw)
+        owner = await self.leases.owner(table_id)
+        if owner is not None and owner != self.id:
+            return owner
+        return await asyncio.shield(self._taking_over(table_id))
+
+    def _taking_over(self, table_id: str) -> asyncio.Task[Entry | str | None]:
+        """The one task taking ``table_id`` over here, however many ask at once."""
+        task = self._taking.get(table_id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._take(table_id))
+            self._taking[table_id] = task
+            task.add_done_callback(functools.partial(self._took, table_id))
+        return task
+
+    def _took(self, table_id: str, _task: object) -> None:
+        self._taking.pop(table_id, None)
+
+    async def _take(self, table_id: str) -> Entry | str | None:
+        """Take a table nobody holds: lease, row, restore."""
+        lease = await self.leases.acquire(table_id)
+        if lease is None:
+            return await self.leases.owner(table_id)
+        try:
+            if not await asyncio.to_thread(
+                claim, self.store.engine, table_id, self.id, lease.token
+            ):
+                await self.leases.release(lease)
+                return None
+            found = await asyncio.to_thread(self.store.unfinished, table_id, SERIES_KEPT_S)
+        except Exception:
+            await self.leases.release(lease)
+            raise
+        if not found:  # over: nothing to run (its history is in the database)
+            await self.leases.release(lease)
+            return None
+        self._hold(lease, found[0].code)
+        entry = self.lobby.adopt(found[0])
+        if entry is None:
+            self._let_go(table_id)
+            await self.leases.release(lease)
+            return None
+        self.taken += 1
+        log.info("node %s took table %s (token %d)", self.id, entry.code, lease.token)
+        return entry
+
+    def _hold(self, lease: Lease, code: str) -> None:
+        self.held[lease.table_id] = lease
+        self.codes[lease.table_id] = code
+        self.guard.tokens[lease.table_id] = lease.token
+
+    def _let_go(self, table_id: str) -> str | None:
+        self.held.pop(table_id, None)
+        self.guard.tokens.pop(table_id, None)
+        return self.codes.pop(table_id, None)
+
+    async def _drop(self, table_id: str, why: str) -> None:
+        code = self._let_go(table_id)
+        if code is None:
+            return
+        self.dropped += 1
+        log.warning("node %s gives up table %s: %s", self.id, code, why)
+        await self.lobby.drop(code, "moved")
+
+    def _refused(self, table_id: str) -> None:
+        """The store refused this table's writes: another node owns it now."""
+        asyncio.get_running_loop().create_task(self._drop(table_id, "its writes were fenced"))
+
+    # ------------------------------------------------------------------ loops
+
+    async def _renew_loop(self) -> None:
+        interval = self.leases.ttl_ms / 3000
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                lost = await self.leases.renew(list(self.held.values()))
+                await self._publish()
+            except Exception:
+                log.exception("node %s could not renew its leases", self.id)
+                if time.monotonic() - self._renewed_at > self.leases.ttl_ms / 1000:
+                    # Every lease may have lapsed by now: stop running the tables
+                    # rather than run them beside their next owner.
+                    for table_id in list(self.held):
+                        await self._drop(table_id, "no renewal for a whole lease")
+                continue
+            self._renewed_at = time.monotonic()
+            for lease in lost:
+                if self.held.get(lease.table_id) == lease:
+                    await self._drop(lease.table_id, "its lease was lost")
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_S * random.uniform(0.5, 1.5))
+            try:
+                await self._sweep()
+            except Exception:
+                log.exception("node %s: the sweep failed", self.id)
+
+    async def _sweep(self) -> None:
+        """Take a share of the unfinished tables that no lease holds."""
+        ids = await asyncio.to_thread(self.store.unfinished_ids)
+        ids = [t for t in ids if t not in self.held]
+        if not ids:
+            return
+        owners = await self.redis.mget([f"nertz:lease:{t}" for t in ids])
+        orphans = [t for t, owner in zip(ids, owners, strict=True) if owner is None]
+        if not orphans:
+            return
+        nodes = max(1, len(await self.redis.hkeys(NODES)))
+        random.shuffle(orphans)
+        for table_id in orphans[: len(orphans) // nodes + 1]:
+            with contextlib.suppress(Exception):  # logged by the task; go on with the rest
+                await asyncio.shield(self._taking_over(table_id))
+
+    def figures(self) -> dict[str, Any]:
+        """For ``GET /``: this node, its tables, what it took over and gave up."""
+        return {
+            "node": self.id,
+            "held": len(self.held),
+            "taken": self.taken,
+            "dropped": self.dropped,
+        }
+
+    # ------------------------------------------------------------------ the lobby list
+
+    async def _publish(self) -> None:
+        body = {"at": time.time(), "open": self.lobby.open_tables()}
+        await self.redis.hset(NODES, self.id, json.dumps(body))
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The public tables with a free seat on every live node, this one's as they
+        are now, the others' as they published them (within a second)."""
+        out = self.lobby.open_tables()
+        stale = time.time() - 3 * self.leases.ttl_ms / 1000
+        for node, raw in (await self.redis.hgetall(NODES)).items():
+            if _text(node) == self.id:
+                continue
+            body = json.loads(raw)
+            if body["at"] >= stale:
+                out.extend(body["open"])
+        return out
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,81 @@
+"""Getting a client to the node that runs its table, through the load balancer.
+
+A request for a table another node runs is answered with that node's id; the client
+asks again through the load balancer with ``?node=ID``, on which the balancer picks
+that node (docs/cluster.md has the HAProxy rule). Over HTTP that is a ``307`` to the
+same path with the parameter (``fetch`` follows it, method and body too); over the
+WebSocket a ``route`` message, then the socket closes and the client reconnects at once
+(docs/protocol.md, version 7). Never a node's own address: every connection goes
+through the balancer, its TLS and its Origin check. If the named node is down the
+balancer ignores the hint and any node answers, taking the table over once its lease
+lapses.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from nertz.engine import Rules
+
+from ..lobby import Entry, Lobby
+from ..settings import Settings
+from ..store import Store
+from .node import ClusterNode
+
+__all__ = ["ROUTE_PARAM", "RouteMsg", "elsewhere", "new_table", "redirect", "start_node"]
+
+ROUTE_PARAM = "node"
+"""The query parameter the load balancer routes on."""
+
+
+class RouteMsg(msgspec.Struct, tag_field="type", tag="route"):
+    """The server message (protocol 7): the table runs on another node of a cluster;
+    connect again through the load balancer with ``/ws?node=NODE``; this socket closes."""
+
+    node: str
+
+
+async def start_node(
+    redis_url: str | None, node_id: str | None, port: int, lobby: Lobby, store: Store
+) -> ClusterNode | None:
+    """This server as a cluster node (``--redis``), started; None without Redis."""
+    if redis_url is None:
+        return None
+    node = ClusterNode(node_id or f"{socket.gethostname()}-{port}", redis_url, lobby, store)
+    await node.start()
+    return node
+
+
+async def new_table(
+    state: dict[str, Any], rules: Rules, settings: Settings
+) -> tuple[Entry, str | None]:
+    """A new table: ``Lobby.create``, or on a cluster node one it owns (its lease and
+    fencing row first)."""
+    node: ClusterNode | None = state.get("cluster")
+    if node is None:
+        lobby: Lobby = state["lobby"]
+        return lobby.create(rules, settings)
+    return await node.create(rules, settings)
+
+
+async def elsewhere(state: dict[str, Any], code: str) -> str | None:
+    """The node that runs table ``code`` if it is not this one (a table nobody runs is
+    taken over here first); None on a single node, or when this node runs it or there
+    is no such table (the lobby answers those as before)."""
+    node: ClusterNode | None = state.get("cluster")
+    if node is None:
+        return None
+    where = await node.locate(code)
+    return where if isinstance(where, str) else None
+
+
+def redirect(request: Request, node: str) -> Response:
+    """The same request again, through the balancer, to ``node``."""
+    return RedirectResponse(
+        str(request.url.include_query_params(**{ROUTE_PARAM: node})), status_code=307
+    )

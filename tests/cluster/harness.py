@@ -1,0 +1,124 @@
+"""A cluster on this machine: ``nertz serve`` nodes (each its own process) on one
+PostgreSQL and one Redis, behind HAProxy; for the tests, ``make cluster`` and
+``bench/cluster.py``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .. import services
+
+
+@dataclass
+class Node:
+    node_id: str
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def figures(self) -> dict[str, Any]:
+        """``GET /`` of this node itself (not through the balancer)."""
+        answer: dict[str, Any] = httpx.get(self.http + "/", timeout=5).json()
+        return answer
+
+
+@dataclass
+class Cluster:
+    pg: str
+    redis: str
+    nodes: list[Node]
+    port: int = 0
+    """The load balancer's."""
+    logs: Path | None = None
+    extra: list[str] = field(default_factory=list)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def node(self, node_id: str) -> Node:
+        return next(n for n in self.nodes if n.node_id == node_id)
+
+    def kill(self, node_id: str) -> None:
+        """``kill -9``: no shutdown, no lease given back."""
+        process = self.node(node_id).process
+        process.kill()
+        process.wait(10)
+
+    def pause(self, node_id: str) -> None:
+        os.kill(self.node(node_id).process.pid, signal.SIGSTOP)
+
+    def resume(self, node_id: str) -> None:
+        os.kill(self.node(node_id).process.pid, signal.SIGCONT)
+
+
+def start_node(
+    node_id: str, pg: str, redis: str, extra: list[str], log: Path | None = None
+) -> Node:
+    port = services.free_port()
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 -- the child keeps it
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", pg),
+            *("--redis", redis, "--node-id", node_id, "--forwarded-allow-ips", "127.0.0.1"),
+            *extra,
+        ],
+        stdout=out,
+        stderr=out,
+    )
+    return Node(node_id, port, process)
+
+
+def wait_up(node: Node, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(httpx.TransportError):
+            if httpx.get(node.http + "/", timeout=1).status_code == 200:
+                return
+        assert node.process.poll() is None, f"node {node.node_id} died at startup"
+        assert time.monotonic() < deadline, f"node {node.node_id} did not start"
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def running(
+    pg: str,
+    redis: str,
+    count: int = 3,
+    extra: list[str] | None = None,
+    logs: Path | None = None,
+    port: int | None = None,
+) -> Iterator[Cluster]:
+    """``count`` nodes (``n1``, ``n2`` ...) and HAProxy in front of them."""
+    extra = extra or []
+    nodes = [
+        start_node(f"n{i}", pg, redis, extra, logs / f"n{i}.log" if logs else None)
+        for i in range(1, count + 1)
+    ]
+    try:
+        for node in nodes:
+            wait_up(node)
+        backends = [services.HaproxyBackend(n.node_id, n.port) for n in nodes]
+        with services.haproxy(backends, port) as front:
+            yield Cluster(pg, redis, nodes, front, logs, extra)
+    finally:
+        for node in nodes:
+            services.stop(node.process)
