@@ -1,7 +1,7 @@
 """Regenerate the README's screenshots (``make screenshots``): a real server on a free
 port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
-the phone-sized table, the score sheet with R31's worked hands, a joker table (R41), a
-partnership table (R40) and the end of a match in a series."""
+the table on a phone held sideways and upright, the score sheet with R31's worked hands,
+a joker table (R41), a partnership table (R40) and the end of a match in a series."""
 
 from __future__ import annotations
 
@@ -197,6 +197,16 @@ def main() -> None:
         phone.wait_for_timeout(5000)
         settle(phone)
         phone.screenshot(path=str(HERE / "phone.png"))
+        upright = browser.new_page(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        )
+        code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
+        seat_in(upright, f"{api.url}/t/{code}", "Uma")
+        upright.keyboard.press("0")
+        upright.keyboard.press("f")
+        upright.wait_for_timeout(5000)
+        settle(upright)
+        upright.screenshot(path=str(HERE / "phone-portrait.png"))
         sheet = api.post(
             "/api/sheets",
             {"names": ["Ann", "Bob", "Cat", "Dan", "Eve"], "options": {"target": "35"}},

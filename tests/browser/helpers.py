@@ -46,6 +46,14 @@ def seat_all(pages: list[Page], url: str, names: list[str]) -> None:
         wait_go(page)
 
 
+def to_the_middle(page: Page) -> None:
+    """The Nertz card to the middle by its keys (0, then F): keys do not depend on the
+    card's element, which a bot's move may redraw between the two clicks of a
+    double-click."""
+    page.keyboard.press("0")
+    page.keyboard.press("f")
+
+
 def foundation(page: Page, number: int) -> Any:
     """The top card of foundation F``number`` as drawn in the middle."""
     return page.locator(f'.fslot .card[aria-label^="foundation F{number}:"]')

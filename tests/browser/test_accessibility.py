@@ -10,7 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import BOT, seat_in, settle
+from .helpers import BOT, seat_in, settle, to_the_middle
 
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
@@ -60,7 +60,7 @@ def test_every_page_passes_an_axe_scan(browser: Browser, server: Server, size: s
 
         code = server.table([ME, BOT, BOT])
         seat_in(page, f"{server.url}/t/{code}")
-        page.dblclick('.mine [data-src="N"]')
+        to_the_middle(page)
         expect(page.locator(".fslot .card")).to_have_count(1)
         scan(page, "a table mid-hand")
         page.click(".rules-btn")
@@ -69,7 +69,7 @@ def test_every_page_passes_an_axe_scan(browser: Browser, server: Server, size: s
 
         code = server.table([ONE, BOT, BOT])
         seat_in(page, f"{server.url}/t/{code}")
-        page.dblclick('.mine [data-src="N"]')
+        to_the_middle(page)
         expect(page.locator(".fslot .card")).to_have_count(1)
         page.keyboard.press("n")
         expect(page.locator(".overlay .hand-end")).to_be_visible(timeout=10_000)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import BOT, settle, wait_go
+from .helpers import BOT, settle, to_the_middle, wait_go
 
 ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 """One Nertz card: play it and call (R27)."""
@@ -73,7 +73,7 @@ def test_a_phone_either_way_up_fits_without_scrolling(
         inside(page, "dialog .close-x")
         page.click("dialog .close-x")
 
-        page.locator('.mine [data-src="N"]').dblclick()
+        to_the_middle(page)
         expect(page.locator(".fslot .card")).to_have_count(1)
         page.click(".call")
         expect(page.locator(".overlay .hand-end")).to_be_visible(timeout=10_000)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from .conftest import Console, Server
-from .helpers import BOT, seat_in
+from .helpers import BOT, seat_in, to_the_middle
 
 ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 """One Nertz card: play it and call."""
@@ -33,7 +33,7 @@ def test_the_top_bar_stays_clickable_and_every_dialog_closes_three_ways(
 ) -> None:
     code = server.table([ME, BOT])
     seat_in(page, f"{server.url}/t/{code}")
-    page.dblclick('.mine [data-src="N"]')
+    to_the_middle(page)
     expect(page.locator(".fslot .card")).to_have_count(1)
     page.keyboard.press("n")
     panel = page.locator(".overlay .hand-end")

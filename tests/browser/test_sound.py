@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .helpers import BOT, TWO_ANN, TWO_BEN, Player, open_players, wait_go
+from .helpers import BOT, TWO_ANN, TWO_BEN, Player, open_players, to_the_middle, wait_go
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def test_no_sound_before_the_first_gesture_one_after_and_the_setting_is_kept(
     assert ann.evaluate("typeof window.__nertzSounds.count") == "number"
 
     # Her first gesture plays her ace to the middle, and that one sounds.
-    ann.dblclick('.mine [data-src="N"]')
+    to_the_middle(ann)  # keys are a gesture too
     expect(ann.locator(".fslot .card")).to_have_count(1)
     ann.wait_for_function("window.__nertzSounds.names.includes('mine')")
     assert sounds(ann).count("mine") == 1

@@ -45,13 +45,10 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
     const last = i === hands;
     if (i % step !== 0 && !last) continue;
     if (!last && i !== 0 && hands - i < step / 2) continue; // too near the last one's
-    const t = el("text", { x: x(i), y: height - 8, class: "label", "text-anchor": "middle" });
-    t.textContent = i === 0 ? "start" : hands <= room / 2 ? `hand ${i}` : String(i);
-    svg.append(t);
-  }
-  if (hands > room / 2) {
-    const t = el("text", { x: width - pad.r, y: height - 8, class: "label", "text-anchor": "start", dx: 6 });
-    t.textContent = "hand";
+    // The last one ends at the axis's end, clear of the names beside it; with many
+    // hands only it says "hand".
+    const t = el("text", { x: x(i), y: height - 8, class: "label", "text-anchor": last && i ? "end" : "middle" });
+    t.textContent = i === 0 ? "start" : hands <= room / 2 || last ? `hand ${i}` : String(i);
     svg.append(t);
   }
   const ends = [];
@@ -76,9 +73,9 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
   return svg;
 }
 
-/** ``name`` and then ``tail`` in ``px`` pixels of the chart's bold labels (about 6.6 px
+/** ``name`` and then ``tail`` in ``px`` pixels of the chart's bold labels (about 7.4 px
  * a character): a long name is shortened with "…", never cut by the chart's edge. */
 function fit(name, px, tail) {
-  const room = Math.floor(px / 6.6) - tail.length;
+  const room = Math.floor(px / 7.4) - tail.length;
   return (name.length > room ? `${name.slice(0, Math.max(1, room - 1))}…` : name) + tail;
 }

@@ -71,7 +71,9 @@ export function renderChooser(tv, view) {
     }, h("b", { text: shortName(o.card) }), h("small", { text: o.foundation ? `F${o.foundation}` : "new" }));
   });
   box.replaceChildren(
-    h("p", { class: "chooser-head", text: "Announce your joker as… (R41)", title: "Everyone sees the announcement; anyone holding that card may play it there first, else your joker lands when the time is up (R41)." }),
+    h("div", { class: "panel-head" },
+      h("p", { class: "chooser-head", text: "Announce your joker as… (R41)", title: "Everyone sees the announcement; anyone holding that card may play it there first, else your joker lands when the time is up (R41)." }),
+      h("button", { type: "button", class: "close-x", "aria-label": "Close: keep the joker", title: "Keep the joker (Esc)", onclick: () => closeChooser(tv), text: "✕" })),
     h("div", { class: "choices" }, buttons),
     h("button", { type: "button", class: "link", onclick: () => closeChooser(tv), text: "Cancel (Esc)" }));
   box.hidden = false;

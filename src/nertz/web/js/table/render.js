@@ -47,6 +47,8 @@ export function rects(tv) {
 }
 
 function animate(tv, before) {
+  // Under a panel nothing flies: a card springing back would cross the panel.
+  if (!tv.overlay.hidden) return;
   for (const el of tv.board.querySelectorAll("[data-card]")) {
     const old = before.get(el.dataset.card);
     if (!old) continue;
@@ -123,6 +125,7 @@ function renderOpponents(tv, view) {
   const t = tv.table;
   const order = t.seats.map((s) => s.seat).filter((n) => n !== tv.me);
   tv.opponents.style.setProperty("--opp", String(Math.max(1, order.length)));
+  tv.opponents.dataset.count = String(order.length); // fewer opponents are drawn larger
   tv.opponents.replaceChildren(...order.map((n) => {
     const s = t.seats[n];
     const vs = view && view.seats[n];
