@@ -46,6 +46,13 @@ def seat_all(pages: list[Page], url: str, names: list[str]) -> None:
         wait_go(page)
 
 
+def no_sideways_scroll(page: Page) -> None:
+    """The page is no wider than its window (a phone would scroll it sideways)."""
+    settle(page)
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
+
+
 def to_the_middle(page: Page) -> None:
     """The Nertz card to the middle by its keys (0, then F): keys do not depend on the
     card's element, which a bot's move may redraw between the two clicks of a

@@ -1,7 +1,7 @@
 """An axe-core scan (WCAG 2.1 A and AA, ``axe-playwright-python``, which bundles
 axe.min.js: no network) of every kind of page a person sees — home, a table mid-hand
 with its panel after a hand, the rules, a score sheet with a hand — on a desktop and on
-a phone held upright: no violation."""
+a phone held upright: no violation, and no page wider than the screen."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import BOT, seat_in, settle, to_the_middle
+from .helpers import BOT, no_sideways_scroll, seat_in, settle, to_the_middle
 
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
@@ -24,6 +24,7 @@ def scan(page: Page, what: str) -> None:
     settle(page)
     results = Axe().run(page, options=WCAG)
     assert results.violations_count == 0, f"{what}:\n{results.generate_report()}"
+    no_sideways_scroll(page)  # at a phone's width too
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import BOT, settle, to_the_middle, wait_go
+from .helpers import BOT, no_sideways_scroll, to_the_middle, wait_go
 
 ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 """One Nertz card: play it and call (R27)."""
@@ -25,12 +25,6 @@ def inside(page: Page, selector: str) -> None:
     assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
     assert box["x"] + box["width"] <= size["width"] + 0.5, (selector, box, size)
     assert box["y"] + box["height"] <= size["height"] + 0.5, (selector, box, size)
-
-
-def no_sideways_scroll(page: Page) -> None:
-    settle(page)
-    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide in a {width[1]} px window"
 
 
 @pytest.mark.parametrize("way", list(PHONES))
