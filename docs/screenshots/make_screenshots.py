@@ -1,7 +1,11 @@
 """Regenerate the README's screenshots (``make screenshots``): a real server on a free
 port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
 the table on a phone held sideways and upright, the score sheet with R31's worked hands,
-a joker table (R41), a partnership table (R40) and the end of a match in a series."""
+a joker table (R41), a partnership table (R40), the end of a match in a series and the
+invite dialog.
+
+``make_screenshots.py series invite`` writes only those (any of ``jokers``,
+``partners``, ``series``, ``invite``)."""
 
 from __future__ import annotations
 
@@ -135,7 +139,104 @@ def series(browser: Browser, api: Server) -> None:
     ben.close()
 
 
+def invite(browser: Browser, api: Server) -> None:
+    """The invite dialog at a private table: the code to type, the link, Copy invite and
+    the QR code, and the watch link."""
+    made = api.post("/api/tables", {"seats": 3, "public": False, "bots": {"2": "casual"}})
+    ann = browser.new_page(viewport={"width": 1280, "height": 720})
+    ann.goto(f"{api.url}{made['link']}")
+    ann.fill("#join-name", "Ann")
+    ann.click("text=Take a seat")
+    ann.wait_for_selector(".ready-btn")
+    ann.click(".overlay .invite-open")
+    ann.wait_for_selector("dialog .qr-box svg")
+    ann.wait_for_timeout(300)
+    ann.screenshot(path=str(HERE / "invite.png"))
+    ann.close()
+
+
+EXTRA = {"jokers": jokers, "partners": partners, "series": series, "invite": invite}
+"""The shots that can be made alone (``make_screenshots.py NAME ...``)."""
+
+
+def every_shot(browser: Browser, api: Server) -> None:
+    """The table mid-hand, the hand-end breakdown, the phones and the score sheet, then
+    each of ``EXTRA``."""
+    bots = {"1": "skilled:balanced", "2": "casual:racer", "3": "skilled:scorer"}
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
+    seat_in(page, f"{api.url}/t/{code}", "Tess")
+    for key in ["0", "f", "0", "f", " ", "2", "f"]:
+        page.keyboard.press(key)
+        page.wait_for_timeout(500)
+    page.wait_for_timeout(4000)
+    page.keyboard.press("0")
+    settle(page)
+    page.screenshot(path=str(HERE / "table.png"))
+    # A small hand that ends soon: the breakdown and the chart.
+    small = api.table(
+        [
+            "nertz: 5D 2H AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H",
+            "nertz: 3S 2S AS; work: 8H / 7C / QD / 10H; stock: 4S 5S",
+            "nertz: 4D 9D 3D; work: AD / 2D / KH / 5C; stock: 6C 7D",
+        ],
+        bots={"1": "beginner:scorer", "2": "beginner:scorer"},
+        options={"caller_bonus": "10"},
+    )
+    seat_in(page, f"{api.url}/t/{small}", "Tess")
+    for key, card in [("f", "2 of hearts"), ("f", "5 of diamonds"), ("1", None)]:
+        page.keyboard.press("0")
+        page.keyboard.press(key)
+        if card:
+            page.wait_for_function(
+                f"document.querySelector('.mine [data-src=N]')?.ariaLabel === '{card}'"
+            )
+        page.wait_for_timeout(1500)
+    page.keyboard.press("n")
+    page.wait_for_selector(".hand-end", timeout=10_000)
+    settle(page)
+    page.screenshot(path=str(HERE / "hand-end.png"))
+    phone = browser.new_page(viewport={"width": 844, "height": 390}, has_touch=True)
+    code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
+    seat_in(phone, f"{api.url}/t/{code}", "Phoebe")
+    phone.keyboard.press("0")
+    phone.keyboard.press("f")
+    phone.wait_for_timeout(5000)
+    settle(phone)
+    phone.screenshot(path=str(HERE / "phone.png"))
+    upright = browser.new_page(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
+    seat_in(upright, f"{api.url}/t/{code}", "Uma")
+    upright.keyboard.press("0")
+    upright.keyboard.press("f")
+    upright.wait_for_timeout(5000)
+    settle(upright)
+    upright.screenshot(path=str(HERE / "phone-portrait.png"))
+    sheet = api.post(
+        "/api/sheets",
+        {"names": ["Ann", "Bob", "Cat", "Dan", "Eve"], "options": {"target": "35"}},
+    )
+    hands = [
+        ([18, 3, 14, 22, 22], [4, 6, 0, 3, 1], 2),
+        ([20, 9, 11, 25, 16], [0, 5, 3, 2, 2], 0),
+    ]
+    for middle, left, caller in hands:
+        api.post(
+            f"/api/sheets/{sheet['id']}/hands",
+            {"middle": middle, "nertz_left": left, "caller": caller},
+        )
+    page.goto(f"{api.url}/sheet/{sheet['id']}")
+    page.wait_for_selector("svg.chart")
+    page.screenshot(path=str(HERE / "score-sheet.png"), full_page=True)
+    for shot in EXTRA.values():
+        shot(browser, api)
+
+
 def main() -> None:
+    only = sys.argv[1:]
+    started = time.time()
     port = free_port()
     tmp = HERE / ".shots.db"
     for old in HERE.glob(".shots.db*"):
@@ -153,85 +254,20 @@ def main() -> None:
     while not server.started:
         time.sleep(0.01)
     api = Server(f"http://127.0.0.1:{port}")
-    bots = {"1": "skilled:balanced", "2": "casual:racer", "3": "skilled:scorer"}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
-        seat_in(page, f"{api.url}/t/{code}", "Tess")
-        for key in ["0", "f", "0", "f", " ", "2", "f"]:
-            page.keyboard.press(key)
-            page.wait_for_timeout(500)
-        page.wait_for_timeout(4000)
-        page.keyboard.press("0")
-        settle(page)
-        page.screenshot(path=str(HERE / "table.png"))
-        # A small hand that ends soon: the breakdown and the chart.
-        small = api.table(
-            [
-                "nertz: 5D 2H AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H",
-                "nertz: 3S 2S AS; work: 8H / 7C / QD / 10H; stock: 4S 5S",
-                "nertz: 4D 9D 3D; work: AD / 2D / KH / 5C; stock: 6C 7D",
-            ],
-            bots={"1": "beginner:scorer", "2": "beginner:scorer"},
-            options={"caller_bonus": "10"},
-        )
-        seat_in(page, f"{api.url}/t/{small}", "Tess")
-        for key, card in [("f", "2 of hearts"), ("f", "5 of diamonds"), ("1", None)]:
-            page.keyboard.press("0")
-            page.keyboard.press(key)
-            if card:
-                page.wait_for_function(
-                    f"document.querySelector('.mine [data-src=N]')?.ariaLabel === '{card}'"
-                )
-            page.wait_for_timeout(1500)
-        page.keyboard.press("n")
-        page.wait_for_selector(".hand-end", timeout=10_000)
-        settle(page)
-        page.screenshot(path=str(HERE / "hand-end.png"))
-        phone = browser.new_page(viewport={"width": 844, "height": 390}, has_touch=True)
-        code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
-        seat_in(phone, f"{api.url}/t/{code}", "Phoebe")
-        phone.keyboard.press("0")
-        phone.keyboard.press("f")
-        phone.wait_for_timeout(5000)
-        settle(phone)
-        phone.screenshot(path=str(HERE / "phone.png"))
-        upright = browser.new_page(
-            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-        )
-        code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
-        seat_in(upright, f"{api.url}/t/{code}", "Uma")
-        upright.keyboard.press("0")
-        upright.keyboard.press("f")
-        upright.wait_for_timeout(5000)
-        settle(upright)
-        upright.screenshot(path=str(HERE / "phone-portrait.png"))
-        sheet = api.post(
-            "/api/sheets",
-            {"names": ["Ann", "Bob", "Cat", "Dan", "Eve"], "options": {"target": "35"}},
-        )
-        hands = [
-            ([18, 3, 14, 22, 22], [4, 6, 0, 3, 1], 2),
-            ([20, 9, 11, 25, 16], [0, 5, 3, 2, 2], 0),
-        ]
-        for middle, left, caller in hands:
-            api.post(
-                f"/api/sheets/{sheet['id']}/hands",
-                {"middle": middle, "nertz_left": left, "caller": caller},
-            )
-        page.goto(f"{api.url}/sheet/{sheet['id']}")
-        page.wait_for_selector("svg.chart")
-        page.screenshot(path=str(HERE / "score-sheet.png"), full_page=True)
-        jokers(browser, api)
-        partners(browser, api)
-        series(browser, api)
+        if only:
+            for name in only:
+                EXTRA[name](browser, api)
+        else:
+            every_shot(browser, api)
         browser.close()
     server.should_exit = True
     thread.join(10)
     for old in HERE.glob(".shots.db*"):
         old.unlink()
-    print("wrote", ", ".join(str(p.relative_to(HERE.parent.parent)) for p in HERE.glob("*.png")))
+    written = [p for p in sorted(HERE.glob("*.png")) if p.stat().st_mtime >= started]
+    print("wrote", ", ".join(str(p.relative_to(HERE.parent.parent)) for p in written))
 
 
 if __name__ == "__main__":

@@ -129,5 +129,6 @@ def qr_svg(text: str) -> bytes:
         light="white",
         title="QR code of the invite link",
         svgclass="qr",
+        omitsize=True,  # a viewBox: the page sizes it
     )
     return out.getvalue()

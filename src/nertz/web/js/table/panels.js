@@ -7,7 +7,7 @@ import { seatColour } from "../cards.js";
 import { totalsChart } from "../chart.js";
 import { hostLine } from "./host.js";
 import { canInvite, showInvite } from "./invite.js";
-import { handInMatch, playAgainLine, seriesTable } from "./series.js";
+import { handInMatch, hostStartLine, playAgainLine, seriesTable } from "./series.js";
 import { myPlace, nameOf } from "./state.js";
 
 /** The panel over the table, if any: the seating before the first deal, the breakdown
@@ -152,7 +152,7 @@ function handEndPanel(tv) {
     chart(tv));
   if (tv.st.matchEnd) {
     panel.append(winnersLine(tv, tv.st.matchEnd.winners));
-    panel.append(...[seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv))].filter(Boolean));
+    panel.append(...[seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv), hostStartLine(tv))].filter(Boolean));
   } else {
     panel.append(panelFoot(tv, me ? readyLine(tv) : null));
   }
@@ -186,5 +186,5 @@ function matchPanel(tv) {
     chart(tv),
     seriesTable(tv),
     hostLine(tv),
-    panelFoot(tv, playAgainLine(tv)));
+    panelFoot(tv, playAgainLine(tv), hostStartLine(tv)));
 }

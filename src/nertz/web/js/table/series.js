@@ -37,26 +37,25 @@ export function seriesTable(tv) {
 export function playAgainLine(tv) {
   const me = tv.me !== null ? myPlace(tv.st) : null;
   const home = h("a", { href: "/", class: "button", text: "Back home" });
-  if (!me) return h("div", {}, hostStartLine(tv), h("p", {}, home));
+  if (!me) return h("p", {}, home);
   // The host may also start the next match at once (the Host button).
   const waiting = tv.table.seats
     .filter((s) => s.name && !s.bot && s.connected && !s.ready && s.seat !== tv.me)
     .map((s) => nameOf(tv.st, s.seat));
   const leave = h("button", { type: "button", class: "leave-btn", onclick: () => tv.leave(), text: "Leave the table" });
   if (me.ready) {
-    return h("div", {}, h("p", { class: "waiting" },
-      waiting.length ? `Waiting for ${waiting.join(" and ")} to play again…` : "The next match deals now…", " ", leave),
-    hostStartLine(tv));
+    return h("p", { class: "waiting" },
+      waiting.length ? `Waiting for ${waiting.join(" and ")} to play again…` : "The next match deals now…", " ", leave);
   }
-  return h("div", {}, h("p", {},
+  return h("p", {},
     h("button", { class: "primary again-btn", type: "button", onclick: () => tv.ready() }, "Play again ", h("kbd", { text: "Enter" })),
-    " ", leave), hostStartLine(tv));
+    " ", leave);
 }
 
 /** Once a match is over, the host need not wait for everyone's "Play again": from
  * ``host_wait_ms`` after its end (the server's ``host_start_s``) the host may start the
  * next match. The host's page has the button; everyone sees when. */
-function hostStartLine(tv) {
+export function hostStartLine(tv) {
   if (tv.st.hostStartAt === null || tv.table.stage !== "over" || !tv.table.host) return null;
   const line = h("p", { class: "host-start-line" },
     isHost(tv) ? h("button", { type: "button", class: "host-start-next", onclick: () => tv.hostDo({ do: "start" }) }, "Start the next match") : null,
