@@ -23,15 +23,12 @@ request bodies) is counted by ``limits.Quotas`` and refused with a code and a se
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
-import functools
 import gc
-import itertools
 import logging
 import sys
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -42,13 +39,14 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nertz.bots import DEFAULT_CHOICE, bot_name, choice
 from nertz.engine import preset
 
 from .cluster.routing import RouteMsg, elsewhere, new_table, redirect, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
+from .connection import CLOSE_GRACE_S, Connection, RateLimit
 from .edge import BodyLimit, client_address
 from .invites import links
 from .limits import Limits, Quotas, Refusal
@@ -71,16 +69,9 @@ from .sheets import SheetStore, prune_sheets
 from .store import Store
 from .web import page, wants_html, web_routes
 
-__all__ = ["Config", "CreateTable", "RateLimit", "create_app"]
+__all__ = ["Config", "CreateTable", "create_app"]
 
 log = logging.getLogger("nertz.app")
-
-RATE_PER_S = 20.0
-BURST = 40.0
-ABUSE_LIMIT = 60.0
-"""Refused messages (forgiven at ``RATE_PER_S / 4`` a second) before the connection closes."""
-OUTBOX_LIMIT = 2000
-"""Messages queued for a connection that does not read them: then it is closed."""
 
 
 @dataclass(slots=True)
@@ -138,110 +129,6 @@ def _gc_watch(phase: str, info: dict[str, int]) -> None:
 
 
 gc.callbacks.append(_gc_watch)
-
-
-class RateLimit:
-    """A token bucket: ``rate`` a second with a ``burst``; refusals add to an abuse score
-    that is forgiven slowly; over ``ABUSE_LIMIT`` the connection should close."""
-
-    def __init__(self, rate: float = RATE_PER_S, burst: float = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.abuse = 0.0
-        self.at = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        elapsed, self.at = now - self.at, now
-        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
-        self.abuse = max(0.0, self.abuse - elapsed * self.rate / 4)
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.abuse += 1
-        return False
-
-    @property
-    def abusive(self) -> bool:
-        return self.abuse > ABUSE_LIMIT
-
-
-class Connection:
-    """One WebSocket's outgoing side; the table actor never waits for a client.
-
-    A message is written at once when the stack takes it without waiting (uvicorn's
-    sans-I/O WebSocket writes to the transport and returns); if a write ever has to
-    wait, it resumes when it can and later messages queue behind it, in order. No task
-    per connection and no hop through one: that hop was a third of the play-ack time
-    (docs/performance.md)."""
-
-    _ids = itertools.count(1)
-
-    def __init__(self, websocket: WebSocket) -> None:
-        self.id = next(self._ids)
-        self.websocket = websocket
-        self.backlog: collections.deque[tuple[Coroutine[Any, Any, None], int]] = collections.deque()
-        self.backlog_bytes = 0
-        """Bytes of the messages in ``backlog`` (``/metrics``)."""
-        self.busy = False
-        self.idle = asyncio.Event()
-        self.idle.set()
-        self.closing: str | None = None
-
-    def send(self, body: bytes) -> None:
-        if self.closing is not None:
-            return
-        if len(self.backlog) >= OUTBOX_LIMIT:
-            self.close("too slow: messages piled up")
-            return
-        self._push(self.websocket.send_text(body.decode()), len(body))
-
-    def close(self, reason: str) -> None:
-        if self.closing is None:
-            self.closing = reason
-            self._push(self._close(), 0)
-
-    async def _close(self) -> None:
-        ws = self.websocket
-        if ws.client_state is WebSocketState.CONNECTED:
-            await ws.close(1000 if self.closing == "left" else 1008, (self.closing or "")[:100])
-
-    def _push(self, coro: Coroutine[Any, Any, None], size: int) -> None:
-        if self.busy:
-            self.backlog.append((coro, size))
-            self.backlog_bytes += size
-        else:
-            self._run(coro)
-
-    def _resume(self, coro: Coroutine[Any, Any, None], _done: object) -> None:
-        self._run(coro)
-
-    def _run(self, coro: Coroutine[Any, Any, None]) -> None:
-        """Step writes until one has to wait (then resume it like a task would) or the
-        backlog is empty."""
-        self.busy = True
-        self.idle.clear()
-        while True:
-            try:
-                waiting = coro.send(None)
-            except StopIteration:
-                pass
-            except Exception:  # the peer went away: drop the rest; the reader cleans up
-                self.closing = self.closing or "gone"
-                for rest, _ in self.backlog:
-                    rest.close()
-                self.backlog.clear()
-                self.backlog_bytes = 0
-            else:
-                waiting._asyncio_future_blocking = False
-                waiting.add_done_callback(functools.partial(self._resume, coro))
-                return
-            if not self.backlog:
-                self.busy = False
-                self.idle.set()
-                return
-            coro, size = self.backlog.popleft()
-            self.backlog_bytes -= size
 
 
 def _origin_ok(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -537,8 +424,10 @@ def create_app(config: Config) -> Starlette:
             quotas.close_connection(address, spectator)
             connections.discard(conn)
             metrics.closed((conn.closing or "gone").split(":")[0])
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.idle.wait(), 5)
+            try:
+                await asyncio.wait_for(conn.idle.wait(), CLOSE_GRACE_S)
+            except TimeoutError:  # the peer does not read: do not wait for it
+                conn.abort(conn.closing or "close did not flush")
 
     async def echo_ws(websocket: WebSocket) -> None:
         await websocket.accept()

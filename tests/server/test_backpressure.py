@@ -1,0 +1,107 @@
+"""Back-pressure (docs/server.md, "Back-pressure"): a client that never reads is cut off,
+and a player at the same table at the same time plays on unaffected (a real server: the
+kernel's buffers are the point)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import struct
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from nertz.server import connection
+from nertz.server.app import Config
+
+from ..live_server import free_port, running
+from .conftest import SPEED, Live
+from .test_app import Client
+from .test_limits import metrics
+
+
+@pytest.fixture
+def port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    monkeypatch.setattr(connection, "BEHIND_S", 2.0)  # the limit is 10 s; the test need not wait
+    with running(Config(db=str(tmp_path / "bp.db"), port=free_port(), speed=SPEED)) as port:
+        yield port
+
+
+def _frame(text: str) -> bytes:
+    """One masked client text frame (RFC 6455)."""
+    data, mask = text.encode(), os.urandom(4)
+    head = b"\x81" + (bytes([0x80 | len(data)]) if len(data) < 126 else b"\xfe")
+    if len(data) >= 126:
+        head += struct.pack("!H", len(data))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+def _play(me: Client, seq: int) -> dict[str, Any]:
+    """Turn the stock (or be told why not): every play gets an answer."""
+    me.send({"type": "play", "seq": seq, "move": "T"})
+    return me.until(lambda m: m["type"] in ("ack", "refused") and m["seq"] == seq)
+
+
+def _never_reading(port: int) -> socket.socket:
+    """A WebSocket from 127.0.0.2 whose receive buffer is tiny and is never read after
+    the handshake."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.bind(("127.0.0.2", 0))
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def test_a_client_that_never_reads_is_cut_off_and_a_player_beside_it_plays_on(port: int) -> None:
+    http = f"http://127.0.0.1:{port}"
+    bots = {str(n): "demon" for n in range(1, 8)}
+    table = httpx.post(f"{http}/api/tables", json={"seats": 8, "bots": bots}).json()
+    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
+    ann = Client(f"ws://127.0.0.1:{port}/ws")
+    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
+    ann.send({"type": "ready"})
+    ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
+
+    hog = _never_reading(port)
+    hog.sendall(_frame(json.dumps({"type": "hello", "table": table["code"]})))
+    started, cut_at, seq, slowest = time.monotonic(), None, 0, 0.0
+    while time.monotonic() - started < 40:
+        try:  # full states, as many as its quota allows, never read
+            hog.sendall(_frame('{"type": "resync"}'))
+        except OSError:
+            cut_at = time.monotonic() - started
+            break
+        seq += 1
+        asked = time.monotonic()
+        answer = _play(ann, seq)  # Ann, at the same table, at the same time
+        slowest = max(slowest, time.monotonic() - asked)
+        assert answer["type"] in ("ack", "refused"), answer
+        time.sleep(0.25)
+    hog.close()
+    assert cut_at is not None, "a client that never reads was never cut off"
+    assert seq >= 5 and slowest < 2.0
+    live = Live(http, f"ws://127.0.0.1:{port}/ws", port)
+    assert (
+        metrics(live)["nertz_closes_total{reason=too slow}"] >= 1
+    )  # cut off for not reading, not for asking
+    # After it: Ann is still connected and still playing.
+    for more in range(seq + 1, seq + 4):
+        assert _play(ann, more)["type"] in ("ack", "refused")
+    ann.close()
