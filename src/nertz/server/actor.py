@@ -24,6 +24,7 @@ import collections
 import functools
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -104,6 +105,10 @@ class TableActor:
         self._held: collections.deque[_Held] = collections.deque()
         """Outputs waiting for their records' commit, oldest first (``_dispatch``)."""
         self.task: asyncio.Task[None] | None = None
+        self.on_done: Callable[[], None] | None = None
+        """Called once when the table is ``done`` and its last messages have gone out
+        (the lobby then takes it out of memory)."""
+        self._done_told = False
 
     # ------------------------------------------------------------------ outside API
 
@@ -154,6 +159,7 @@ class TableActor:
             else:
                 self._dispatch(out, future)
             self._schedule()
+            self._maybe_done()
 
     def _dispatch(self, out: Out, future: asyncio.Future[Any] | None = None) -> None:
         """Send ``out`` (and reply to ``future``) once its records are committed, after
@@ -176,6 +182,13 @@ class TableActor:
         while queue and queue[0].committed:
             first = queue.popleft()
             self._deliver(first.out, first.future)
+        self._maybe_done()
+
+    def _maybe_done(self) -> None:
+        if self.table.done and not self._done_told and not self._held:
+            self._done_told = True
+            if self.on_done is not None:
+                self.on_done()
 
     def _deliver(self, out: Out, future: asyncio.Future[Any] | None) -> None:
         if future is not None and not future.done():

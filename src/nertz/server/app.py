@@ -61,7 +61,7 @@ from .lobby import (
 )
 from .metrics import CONTENT_TYPE, Figures, Metrics
 from .practice_api import practice_routes
-from .protocol import ErrorMsg, Hello, ProtocolError, Resync, decode_client, encode
+from .protocol import ErrorMsg, Hello, ProtocolError, Resync, StateMsg, decode_client, encode
 from .requests import RequestError, decode_body, error_response
 from .settings import Settings
 from .sharing import sharing_routes
@@ -222,7 +222,7 @@ def create_app(config: Config) -> Starlette:
         return JSONResponse({"tables": found})
 
     async def show_table(request: Request) -> Response:
-        code = request.path_params["code"]
+        code, key = request.path_params["code"], request.query_params.get("key")
         address = client_address(request.scope)
         refusal = quotas.lookup(address)
         if refusal is not None:
@@ -231,8 +231,10 @@ def create_app(config: Config) -> Starlette:
         if node is not None:
             return redirect(request, node)
         try:
+            if code.strip().upper() not in lobby().tables:  # over and gone: from the store
+                return JSONResponse((await lobby().archived(code, key)).info)
             entry = lobby().find(code)
-            if not entry.watch_ok(request.query_params.get("key")):
+            if not entry.watch_ok(key):
                 raise unknown_table(code)  # the same answer: private codes cannot be probed
         except LobbyError as error:
             quotas.missed(address)
@@ -362,6 +364,11 @@ def create_app(config: Config) -> Starlette:
                             raise unknown_table(decoded.table)  # private: the same answer
                     except LobbyError as error:
                         if refusal is None:
+                            with contextlib.suppress(LobbyError):  # a finished table: its end
+                                gone = await lobby().archived(decoded.table, decoded.key)
+                                conn.send(encode(StateMsg(gone.version, gone.info)))
+                                conn.close("match over")
+                                break
                             quotas.missed(address)
                         conn.send(encode(ErrorMsg(error.code, error.reason)))
                         continue

@@ -11,6 +11,8 @@ does not hand out seats.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import hashlib
 import hmac
 import logging
@@ -27,9 +29,11 @@ from nertz.bots import parse_places
 from nertz.engine import Rules, RulesError, preset
 
 from .actor import Clock, TableActor, restored_actor
+from .archive import Archived, finished_table
 from .commands import Join
 from .invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from .names import is_bot_name
+from .records import DealRecord, DiscardRecord
 from .requests import RequestError
 from .settings import Settings
 from .store import Store, StoredTable, TableCreated
@@ -52,6 +56,8 @@ NAME_MAX = 24
 SERIES_KEPT_S = 24 * 3600
 """A table whose match ended this recently comes back after a restart, between its
 matches: its people may still play again (``series.py``). Older ones stay over."""
+ARCHIVE_CACHE = 256
+"""Finished tables' pictures kept in memory (rebuilt from the store on a miss)."""
 log = logging.getLogger("nertz.lobby")
 _NAME = re.compile(r"^[\w][\w .'\-]*$")
 
@@ -75,6 +81,7 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     public: bool | None = None
     bot_takeover_s: int | None = None
     reconnect_s: int | None = None
+    ready_s: int | None = None
     countdown_ms: int | None = None
     next_hand_s: int | None = None
     host_start_s: int | None = None
@@ -87,6 +94,7 @@ _SETTINGS = (
     "bot_takeover_s",
     "reconnect_s",
     "host_start_s",
+    "ready_s",
 )
 """The settings a request passes on as it gives them (``seats`` and ``bots`` are read)."""
 
@@ -202,27 +210,37 @@ class Entry:
         return self.actor.table
 
     def key_ok(self, key: str | None) -> bool:
-        """Does ``key`` let a person in: the invite (in any case, with or without its
-        dashes), or a link's key from before invites?"""
-        if self.key_hash is None:
-            return True
-        if key is None:
-            return False
-        invite = invite_form(key)
-        return hmac.compare_digest(hash_secret(key), self.key_hash) or (
-            invite is not None and hmac.compare_digest(hash_secret(invite), self.key_hash)
-        )
+        """Does ``key`` let a person in (``may_join``)?"""
+        return may_join(self.key_hash, key)
 
     def watch_ok(self, key: str | None) -> bool:
-        """May someone holding ``key`` watch: the table is public, or the key is its
-        invite or its watch link's secret."""
-        if self.key_ok(key):
-            return True
-        return (
-            key is not None
-            and self.watch_hash is not None
-            and hmac.compare_digest(hash_secret(key), self.watch_hash)
-        )
+        """May someone holding ``key`` watch (``may_watch``)?"""
+        return may_watch(self.key_hash, self.watch_hash, key)
+
+
+def may_join(key_hash: str | None, key: str | None) -> bool:
+    """Does ``key`` let a person in: the table is public, or ``key`` is its invite (in
+    any case, with or without its dashes), or a link's key from before invites?"""
+    if key_hash is None:
+        return True
+    if key is None:
+        return False
+    invite = invite_form(key)
+    return hmac.compare_digest(hash_secret(key), key_hash) or (
+        invite is not None and hmac.compare_digest(hash_secret(invite), key_hash)
+    )
+
+
+def may_watch(key_hash: str | None, watch_hash: str | None, key: str | None) -> bool:
+    """May someone holding ``key`` watch: the table is public, or the key is its
+    invite or its watch link's secret."""
+    if may_join(key_hash, key):
+        return True
+    return (
+        key is not None
+        and watch_hash is not None
+        and hmac.compare_digest(hash_secret(key), watch_hash)
+    )
 
 
 class Lobby:
@@ -236,13 +254,26 @@ class Lobby:
         self._invites: dict[str, Entry] = {}
         """Private tables by their key's hash: where a typed invite leads."""
         self._used_codes: set[str] = set(store.finished_codes()) if store else set()
+        self._archive: collections.OrderedDict[str, Archived] = collections.OrderedDict()
+        """Code -> a finished table that left memory, as its link shows it; newest last."""
+        self._retiring: set[asyncio.Task[None]] = set()
+        """Retirements under way (kept so the loop does not drop them half done)."""
 
     def restore(self) -> int:
         """Resume every unfinished match from the store (call inside the event loop)."""
         if self.store is None:
             return 0
         kept = self.store.unfinished(over_s=SERIES_KEPT_S)
-        return sum(self.adopt(stored) is not None for stored in kept)
+        return sum(self.adopt(stored) is not None for stored in kept if not self._forget(stored))
+
+    def _forget(self, stored: StoredTable) -> bool:
+        """Forget a stored table never dealt that was made longer than its ``start_s``
+        ago (``lifetimes.py``) rather than bring it back."""
+        if not _expired(stored):
+            return False
+        assert self.store is not None
+        self.store.submit(stored.id, [DiscardRecord()])
+        return True
 
     def adopt(self, stored: StoredTable) -> Entry | None:
         """Resume one stored table here (a restart, or a cluster node taking it over);
@@ -334,6 +365,40 @@ class Lobby:
         if entry.key_hash is not None:
             self._invites[entry.key_hash] = entry
 
+        def done() -> None:
+            self._retiring.add(asyncio.get_running_loop().create_task(self.retire(entry.code)))
+
+        entry.actor.on_done = done
+
+    async def retire(self, code: str) -> None:
+        """Take a table that is ``done`` (``lifetimes.py``) out of memory: any connection
+        left closes ("match over"), its actor stops; its link and ``/api/matches/{id}``
+        answer from the store (``archived``), and its code is never given again."""
+        self._retiring = {task for task in self._retiring if not task.done()}
+        self._used_codes.add(code)
+        await self.drop(code, "match over")
+
+    async def archived(self, code: str, key: str | None) -> Archived:
+        """A finished table that has left memory, as its link shows it, rebuilt from the
+        store. Raises ``LobbyError`` as ``find`` does for a code with no finished table
+        (a table never dealt is forgotten) or a private one asked for without its key."""
+        code = code.strip().upper()
+        found = self._archive.get(code)
+        if found is None:
+            if self.store is None:
+                raise unknown_table(code)
+            found = await asyncio.to_thread(finished_table, self.store, code)
+            if found is None:
+                raise unknown_table(code)
+            self._archive[code] = found
+            while len(self._archive) > ARCHIVE_CACHE:
+                self._archive.popitem(last=False)
+        else:
+            self._archive.move_to_end(code)
+        if not may_watch(found.key_hash, found.watch_hash, key):
+            raise unknown_table(code)  # the same answer as a code never used
+        return found
+
     def find(self, code: str) -> Entry:
         entry = self.tables.get(code.strip().upper())
         if entry is None:
@@ -394,7 +459,7 @@ class Lobby:
         return out
 
     async def stop(self) -> None:
-        for entry in self.tables.values():
+        for entry in list(self.tables.values()):
             await entry.actor.stop()
 
     def _new_invite(self) -> str:
@@ -410,3 +475,10 @@ class Lobby:
             if code not in self.tables and code not in self._used_codes:
                 self._used_codes.add(code)
                 return code
+
+
+def _expired(stored: StoredTable) -> bool:
+    """A stored table never dealt, made longer than its ``start_s`` ago."""
+    if any(type(r) is DealRecord for r in stored.records):
+        return False
+    return time.time() - stored.created > Settings.from_dict(stored.settings).start_s

@@ -1,13 +1,8 @@
 """The wire protocol: every message as a msgspec Struct, JSON on a WebSocket.
 
-Client messages are tagged by ``type`` (``hello``, ``ready``, ``play``, ``call``,
-``stuck``, ``pick``, ``drop``, ``resync``, ``leave``, ``pong``; at a practice table
-``pause``, ``hint`` and ``pace``). Server messages are ``state`` (a full picture),
-``event`` (one versioned table event), ``ack`` and ``refused`` (the answer to every
-play), ``hold`` (a partner picked up or put down a card, R40), ``ping`` (clock sync,
-answered by the client's ``pong``), ``hint`` (the answer to ``hint``) and ``error`` (a
-message the server could not act on). A table event is one of ``TableEvent``, tagged
-by ``k`` (``seat``, ``moved``, ``hand_end`` ...). ``docs/protocol.md`` documents each
+Client messages (``ClientMessage``) are tagged by ``type``, and so are the server's
+(``ServerMessage``: ``state``, ``event``, ``ack``, ``refused``, ``error`` ...); a table
+event is one of ``TableEvent``, tagged by ``k``. ``docs/protocol.md`` documents each
 one; ``PROTOCOL_VERSION`` changes whenever a message changes shape.
 
 Decoding never raises on bad input: ``decode_client`` returns either a message or a
@@ -31,6 +26,7 @@ __all__ = [
     "Call",
     "CalledEvent",
     "ClientMessage",
+    "ClosedEvent",
     "ConnectedEvent",
     "CountdownEvent",
     "DealtEvent",
@@ -64,6 +60,7 @@ __all__ = [
     "PracticeMessage",
     "ProtocolError",
     "Ready",
+    "ReadyByEvent",
     "ReadyEvent",
     "Refused",
     "ResumedEvent",
@@ -82,18 +79,8 @@ __all__ = [
 ]
 
 PROTOCOL_VERSION = 7
-"""Bumped whenever a message changes shape (``docs/protocol.md``). 2: partnerships
-(R40): ``pick``, ``drop``, ``hold``; ``partner`` in ``state`` and seat events. 3: jokers
-(R41): the ``announced`` and ``joker_stayed`` events, ``as`` on a landed joker's
-``moved``, the views' ``pinned``, ``top_as`` and ``announcements``, the state's
-``now_ms``. 4: fair races (R16, docs/fairness.md): the server's ``ping`` and the
-client's ``pong``; ``at`` on ``play``, ``call`` and ``stuck``. 5: series: ``again``
-("Play again" once a match is over), the ``next_match`` event, the table's ``series``;
-``leave`` gives the place up; the host: the ``host`` message, the ``host`` and
-``options`` events, the table's ``host``. 6: the table's
-``epoch`` in ``state`` and ``hello`` (a resume names the incarnation its versions
-belong to). 7: practice tables: ``pause``, ``hint`` and ``pace`` with the ``paused``,
-``pace`` and ``lesson`` events, the ``hint`` answer, the table's ``practice``."""
+"""Bumped whenever a message changes shape: docs/protocol.md says what each version
+changed (7: practice tables, the host's wait, invites, lifetimes)."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -415,6 +402,19 @@ class OptionsEvent(_Event, tag="options", kw_only=True, frozen=True):
     rules: dict[str, Any]
 
 
+class ReadyByEvent(_Event, tag="ready_by", kw_only=True, frozen=True):
+    """The first deal's countdown for people not ready (``lifetimes.py``); nulls: stopped."""
+
+    at_ms: int | None
+    in_ms: int | None
+
+
+class ClosedEvent(_Event, tag="closed", kw_only=True, frozen=True):
+    """The table ended without a result (``lifetimes.py``): ``empty`` or ``unstarted``."""
+
+    reason: str
+
+
 class ResumedEvent(_Event, tag="resumed", kw_only=True, frozen=True):
     """The table was rebuilt (a server restart, or after an internal error)."""
 
@@ -462,6 +462,8 @@ TableEvent = (
     | NextMatchEvent
     | HostEvent
     | OptionsEvent
+    | ReadyByEvent
+    | ClosedEvent
     | ResumedEvent
     | PausedEvent
     | PaceEvent
@@ -533,9 +535,7 @@ class HoldMsg(_Server, tag="hold", omit_defaults=False):
 class Ping(_Server, tag="ping", omit_defaults=False):
     """Clock sync (docs/fairness.md): answer at once with a ``pong``. ``t`` is the table's
     clock when it was sent; ``o`` the client's clock minus the table's as measured so
-    far (null until measured): the table's clock is the client's own minus ``o``. Sent
-    to seated connections at tables with ``fair_races``: six a quarter-second apart,
-    then one every 2 s."""
+    far (null until measured): the table's clock is the client's own minus ``o``."""
 
     t: int
     o: int | None

@@ -50,6 +50,7 @@ from .protocol import (
 
 __all__ = [
     "DealRecord",
+    "DiscardRecord",
     "EventRecord",
     "InputRecord",
     "MatchBegunRecord",
@@ -135,6 +136,12 @@ class MatchBegunRecord:
     first_hand: int
 
 
+@dataclass(frozen=True, slots=True)
+class DiscardRecord:
+    """A table that ended before its first deal: nothing of it is worth keeping (the
+    store forgets it, so it never comes back after a restart)."""
+
+
 Record = (
     SeatRecord
     | DealRecord
@@ -143,6 +150,7 @@ Record = (
     | EventRecord
     | MatchRecord
     | MatchBegunRecord
+    | DiscardRecord
 )
 
 StoredHand = tuple[DealRecord, Sequence[tuple[int, int, str]]]

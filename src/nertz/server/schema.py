@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     Integer,
@@ -18,6 +19,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    delete,
     inspect,
 )
 
@@ -27,6 +29,7 @@ __all__ = [
     "add_sqlite_columns",
     "add_watch_column",
     "events_t",
+    "forget_table",
     "hands_t",
     "inputs_t",
     "matches_t",
@@ -172,6 +175,14 @@ def add_watch_column(engine: Engine) -> None:
     with engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN watch_hash VARCHAR(64)")
     logging.getLogger("nertz.store").info("store: tables now have a watch_hash column")
+
+
+def forget_table(conn: Connection, table_id: str) -> None:
+    """Delete every row of one table (one that ended before its first deal, which
+    nothing needs again), the ``tables`` row last."""
+    for table in (events_t, inputs_t, hands_t, seats_t, series_t, matches_t, tables_t):
+        key = table.c.id if table is tables_t else table.c.table_id
+        conn.execute(delete(table).where(key == table_id))
 
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

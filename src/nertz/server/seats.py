@@ -208,11 +208,13 @@ class Seating:
             taken = [self.partner_of(p).taken for p in free]  # type: ignore[union-attr]
             number, partner = choose_place([(p.number, p.partner) for p in free], taken)
             place = self.place(number, partner)
+        # Held until ``reconnect_s`` without a connection, like a dropped one: a join
+        # that never connects does not keep the place for good.
         place.name, place.token_hash, place.ready, place.left_ms = (
             command.name,
             command.token_hash,
             False,
-            None,
+            now,
         )
         self._out.records.append(
             SeatRecord(place.number, place.name, place.token_hash, None, place.partner)

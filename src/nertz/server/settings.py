@@ -31,7 +31,17 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     bot_takeover_s: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 30
     """A person disconnected this long has a bot play for them until they return; 0: off."""
     reconnect_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] = 120
-    """A person disconnected this long loses the seat (a bot plays it; anyone may join it)."""
+    """A person disconnected this long loses the seat (a bot plays it; anyone may join
+    it); so does one who joined and never connected."""
+    ready_s: Annotated[int, msgspec.Meta(ge=1, le=3600)] = 60
+    """Every place taken and every person connected: those not ready this long after
+    have a bot play their place in the first hand (a visible countdown, ``ready_by``)."""
+    empty_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] = 300
+    """A table with nobody there this long ends (``lifetimes.py``): no connection open
+    and no person holding a place (a dropped person holds it for ``reconnect_s``); a
+    finished match's table, kept for "Play again", leaves memory."""
+    start_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] = 3600
+    """A table not dealt this long after its creation ends (it is forgotten)."""
     practice: bool = False
     """A practice table (``practice.py``): one person against bots, never in anyone's
     history; it may pause, and gives hints."""

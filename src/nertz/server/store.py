@@ -5,12 +5,8 @@ rules, settings), its seats (names and token *hashes*, never tokens), its matche
 series), each hand (deal and seed, scores once over), each hand's accepted inputs
 (``Hand.log``) and the public event log. A table is rebuilt by replaying every hand.
 
-Writes go through one writer thread that group-commits: it takes everything queued,
-writes it in one transaction and commits, over and over, so whatever arrived while a
-batch was written goes in the next one. The actor never waits for the disk; a play's
-records are queued before its ack is sent, and ``commit_lag`` reports how long the last
-batches waited, which stays well under ``GROUP_COMMIT_MS`` (docs/server.md has the
-guarantee and its limits).
+One writer thread group-commits everything queued, over and over, then tells the actor
+(acks wait for it; docs/server.md has the guarantee); ``commit_lag`` reports the waits.
 """
 
 from __future__ import annotations
@@ -42,6 +38,7 @@ from sqlalchemy import (
 from .migrate import upgrade
 from .records import (
     DealRecord,
+    DiscardRecord,
     EventRecord,
     InputRecord,
     MatchBegunRecord,
@@ -53,6 +50,7 @@ from .records import (
 from .schema import (
     add_sqlite_columns,
     events_t,
+    forget_table,
     hands_t,
     inputs_t,
     matches_t,
@@ -125,6 +123,7 @@ class StoredTable:
     settings: dict[str, Any]
     records: list[Record]
     watch_hash: str | None = None
+    created: float = 0.0  # wall clock: a restored table never dealt expires by it
 
 
 _Work = tuple[str, Sequence[Any], float, Callable[[], None] | None]
@@ -322,6 +321,8 @@ class Store:
                 if refused:
                     work = [w for w in work if w[0] not in refused]
             self._write_rows(conn, work)
+            for table_id in {w[0] for w in work if DiscardRecord() in w[1]}:  # never dealt
+                forget_table(conn, table_id)
         return refused
 
     def _write_rows(self, conn: Connection, work: list[_Work]) -> None:
@@ -407,7 +408,7 @@ class Store:
                         }
                     )
                     started.append({"table_id": table_id, "started": r.created})
-                else:
+                elif kind is not DiscardRecord:  # that one is for ``_write``
                     raise TypeError(f"unknown record {r!r}")
         for table, rows in (
             (tables_t, created),
@@ -451,7 +452,6 @@ class Store:
     def unfinished(self, table_id: str | None = None, over_s: float = 0) -> list[StoredTable]:
         """Every table whose match is not over, or ended less than ``over_s`` ago (its
         series may go on), or only ``table_id`` if it is one; with its records in order."""
-        out = []
         finished = matches_t.c.finished
         query = (
             select(tables_t)
@@ -462,20 +462,19 @@ class Store:
         if table_id is not None:
             query = query.where(tables_t.c.id == table_id)
         with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
-            for row in rows:
-                out.append(
-                    StoredTable(
-                        row.id,
-                        row.code,
-                        row.key_hash,
-                        json.loads(row.rules),
-                        json.loads(row.settings),
-                        self._records(conn, row.id),
-                        row.watch_hash,
-                    )
+            return [
+                StoredTable(
+                    row.id,
+                    row.code,
+                    row.key_hash,
+                    json.loads(row.rules),
+                    json.loads(row.settings),
+                    self._records(conn, row.id),
+                    row.watch_hash,
+                    row.created,
                 )
-        return out
+                for row in conn.execute(query).all()
+            ]
 
     def unfinished_ids(self) -> list[str]:
         """The ids of the tables whose match is not over."""

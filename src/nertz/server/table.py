@@ -12,7 +12,10 @@ number, ``next_deadline()``: the driver wakes the table then with ``Wake``.
 This module is the table itself: dispatching messages, the match (deals, Go, plays,
 the end of a hand) and the timers. Its other parts: seats and connections
 (``seats.Seating``), partners' holds (``partners.Partnering``, R40), the bots in its
-seats (``bots.BotSeats``), a practice table's pause, hints and lesson (``practice``).
+seats (``bots.BotSeats``), its series (``series.Series``), its host (``host.Hosting``),
+a practice table's pause, hints and lesson (``practice``) and its lifetimes
+(``lifetimes.Lifetimes``: the start of a match, the ready countdown, how long it lives
+with nobody there).
 
 What leaves a table: events are public (the engine's events carry face-up cards
 only) and are serialised once for everyone; a connection's full state is built from
@@ -57,6 +60,7 @@ from .bots import BotSeats
 from .commands import Command, Connect, Disconnect, Inbound, Join, Out, Stage
 from .fair import FairRaces
 from .host import Hosting, rules_from
+from .lifetimes import Lifetimes
 from .partners import Partnering
 from .practice import Practicing
 from .protocol import (
@@ -104,7 +108,7 @@ from .settings import Settings
 __all__ = ["Table", "restore_from_records"]
 
 
-class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicing):
+class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicing, Lifetimes):
     """One table's match. Not thread-safe: one actor calls it (STYLE.md)."""
 
     def __init__(
@@ -146,9 +150,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
         self.conns: dict[int, int | None] = {}
         """Connection id -> place index (None for a spectator)."""
         self.now = 0
-        self.epoch = secrets.token_hex(4) if rng_seed is None else f"{rng_seed:016x}"[-8:]
-        """This incarnation: a rebuilt table (restart, error) is a new one, so a client
-        holding a version from a future the crash lost is never resumed into it."""
+        self._begin_lifetime(rng_seed)
         self.go_at: int | None = None
         self.next_at: int | None = None
         self._logged = 0
@@ -179,6 +181,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             self._disconnect(command.conn, now)
         self._maybe_start(now)
         self._advance(now)
+        self._presence(now)
         out, self._out = self._out, Out()
         return out
 
@@ -206,6 +209,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             "series": self.series_public(),
             "host": self.host_public(),
             **self.practice_public(),
+            **self._lifetime_info(),
         }
 
     # ------------------------------------------------------------------ restore
@@ -264,6 +268,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
                 for place in table.places:
                     if place.driver is not None:
                         table._plan(place, now)
+        table.empty_since = now if table._nobody_there() else None
         table._emit(ResumedEvent(stage=table.stage.value))
         return table
 
@@ -293,6 +298,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
                     return
             else:
                 move = Move.parse("NERTZ" if kind is Call else "STUCK")
+            self._back_from_bot(self.places[index], now)  # the ready countdown's bot goes
             self._play(self.places[index], move, now, conn, seq, message.at)  # type: ignore[union-attr]
         elif kind is Pick or kind is Drop:
             if index is None:
@@ -306,7 +312,8 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             else:
                 self._let_go(self.places[index])
         elif kind is Ready:
-            self._ready(conn, index)
+            if index is None or not self._back_from_bot(self.places[index], now):
+                self._ready(conn, index)
         elif kind is Pong:
             self._pong(conn, message, now)  # type: ignore[arg-type]
         elif kind is Host:
@@ -421,6 +428,8 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
                 consider(place.hold_until, "lapse", index)
         elif stage is Stage.BETWEEN:
             consider(self.next_at, "next")
+        for at, what in self._lifetime_dues():
+            consider(at, what)
         if stage is not Stage.OVER:
             s = self.settings
             for index, place in enumerate(self.places):
@@ -454,6 +463,8 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
                 self._takeover(self.places[index], now)
             elif what == "release":
                 self._release(self.places[index], now)
+            else:
+                self._lifetime_timer(what, now)
         raise RuntimeError("timers did not settle")  # a bug: a deadline that never moves on
 
     def _tick(self, now: int) -> None:
@@ -466,26 +477,6 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
 
     # ------------------------------------------------------------------ the match
 
-    def _maybe_start(self, now: int) -> None:
-        """The first deal when every place is taken and every person is connected and
-        ready; the next deal as soon as every person connected is ready; the next match
-        of the series once every person connected said "Play again" (``series.py``)."""
-        if self.stage is Stage.OVER:
-            return self._maybe_again(now)
-        if self.stage is Stage.BETWEEN:
-            people = [p for p in self.places if p.bot is None and p.conn is not None]
-            if people and self._all_ready():
-                self._deal(now)
-            return
-        if self.stage is not Stage.SEATING:
-            return
-        for place in self.places:
-            if place.bot is None and (
-                place.token_hash is None or place.conn is None or not place.ready
-            ):
-                return
-        self._deal(now)
-
     def _deal(self, now: int) -> None:
         """R33: each seat gets its own 52 cards back, shuffled; countdown to Go (R8)."""
         seed = secrets.randbits(63)
@@ -497,7 +488,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
         self._logged = 0
         self.stage = Stage.COUNTDOWN
         self.go_at = now + self.settings.countdown_ms
-        self.next_at = None
+        self.next_at = self.ready_by = None
         self._clear_holds()
         for place in self.places:
             place.ready = False

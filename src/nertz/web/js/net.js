@@ -3,6 +3,7 @@
 // within the incarnation that sent it), reconnect by itself with a growing pause. Answers the
 // table's clock-sync pings at once and stamps every play with the table's clock
 // (docs/fairness.md): with ``fair_races`` a race goes to the card played first.
+import { tableEnded } from "./table/lifetimes.js";
 
 /** The protocol version this client speaks (server/protocol.py, PROTOCOL_VERSION). */
 export const PROTOCOL = 7;
@@ -71,7 +72,8 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      if (event.code === 1008 && /replaced|bad token|private|protocol/.test(event.reason)) {
+      const ended = tableEnded(event.reason); // the table's end: nothing to come back to
+      if (ended || (event.code === 1008 && /replaced|bad token|private|protocol/.test(event.reason))) {
         this.closed = true;
         this.onStatus("gone", event.reason);
         return;

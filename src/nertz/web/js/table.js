@@ -17,6 +17,7 @@ import { onDoubleClick, onKey, onPointerDown } from "./table/input.js";
 import { showJoin } from "./table/join.js";
 import { hostContent, isHost, optionsNotice } from "./table/host.js";
 import { canInvite, showInvite } from "./table/invite.js";
+import { readyEndOf, tableEnded } from "./table/lifetimes.js";
 import { closePanel, readyButton, renderOverlay } from "./table/panels.js";
 import { presenceNotice } from "./table/presence.js";
 import { draw, finish, rects, renderStatus, tickBadge } from "./table/render.js";
@@ -65,6 +66,7 @@ class TableView {
     this.stripOpen = false;
     this.banner = null;
     this.countdownEnd = null;
+    this.readyEnd = null; // the first deal's deadline for anyone not ready (ready_by)
     this.overlayHidden = false;
     this.chooser = null;
   }
@@ -149,6 +151,9 @@ class TableView {
       if (this.connected === false) toast("Reconnected.", "info", 1500);
       this.connected = true;
       renderStatus(this);
+    } else if (status === "gone" && tableEnded(reason)) {
+      this.connected = null; // the table ended: what the page shows is final
+      renderStatus(this);
     } else if (status === "gone") {
       this.status.textContent = `Disconnected: ${reason}`;
       this.status.className = "status error";
@@ -170,6 +175,7 @@ class TableView {
           store.set("seats", seats);
         }
         if (this.table.stage === "countdown") this.countdownEnd = performance.now() + 1000;
+        this.readyEnd = readyEndOf(msg, performance.now());
         break;
       case "event":
         break;
@@ -233,6 +239,9 @@ class TableView {
         break;
       case "countdown":
         this.countdownEnd = performance.now() + e.go_in_ms;
+        break;
+      case "ready_by": // everyone is here: the first deal comes then, ready or not
+        this.readyEnd = readyEndOf(e, performance.now());
         break;
       case "go":
         this.countdownEnd = null;
@@ -434,6 +443,7 @@ class TableView {
   }
 
   tickBanner() {
+    if (this.readyEnd !== null && this.table && this.table.stage === "seating") renderStatus(this);
     const now = performance.now();
     for (const badge of this.foundations.querySelectorAll(".announce")) tickBadge(badge, now);
     tickHostStart(this, now);

@@ -4,6 +4,7 @@
 // flight of a card from where it was to where it is now.
 import { h } from "../api.js";
 import { backEl, cardEl, cardName, isJoker, jokerName, parse, pinOf, seatColour, shortName, slotEl } from "../cards.js";
+import { lifetimeStatus } from "./lifetimes.js";
 import { handInMatch, seriesLabel } from "./series.js";
 import { heldBy, myNames, nameOf, topOf, wasteFan } from "./state.js";
 
@@ -106,7 +107,7 @@ export function renderStatus(tv) {
     between: "Hand over",
     over: "Match over",
   };
-  let text = words[t.stage] || t.stage;
+  let text = lifetimeStatus(t, tv.readyEnd, performance.now()) || words[t.stage] || t.stage;
   if (tv.me === null) text += " · watching";
   tv.status.textContent = text;
   tv.status.className = "status";

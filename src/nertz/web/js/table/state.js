@@ -107,6 +107,7 @@ function applyEvent(st, e, now) {
       break;
     case "dealt":
       t.hand = e.hand;
+      t.ready_by_ms = null; // the ready countdown (``ready_by``) is over
       t.stage = "countdown";
       st.model = fromView(e.table, now);
       st.handEnd = null;
@@ -182,6 +183,14 @@ function applyEvent(st, e, now) {
       t.winners = [];
       st.matchEnd = null;
       st.hostStartAt = null;
+      break;
+    case "ready_by": // every place taken, everyone here: the first deal comes at ``at_ms``
+      t.ready_by_ms = e.at_ms;
+      break;
+    case "closed": // the table ended without a result
+      t.stage = "over";
+      t.closed = e.reason;
+      t.ready_by_ms = null;
       break;
     case "resumed":
       return true;

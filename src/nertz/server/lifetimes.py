@@ -1,0 +1,203 @@
+"""How long a table and its places live: nothing anyone can hold forever.
+
+One rule (docs/server.md, "Lifetimes"): a table lives while someone is there — a
+connection open, or a person holding a place (a dropped person holds it for
+``reconnect_s``, and so does one who joined and never connected). ``Lifetimes`` is the
+``Table``'s part that starts a match (``_maybe_start``), counts the people not ready
+down to the first deal (``ready_s``, then a bot plays for each until they play),
+notices when nobody is there, and ends a table that stayed empty (``empty_s``) or was
+never dealt (``start_s``).
+
+A table playing a series stays while anyone is there. A finished match's table stays
+for "Play again" (R32, ``series.py``) while anyone is connected; once nobody has been
+for ``empty_s`` it is ``done``: the lobby takes it out of memory and its link answers
+from the store. A table that ends without a result is ``done`` at once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from nertz.engine import Hand, Match
+
+from .commands import Out, Stage
+from .protocol import ClosedEvent, ReadyByEvent, TableEvent, TakeoverEvent
+from .records import DiscardRecord, MatchRecord
+from .seats import Place
+from .settings import Settings
+
+__all__ = ["Lifetimes"]
+
+
+class Lifetimes:
+    """The ``Table``'s lifetimes. State: ``epoch``, ``ready_by`` (the first deal's
+    deadline for those not ready), ``empty_since``, ``closed`` and ``done``."""
+
+    settings: Settings
+    places: list[Place]
+    conns: dict[int, int | None]
+    match: Match
+    match_no: int
+    first_hand: int
+    stage: Stage
+    hand: Hand | None
+    go_at: int | None
+    next_at: int | None
+    _out: Out
+
+    if TYPE_CHECKING:
+
+        def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
+
+        def _deal(self, now: int) -> None: ...
+
+        def _all_ready(self) -> bool: ...
+
+        def _maybe_again(self, now: int) -> None: ...
+
+        def _takeover(self, place: Place, now: int) -> None: ...
+
+        def _let_go(self, place: Place) -> None: ...
+
+        def _clear_holds(self) -> None: ...
+
+        def _partner_no(self, place: Place) -> int | None: ...
+
+        def _replan_partner(self, place: Place, now: int) -> None: ...
+
+    def _begin_lifetime(self, rng_seed: int | None) -> None:
+        self.epoch = secrets.token_hex(4) if rng_seed is None else f"{rng_seed:016x}"[-8:]
+        """This incarnation: a rebuilt table (restart, error) is a new one, so a client
+        holding a version from a future the crash lost is never resumed into it (a
+        table made with ``rng_seed``, in tests, has a fixed one)."""
+        self.ready_by: int | None = None
+        """When the first deal comes with bots for those not ready (``ready_s``)."""
+        self.empty_since: int | None = 0
+        """Since when nobody is there (None: someone is)."""
+        self.closed: str | None = None
+        """Why the table ended without a result (``ClosedEvent``), if it did."""
+        self.done = False
+        """Nothing more happens here: the table may leave memory (the store has it)."""
+
+    def _lifetime_info(self) -> dict[str, Any]:
+        """What ``info()`` shows of this part: the ready countdown's deadline (table time,
+        as ``now_ms`` in a state), and why the table ended without a result."""
+        return {"ready_by_ms": self.ready_by, "closed": self.closed}
+
+    def _lifetime_dues(self) -> list[tuple[int, str]]:
+        """This part's timers (table time, what) for ``Table._next_due``."""
+        if self.done:
+            return []
+        dues = []
+        if self.stage is Stage.SEATING:
+            if self.ready_by is not None:
+                dues.append((self.ready_by, "ready_by"))
+            dues.append((self.settings.start_s * 1000, "unstarted"))
+        if self.empty_since is not None:
+            dues.append((self.empty_since + self.settings.empty_s * 1000, "empty"))
+        return dues
+
+    def _lifetime_timer(self, what: str, now: int) -> None:
+        """One of ``_lifetime_dues`` has come."""
+        if what == "ready_by":
+            self._deal_without_the_unready(now)
+        elif what == "empty" and self.stage is Stage.OVER:
+            self.done = True  # the match is stored as over; nobody came to play again
+        else:
+            self._close(what, now)
+
+    def _maybe_start(self, now: int) -> None:
+        """The first deal when every place is taken and every person is connected and
+        ready (or the ready countdown ran out); the next deal as soon as every person
+        connected is ready; the next match of the series once every person connected
+        said "Play again" (``series.py``)."""
+        if self.stage is Stage.OVER:
+            if not self.done:
+                self._maybe_again(now)
+        elif self.stage is Stage.BETWEEN:
+            people = [p for p in self.places if p.bot is None and p.conn is not None]
+            if people and self._all_ready():
+                self._deal(now)
+        elif self.stage is Stage.SEATING:
+            self._ready_countdown(now)
+
+    def _ready_countdown(self, now: int) -> None:
+        """Seating: deal when every place is taken and every person is connected and
+        ready; with everyone here but someone not ready, count down ``ready_s``
+        (``ready_by``); stop counting when someone leaves or a place comes free. One
+        person alone with bots keeps nobody waiting (a practice table, ``make play``):
+        no countdown."""
+        people = [p for p in self.places if p.bot is None]
+        if all(p.token_hash is not None and p.conn is not None for p in people):
+            if all(p.ready for p in people):
+                self._deal(now)
+            elif self.ready_by is None and len(people) > 1:  # the unready get a countdown
+                in_ms = self.settings.ready_s * 1000
+                self.ready_by = now + in_ms
+                self._emit(ReadyByEvent(at_ms=self.ready_by, in_ms=in_ms))
+        elif self.ready_by is not None:  # someone left or a place came free: no countdown
+            self.ready_by = None
+            self._emit(ReadyByEvent(at_ms=None, in_ms=None))
+
+    def _deal_without_the_unready(self, now: int) -> None:
+        """``ready_s`` is up with everyone here: deal, and a bot plays the place of each
+        person not ready until they play (``_back_from_bot``). A bot rather than an
+        empty seat: the others came to play a full table, and the person keeps the
+        place they took."""
+        unready = [p for p in self.places if p.bot is None and not p.ready]
+        self._deal(now)
+        for place in unready:
+            self._takeover(place, now)
+
+    def _back_from_bot(self, place: Place, now: int) -> bool:
+        """A connected person a bot stands in for (``ready_s`` ran out) plays or says
+        ready: the bot hands the place back."""
+        if place.bot is not None or place.driver is None or place.conn is None:
+            return False
+        place.driver.stop()
+        place.driver = None
+        self._let_go(place)
+        self._emit(TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=False))
+        self._replan_partner(place, now)
+        return True
+
+    def _nobody_there(self) -> bool:
+        """No connection open and no person holding a place (one whose connection
+        dropped holds it until ``reconnect_s``, one who never connected too). Once the
+        match is over a place holds nothing: only a connection counts."""
+        if self.conns:
+            return False
+        return self.stage is Stage.OVER or not any(
+            p.bot is None and p.token_hash is not None for p in self.places
+        )
+
+    def _presence(self, now: int) -> None:
+        """After every command: start or stop the ``empty_s`` clock."""
+        if self._nobody_there():
+            if self.empty_since is None:
+                self.empty_since = now
+        else:
+            self.empty_since = None
+
+    def _close(self, reason: str, now: int) -> None:
+        """End the table without a result (``empty``: nobody there for ``empty_s``;
+        ``unstarted``: not dealt within ``start_s``). A match under way is stored as
+        over with no winner; a table never dealt is forgotten."""
+        for place in self.places:
+            if place.driver is not None:
+                place.driver.stop()
+        self._clear_holds()
+        self.stage, self.closed, self.done = Stage.OVER, reason, True
+        self.ready_by = self.go_at = self.next_at = None
+        self._emit(ClosedEvent(reason=reason))
+        if self.hand is None:
+            self._out.records.append(DiscardRecord())
+        else:
+            totals = tuple(self.match.totals)
+            self._out.records.append(MatchRecord(totals, (), self.match_no, self.first_hand))
+        for conn in list(self.conns):
+            self._out.closes.append((conn, f"table closed: {reason}"))
+        self.conns.clear()
+        for place in self.places:
+            place.conn = None

@@ -1,0 +1,312 @@
+"""Lifetimes (docs/server.md, "Lifetimes"): nothing anyone can hold forever. Each limit
+bites, and an honest player at the same moment is unaffected. Virtual time throughout,
+except the lobby tests, which run actors on a fast clock."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from nertz.engine import Rules
+from nertz.server.commands import Connect, Disconnect, Stage
+from nertz.server.lobby import Lobby, LobbyError
+from nertz.server.records import DiscardRecord, MatchRecord, SeatRecord
+from nertz.server.settings import Settings
+from nertz.server.store import Store, TableCreated
+
+from .harness import Harness, token_hash
+from .test_table import events, greedy_step, play_match
+
+SINGLE = Rules(match="single")
+
+
+def kinds(h: Harness, conn: int) -> list[dict[str, Any]]:
+    return [e["e"] for e in events(h, conn)]
+
+
+def test_a_seat_joined_and_never_connected_is_released_after_reconnect_s() -> None:
+    h = Harness(Rules(), Settings(seats=3, reconnect_s=120))
+    assert h.join("Squat", "sq") == ((0, 0), None)  # joins over HTTP, never connects
+    for conn, (name, token) in enumerate((("Ann", "a"), ("Bob", "b")), start=1):
+        h.join(name, token)
+        h.connect(conn, token)
+        h.send(conn, {"type": "ready"})
+    h.advance(119_000)
+    assert h.table.stage is Stage.SEATING and h.table.places[0].name == "Squat"
+    h.advance(2_000)
+    seat = h.table.info()["seats"][0]
+    assert seat["name"] is None and not h.table.places[0].taken  # the old name is gone
+    assert {"k": "seat", "seat": 0, "name": None, "bot": None} in kinds(h, 1)
+    assert SeatRecord(0, "", None, None, 0) in h.records
+    h.do(Connect(9, token_hash("sq")))
+    assert h.closed[9] == "bad token"
+    # The honest people are still seated; a newcomer takes the freed seat and they play.
+    assert h.join("Cy", "c") == ((0, 0), None)
+    h.connect(3, "c")
+    h.send(3, {"type": "ready"})
+    assert h.run_until(lambda: h.table.stage is Stage.PLAYING, 10_000)
+    assert [p.name for p in h.table.places] == ["Cy", "Ann", "Bob"]
+
+
+def test_a_person_who_never_says_ready_gets_a_countdown_then_a_bot_until_they_play() -> None:
+    h = Harness(Rules(), Settings(seats=2, ready_s=60, countdown_ms=500))
+    h.join("Ann", "a")
+    h.connect(1, "a")
+    h.send(1, {"type": "ready"})
+    h.join("Bob", "b")
+    h.connect(2, "b")  # connected, never ready
+    assert {"k": "ready_by", "at_ms": 60_000, "in_ms": 60_000} in kinds(h, 1)
+    assert h.table.info()["ready_by_ms"] == 60_000
+    h.advance(59_000)
+    h.send(1, {"type": "resync"})
+    state = h.last(1)
+    assert h.table.stage is Stage.SEATING
+    assert state["table"]["ready_by_ms"] - state["now_ms"] == 1_000  # what the page counts
+    assert h.run_until(lambda: h.table.stage is Stage.PLAYING, 3_000)
+    assert {"k": "takeover", "seat": 1, "bot": True} in kinds(h, 1)
+    assert h.table.info()["ready_by_ms"] is None
+    hand = h.table.hand
+    assert hand is not None
+    h.advance(8_000)
+    assert any(seat == 1 for _, seat, _ in hand.log)  # the bot plays Bob's place
+    assert greedy_step(h, 1, 0) == 1  # Ann plays as ever
+    assert any(m["type"] in ("ack", "refused") and m.get("seq") == 1 for m in h.messages(1))
+    # Bob plays: he is back, the bot is gone, and his play is his.
+    h.send(2, {"type": "play", "seq": 7, "move": "T"})
+    assert {"k": "takeover", "seat": 1, "bot": False} in kinds(h, 1)
+    assert h.table.places[1].driver is None
+    assert any(m["type"] in ("ack", "refused") and m.get("seq") == 7 for m in h.messages(2))
+
+
+def test_the_ready_countdown_stops_when_someone_leaves() -> None:
+    h = Harness(Rules(), Settings(seats=2, ready_s=60))
+    for conn, (name, token) in enumerate((("Ann", "a"), ("Bob", "b")), start=1):
+        h.join(name, token)
+        h.connect(conn, token)
+    h.drop(2)
+    assert kinds(h, 1)[-2:] == [
+        {"k": "connected", "seat": 1, "connected": False},
+        {"k": "ready_by", "at_ms": None, "in_ms": None},
+    ]
+    h.advance(90_000)
+    assert h.table.stage is Stage.SEATING  # nobody is dealt in while a person is away
+
+
+def test_a_table_nobody_is_at_ends_and_a_table_never_dealt_is_forgotten() -> None:
+    lonely = Harness(Rules(), Settings(seats=2, empty_s=600))
+    honest = Harness(Rules(), Settings(seats=2, empty_s=600, bots={1: "casual"}))
+    honest.join("Ann", "a")
+    honest.connect(1, "a")
+    honest.send(1, {"type": "ready"})
+    for h in (lonely, honest):
+        h.advance(599_000)
+    assert lonely.table.stage is Stage.SEATING
+    for h in (lonely, honest):
+        h.advance(2_000)
+    assert lonely.table.stage is Stage.OVER and lonely.table.closed == "empty"
+    assert lonely.table.done and DiscardRecord() in lonely.records
+    assert honest.table.hand is not None and honest.table.closed is None  # dealt, playing on
+    assert not honest.table.done
+
+
+def test_a_match_whose_people_all_left_ends_without_a_winner_while_a_watched_one_stays() -> None:
+    def playing(watch: bool) -> Harness:
+        h = Harness(Rules(), Settings(seats=2, bots={1: "casual"}, reconnect_s=60, empty_s=60))
+        h.join("Ann", "a")
+        h.connect(1, "a")
+        h.send(1, {"type": "ready"})
+        if watch:
+            h.connect(5, None)  # a spectator stays
+        assert h.run_until(lambda: h.table.stage is Stage.PLAYING, 10_000)
+        h.drop(1)
+        return h
+
+    left, watched = playing(False), playing(True)
+    for h in (left, watched):
+        h.advance(119_000)  # released at 60 s; nobody there from then on
+    assert left.table.stage is not Stage.OVER
+    for h in (left, watched):
+        h.advance(2_000)
+    assert left.table.closed == "empty" and left.table.stage is Stage.OVER
+    assert any(type(r) is MatchRecord and r.winners == () for r in left.records)
+    assert watched.table.closed is None and not watched.table.done
+    assert {"k": "closed", "reason": "empty"} not in kinds(watched, 5)
+
+
+def test_a_table_nobody_starts_expires_even_with_someone_there() -> None:
+    h = Harness(Rules(), Settings(seats=3, start_s=3600, reconnect_s=86_400))
+    h.join("Ann", "a")
+    h.connect(1, "a")
+    h.send(1, {"type": "ready"})
+    h.advance(3_599_000)
+    assert h.table.stage is Stage.SEATING
+    h.advance(2_000)
+    assert h.table.closed == "unstarted" and h.closed[1] == "table closed: unstarted"
+    assert {"k": "closed", "reason": "unstarted"} in kinds(h, 1)
+    assert DiscardRecord() in h.records
+
+
+def _over_with_two_people(**settings: int) -> Harness:
+    h = Harness(
+        SINGLE,
+        Settings(seats=3, bots={2: "demon:prompt"}, countdown_ms=500, next_hand_s=5, **settings),
+    )
+    for conn, (name, token) in enumerate((("Ann", "a"), ("Bo", "b")), start=1):
+        h.join(name, token)
+        h.connect(conn, token)
+        h.send(conn, {"type": "ready"})
+    play_match(h)
+    assert h.table.stage is Stage.OVER
+    return h
+
+
+def test_a_finished_match_stays_for_play_again_while_anyone_is_there() -> None:
+    h = _over_with_two_people(empty_s=60)
+    h.drop(2)  # Bo goes; Ann stays on the end screen a long while
+    h.advance(3_600_000)
+    assert h.table.stage is Stage.OVER and not h.table.done
+    h.send(1, {"type": "again"})  # Bo is away, not waited for: the next match deals
+    assert h.table.stage is Stage.COUNTDOWN and h.table.match_no == 2
+    play_match(h)
+    assert h.table.stage is Stage.OVER and not h.table.done
+
+
+def test_a_finished_match_with_nobody_there_is_done_after_empty_s() -> None:
+    h = _over_with_two_people(empty_s=60)
+    h.drop(1)
+    h.drop(2)
+    h.advance(59_000)
+    assert not h.table.done
+    h.connect(3, "a")  # Ann looks in again: the clock starts over when she goes
+    h.drop(3)
+    h.advance(59_000)
+    assert not h.table.done
+    h.advance(2_000)
+    assert h.table.done and h.table.closed is None  # over with a result, not closed
+    assert h.table.next_deadline() is None
+
+
+class Box:
+    def __init__(self) -> None:
+        self.got: list[dict[str, Any]] = []
+        self.closed: str | None = None
+
+    def send(self, body: bytes) -> None:
+        self.got.append(json.loads(body))
+
+    def close(self, reason: str) -> None:
+        self.closed = reason
+
+
+def test_a_finished_table_leaves_memory_and_its_link_answers_from_the_store(
+    tmp_path: Path,
+) -> None:
+    store = Store(str(tmp_path / "over.db"))
+
+    async def finish() -> tuple[str, str, list[int]]:
+        lobby = Lobby(store, speed=400.0)
+        rules = Rules(target=10)
+        settings = Settings(seats=2, bots={0: "demon", 1: "demon"}, next_hand_s=1, empty_s=5)
+        entry, _ = lobby.create(rules, settings)
+        unstarted, _ = lobby.create(rules, Settings(seats=2, empty_s=1))
+        box = Box()
+        entry.actor.outboxes[1] = box
+        entry.actor.submit(Connect(1, None))  # a spectator: bots alone would not be kept
+
+        def ended() -> bool:
+            return any(m.get("e", {}).get("k") == "match_end" for m in box.got)
+
+        for _ in range(6000):
+            await asyncio.sleep(0.01)
+            if ended() and unstarted.code not in lobby.tables:
+                break
+        assert unstarted.code not in lobby.tables  # nobody came: closed and gone
+        assert ended() and entry.code in lobby.tables  # over, and watched: kept
+        await lobby.retire(entry.code)  # as when nobody has been there for empty_s
+        assert entry.code not in lobby.tables and box.closed == "match over"
+        gone = await lobby.archived(entry.code, None)
+        assert gone.info["stage"] == "over" and gone.info["match"] == entry.id
+        assert gone.info["winners"] and gone.info["closed"] is None
+        try:
+            await lobby.archived(unstarted.code, None)
+            raise AssertionError("a table never dealt is forgotten")
+        except LobbyError as error:
+            assert error.code == "unknown_table"
+        await lobby.stop()
+        return entry.code, entry.id, gone.info["totals"]
+
+    code, match_id, totals = asyncio.run(finish())
+    store.flush()
+
+    async def after_restart() -> None:
+        lobby = Lobby(store)
+        lobby.restore()  # a match over within the day is back for "Play again" (series.py)
+        gone = await lobby.archived(code, None)
+        assert gone.info["totals"] == totals and gone.info["match"] == match_id
+        await lobby.stop()
+
+    asyncio.run(after_restart())
+    assert store.match(match_id) is not None
+    store.close()
+
+
+def test_a_watched_finished_table_leaves_memory_once_nobody_is_there(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "gone.db"))
+
+    async def run() -> None:
+        lobby = Lobby(store, speed=400.0)
+        settings = Settings(seats=2, bots={0: "demon", 1: "demon"}, next_hand_s=1, empty_s=20)
+        entry, _ = lobby.create(Rules(target=10), settings)
+        entry.actor.outboxes[1] = Box()
+        entry.actor.submit(Connect(1, None))
+        for _ in range(3000):
+            await asyncio.sleep(0.01)
+            if entry.table.stage is Stage.OVER:
+                break
+        assert entry.table.stage is Stage.OVER
+        entry.actor.submit(Disconnect(1))  # the spectator goes: 20 s (50 ms here) later
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if entry.code not in lobby.tables:
+                break
+        assert entry.code not in lobby.tables
+        assert (await lobby.archived(entry.code, None)).info["match"] == entry.id
+        await lobby.stop()
+
+    asyncio.run(run())
+    store.close()
+
+
+def test_a_stored_table_never_dealt_does_not_come_back_once_past_start_s(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "old.db"))
+    old = Settings(seats=2, start_s=60).as_dict()
+    for table_id, code, made in (("old", "OLDONE", time.time() - 120), ("new", "NEWONE", 0.0)):
+        created = TableCreated(code, None, True, Rules().as_dict(), old, made or time.time())
+        store.submit(table_id, [created])
+    store.flush()
+
+    async def restart() -> list[str]:
+        lobby = Lobby(store)
+        lobby.restore()
+        codes = sorted(lobby.tables)
+        await lobby.stop()
+        return codes
+
+    assert asyncio.run(restart()) == ["NEWONE"]
+    store.flush()
+    assert asyncio.run(restart()) == ["NEWONE"]  # the old one was forgotten for good
+    assert [t.code for t in store.unfinished()] == ["NEWONE"]
+    store.close()
+
+
+def test_one_person_alone_with_bots_gets_no_countdown() -> None:
+    h = Harness(Rules(), Settings(seats=2, bots={1: "casual"}, ready_s=60))
+    h.join("Ann", "a")
+    h.connect(1, "a")  # reading the rules first: nobody else is waiting
+    h.advance(600_000)
+    assert h.table.stage is Stage.SEATING and h.table.info()["ready_by_ms"] is None
+    h.send(1, {"type": "ready"})
+    assert h.table.stage is Stage.COUNTDOWN
