@@ -46,7 +46,7 @@ from nertz.engine import preset
 
 from .cluster.routing import RouteMsg, elsewhere, new_table, redirect, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
-from .connection import CLOSE_GRACE_S, Connection, RateLimit
+from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 from .edge import BodyLimit, client_address
 from .invites import links
 from .limits import Limits, Quotas, Refusal
@@ -325,6 +325,7 @@ def create_app(config: Config) -> Starlette:
         spectator = False
         limit = RateLimit()
         states = quotas.connection_states()
+        asks = StateAsks()
         try:
             while True:
                 if entry is None:
@@ -410,11 +411,12 @@ def create_app(config: Config) -> Starlette:
                         refusal = quotas.state(address, states)
                         if refusal is not None:
                             metrics.refused(refusal.code)
-                            limit.abuse += 1  # asking on and on: closed like flooding
-                            if limit.abusive:
+                            verdict = asks.refuse()  # asking on and on is closed
+                            if verdict == "close":
                                 conn.close("rate limit: too many full states")
                                 break
-                            conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
+                            if verdict == "answer":
+                                conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
                             continue
                     entry.actor.submit(Inbound(conn.id, decoded))  # type: ignore[arg-type]
                 if conn.closing is not None:

@@ -1,6 +1,7 @@
 """One WebSocket's connection to a table: what the table sends a client and how much
 of it may wait for a client that does not read (``Connection``, docs/server.md,
-"Back-pressure"), and how fast the client may talk (``RateLimit``)."""
+"Back-pressure"), how fast the client may talk (``RateLimit``) and what a client that
+asks for full states on and on gets (``StateAsks``)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,11 @@ __all__ = [
     "OUTBOX_LIMIT",
     "RATE_PER_S",
     "SEND_BUFFER_BYTES",
+    "STATE_REFUSALS",
+    "STATE_WINDOW_S",
     "Connection",
     "RateLimit",
+    "StateAsks",
 ]
 
 log = logging.getLogger("nertz.app")
@@ -47,6 +51,12 @@ SEND_BUFFER_BYTES = 256 * 1024
 never reads holds a bounded amount of memory there too (autotuning grew it to MBs)."""
 CLOSE_GRACE_S = 2.0
 """A close that has not flushed by then (the peer does not read) aborts the transport."""
+STATE_REFUSALS = 20
+"""Full states refused to one connection within ``STATE_WINDOW_S`` before it is closed.
+A client needs a state after a gap, and after a refusal asks again a second later (the
+browser client does): it is refused at most ten times in the window. Only a script
+asking on regardless gets here."""
+STATE_WINDOW_S = 10.0
 _NORMAL_CLOSES = ("left", "match over", "table closed: empty", "table closed: unstarted")
 """Closes that are the table's end or the person's choice, not the client's fault
 (code 1000; every other close is 1008)."""
@@ -76,6 +86,33 @@ class RateLimit:
     @property
     def abusive(self) -> bool:
         return self.abuse > ABUSE_LIMIT
+
+
+class StateAsks:
+    """One connection's refused full states (``resync`` over its quota). The refusal is
+    answered at most once a second: a spammer's repeats cost the server no message
+    (a client that needs the state asks again after the answer it got); the
+    connection is closed once ``STATE_REFUSALS`` were refused within ``STATE_WINDOW_S``.
+    """
+
+    def __init__(self) -> None:
+        self.refused: collections.deque[float] = collections.deque()
+        self.answered_at = -1.0
+
+    def refuse(self) -> str:
+        """One more refusal: ``"answer"`` (say so), ``"quiet"`` (said within the last
+        second) or ``"close"`` (too many)."""
+        now = time.monotonic()
+        refused = self.refused
+        refused.append(now)
+        while refused[0] < now - STATE_WINDOW_S:
+            refused.popleft()
+        if len(refused) >= STATE_REFUSALS:
+            return "close"
+        if now - self.answered_at < 1.0:
+            return "quiet"
+        self.answered_at = now
+        return "answer"
 
 
 class Connection:
