@@ -251,7 +251,7 @@ class Store:
                 batch.append(pending.popleft())
             stop = None in batch
             waiters = [b for b in batch if isinstance(b, threading.Event)]
-            work = [b for b in batch if isinstance(b, tuple)]
+            work = written = [b for b in batch if isinstance(b, tuple)]
             if work:
                 began = time.monotonic()
                 try:
@@ -259,13 +259,15 @@ class Store:
                 except Exception:  # never lose the writer; the error is logged loudly
                     self.errors += 1
                     log.exception("store: a batch of %d commands failed to commit", len(work))
-                else:
-                    if refused:
-                        work = self._refuse(work, refused)
+                    # A cluster node's messages never report an uncommitted write: its
+                    # tables go back to the database and come back from what is there.
+                    refused = {w[0] for w in work} if self.guard is not None else set()
+                if refused:
+                    written = self._refuse(work, refused)
                 # One wake-up of the loop per batch, not per command. After a failed batch
                 # the messages go out all the same (``errors`` counts it): a table that
                 # stopped talking would be worse than a play the disk refused.
-                callbacks = [w[3] for w in work if w[3] is not None]
+                callbacks = [w[3] for w in written if w[3] is not None]
                 if callbacks and self._loop is not None:
                     # RuntimeError: the loop has closed, nobody is left to tell.
                     with contextlib.suppress(RuntimeError):
@@ -296,9 +298,8 @@ class Store:
                 log.exception("store: checkpoint failed (the WAL keeps the data)")
 
     def _refuse(self, work: list[_Work], refused: set[str]) -> list[_Work]:
-        """Drop the commands of tables whose writes the guard refused: their messages
-        never go out (nothing of theirs was committed), and ``on_refused`` hears of
-        each such table once, on the event loop."""
+        """Drop the commands of ``refused`` tables (their messages never go out);
+        ``on_refused`` hears of each such table once, on the event loop."""
         self.refused += sum(1 for w in work if w[0] in refused)
         log.warning("store: writes of %d table(s) refused by the guard", len(refused))
         if self.on_refused is not None and self._loop is not None:
@@ -315,11 +316,8 @@ class Store:
         bulk; then seats (only the latest record of each seat in the batch matters);
         then the updates that need their rows (a hand's scores, a match's end)."""
         with self.engine.begin() as conn:
-            refused = set()
-            if self.guard is not None:
-                refused = self.guard(conn, {w[0] for w in work})
-                if refused:
-                    work = [w for w in work if w[0] not in refused]
+            refused = set() if self.guard is None else self.guard(conn, {w[0] for w in work})
+            work = [w for w in work if w[0] not in refused] if refused else work
             self._write_rows(conn, work)
             for table_id in {w[0] for w in work if DiscardRecord() in w[1]}:  # never dealt
                 forget_table(conn, table_id)

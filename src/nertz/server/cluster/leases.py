@@ -19,13 +19,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import redis
 import redis.asyncio as aioredis
 
-__all__ = ["LEASE_TTL_MS", "Lease", "Leases"]
+__all__ = ["LEASE_TTL_MS", "RENEW_S", "Lease", "Leases", "Renewer"]
 
-LEASE_TTL_MS = 3000
+LEASE_TTL_MS = 4000
 """A dead node's tables wait this long at most before another node may take them;
-a live node renews its leases three times in that window (``node.py``)."""
+a live node renews its leases every second (``RENEW_S``), four times in that window."""
+RENEW_S = 1.0
 
 _PREFIX = "nertz:lease:"
 _FENCE = "nertz:fence"
@@ -111,3 +113,28 @@ class Leases:
             return None
         text = value.decode() if isinstance(value, bytes) else str(value)
         return text.rsplit(":", 1)[0]
+
+
+class Renewer:
+    """Renews a node's leases from a thread of its own, with a blocking client: a busy
+    event loop (a burst of connections on a loaded machine) must not let the leases of
+    a live node lapse, which would move its tables for nothing."""
+
+    def __init__(self, url: str, ttl_ms: int = LEASE_TTL_MS) -> None:
+        self.client = redis.Redis.from_url(url, socket_timeout=ttl_ms / 2000)
+        self.ttl_ms = ttl_ms
+        self._renew = self.client.register_script(_RENEW)
+
+    def renew(self, held: list[Lease]) -> list[Lease]:
+        """As ``Leases.renew``: the leases that are no longer ours."""
+        if not held:
+            self.client.ping()  # still a sign of life: Redis answers
+            return []
+        answers = self._renew(
+            keys=[_PREFIX + lease.table_id for lease in held],
+            args=[self.ttl_ms, *(lease.value for lease in held)],
+        )
+        return [lease for lease, ok in zip(held, answers, strict=True) if not int(ok)]
+
+    def close(self) -> None:
+        self.client.close()

@@ -4,8 +4,8 @@ those (docs/cluster.md).
 * **Creating** a table: a new id, its lease, the ``table_owners`` row at the lease's
   token, a code no node has used (``HSETNX`` on the directory), then the table as on a
   single node.
-* **Renewing**: every third of the lease's life, one script renews every lease this
-  node holds. A lease found lost, or no successful renewal for a whole lease's life
+* **Renewing**: every second, from a thread of its own, one script renews every lease
+  this node holds. A lease found lost, or no successful renewal for a whole lease's life
   (Redis unreachable), drops the table here at once: its connections close and come
   back through the load balancer to its new owner. The store's fencing makes a late
   drop harmless (``fencing.py``): the node's writes for it are refused, and so are
@@ -29,6 +29,7 @@ import functools
 import json
 import logging
 import random
+import threading
 import time
 from typing import Any
 
@@ -40,7 +41,7 @@ from ..lobby import SERIES_KEPT_S, Entry, Lobby, new_table_id
 from ..settings import Settings
 from ..store import Store
 from .fencing import OwnerGuard, claim
-from .leases import LEASE_TTL_MS, Lease, Leases
+from .leases import LEASE_TTL_MS, RENEW_S, Lease, Leases, Renewer
 
 __all__ = ["ClusterNode"]
 
@@ -66,7 +67,11 @@ class ClusterNode:
         ttl_ms: int = LEASE_TTL_MS,
     ) -> None:
         self.id = node_id
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(redis_url)
+        self.url = redis_url
+        # A bounded pool that waits for a free connection: a burst of requests for
+        # tables elsewhere queues for Redis instead of failing.
+        pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=32, timeout=10)
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.leases = Leases(self.redis, node_id, ttl_ms)
         self.lobby = lobby
         self.store = store
@@ -83,7 +88,8 @@ class ClusterNode:
         """Tables this node gave up because it lost their lease."""
         self._taking: dict[str, asyncio.Task[Entry | str | None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._renewed_at = time.monotonic()
+        self._stopping = threading.Event()
+        self._renewer: threading.Thread | None = None
 
     # ------------------------------------------------------------------ life
 
@@ -92,15 +98,23 @@ class ClusterNode:
         await self._publish()
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._renew_loop(), name="cluster-renew"),
+            loop.create_task(self._publish_loop(), name="cluster-publish"),
             loop.create_task(self._sweep_loop(), name="cluster-sweep"),
         ]
+        renewer = Renewer(self.url, self.leases.ttl_ms)
+        self._renewer = threading.Thread(
+            target=self._renew_thread, args=(renewer, loop), name="nertz-leases", daemon=True
+        )
+        self._renewer.start()
 
     async def stop(self) -> None:
         """After the tables have stopped and the store has flushed: hand every lease
         back, so other nodes take the tables without waiting for them to lapse."""
         for task in self._tasks:
             task.cancel()
+        self._stopping.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join, 5)
         with contextlib.suppress(Exception):
             for lease in list(self.held.values()):
                 await self.leases.release(lease)
@@ -206,25 +220,41 @@ class ClusterNode:
 
     # ------------------------------------------------------------------ loops
 
-    async def _renew_loop(self) -> None:
-        interval = self.leases.ttl_ms / 3000
-        while True:
-            await asyncio.sleep(interval)
+    def _renew_thread(self, renewer: Renewer, loop: asyncio.AbstractEventLoop) -> None:
+        """Every ``RENEW_S``: renew every lease held here; hand the lost ones to the
+        loop. With no renewal for a whole lease's life (Redis unreachable), every lease
+        may have lapsed: the tables stop here rather than run beside their next owner."""
+        renewed_at = time.monotonic()
+        while not self._stopping.wait(RENEW_S):
             try:
-                lost = await self.leases.renew(list(self.held.values()))
-                await self._publish()
+                lost = renewer.renew(list(self.held.values()))
             except Exception:
                 log.exception("node %s could not renew its leases", self.id)
-                if time.monotonic() - self._renewed_at > self.leases.ttl_ms / 1000:
-                    # Every lease may have lapsed by now: stop running the tables
-                    # rather than run them beside their next owner.
-                    for table_id in list(self.held):
-                        await self._drop(table_id, "no renewal for a whole lease")
-                continue
-            self._renewed_at = time.monotonic()
-            for lease in lost:
-                if self.held.get(lease.table_id) == lease:
-                    await self._drop(lease.table_id, "its lease was lost")
+                if time.monotonic() - renewed_at > self.leases.ttl_ms / 1000:
+                    lost = list(self.held.values())
+                else:
+                    continue
+            else:
+                renewed_at = time.monotonic()
+            if lost:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self._lost, lost)
+        renewer.close()
+
+    def _lost(self, lost: list[Lease]) -> None:
+        for lease in lost:
+            if self.held.get(lease.table_id) == lease:
+                asyncio.get_running_loop().create_task(
+                    self._drop(lease.table_id, "its lease was lost")
+                )
+
+    async def _publish_loop(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_S)
+            try:
+                await self._publish()
+            except Exception:
+                log.exception("node %s could not publish its open tables", self.id)
 
     async def _sweep_loop(self) -> None:
         while True:
@@ -244,7 +274,7 @@ class ClusterNode:
         orphans = [t for t, owner in zip(ids, owners, strict=True) if owner is None]
         if not orphans:
             return
-        nodes = max(1, len(await self.redis.hkeys(NODES)))
+        nodes = max(1, len(await self._live_nodes()))
         random.shuffle(orphans)
         for table_id in orphans[: len(orphans) // nodes + 1]:
             with contextlib.suppress(Exception):  # logged by the task; go on with the rest
@@ -265,16 +295,20 @@ class ClusterNode:
         body = {"at": time.time(), "open": self.lobby.open_tables()}
         await self.redis.hset(NODES, self.id, json.dumps(body))
 
+    async def _live_nodes(self) -> dict[str, Any]:
+        """What every node that renewed within a lease's life last published."""
+        stale = time.time() - self.leases.ttl_ms / 1000
+        published = {
+            _text(n): json.loads(raw) for n, raw in (await self.redis.hgetall(NODES)).items()
+        }
+        return {n: body for n, body in published.items() if body["at"] >= stale}
+
     async def open_tables(self) -> list[dict[str, Any]]:
         """The public tables with a free seat on every live node, this one's as they
         are now, the others' as they published them (within a second)."""
         out = self.lobby.open_tables()
-        stale = time.time() - 3 * self.leases.ttl_ms / 1000
-        for node, raw in (await self.redis.hgetall(NODES)).items():
-            if _text(node) == self.id:
-                continue
-            body = json.loads(raw)
-            if body["at"] >= stale:
+        for node, body in (await self._live_nodes()).items():
+            if node != self.id:
                 out.extend(body["open"])
         return out
 
