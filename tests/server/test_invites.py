@@ -130,6 +130,8 @@ def test_probing_for_private_tables_is_limited_per_address(tmp_path: Path) -> No
         spectator.send({"type": "hello", "table": made["code"], "key": made["key"]})
         assert spectator.recv()["code"] == "too_many_misses"
         spectator.close()
+        counted = httpx.get(f"{http}/metrics").text
+        assert 'nertz_refusals_total{code="too_many_misses"} 3.0' in counted
 
 
 def test_only_hashes_are_stored_and_an_old_database_gains_the_watch_column(

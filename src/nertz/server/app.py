@@ -359,6 +359,7 @@ def create_app(config: Config) -> Starlette:
                         break
                     try:
                         if refusal is not None:
+                            metrics.refused(refusal.code)
                             raise LobbyError(refusal.code, refusal.reason)
                         found = lobby().find(decoded.table)
                         if not (decoded.token or found.watch_ok(decoded.key)):
