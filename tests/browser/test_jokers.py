@@ -109,6 +109,10 @@ def test_a_joker_on_a_work_pile_and_one_announced_to_the_middle(
     page.keyboard.press("Escape")
     expect(chooser).to_be_hidden()
     expect(page.locator(pile(2))).to_have_attribute("aria-label", "work pile 2: 9 of clubs, joker")
+    drag(page, f'{pile(2)} [data-card="JK1@0"]', ".middle")  # the chooser's ✕ keeps it too
+    chooser.locator(".close-x").click()
+    expect(chooser).to_be_hidden()
+    expect(page.locator(pile(2))).to_have_attribute("aria-label", "work pile 2: 9 of clubs, joker")
 
 
 ANN = "nertz: 5D JK1; work: AH / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"

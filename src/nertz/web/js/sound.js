@@ -25,7 +25,8 @@ window.__nertzSounds = played;
 let gestured = false;
 let ctx = null;
 
-for (const kind of ["pointerdown", "keydown"]) {
+// The events that let a page start audio (a touch counts once the finger lifts).
+for (const kind of ["pointerup", "keydown", "touchend"]) {
   window.addEventListener(kind, () => { gestured = true; }, { capture: true, once: true });
 }
 
