@@ -1,11 +1,11 @@
 """Regenerate the README's screenshots (``make screenshots``): a real server on a free
 port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
 the table on a phone held sideways and upright, the score sheet with R31's worked hands,
-a joker table (R41), a partnership table (R40), the end of a match in a series and the
-invite dialog.
+a joker table (R41), a partnership table (R40), the end of a match in a series, the
+invite dialog and a player's own history (/me and a match page).
 
 ``make_screenshots.py series invite`` writes only those (any of ``jokers``,
-``partners``, ``series``, ``invite``)."""
+``partners``, ``series``, ``invite``, ``me``)."""
 
 from __future__ import annotations
 
@@ -155,7 +155,40 @@ def invite(browser: Browser, api: Server) -> None:
     ann.close()
 
 
-EXTRA = {"jokers": jokers, "partners": partners, "series": series, "invite": invite}
+def my_games(browser: Browser, api: Server) -> None:
+    """Ann's "My games" (/me) after a series of two one-hand matches with Ben and a
+    bot: she called and won the first, Ben the second; then match 1 hand by hand."""
+    ann_hand = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
+    ben_hand = "nertz: AD; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
+    code = api.table(
+        [ann_hand, ben_hand, BOTS[1]],
+        bots={"2": "casual:scorer"},
+        countdown_ms=300,
+        options={"match": "single"},
+    )
+    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Ben")
+    for caller in (ann, ben):
+        caller.dblclick('.mine [data-src="N"]')
+        caller.wait_for_selector('.fslot .card[aria-label*="ace of"]')
+        caller.keyboard.press("n")
+        for page in (ann, ben):
+            page.wait_for_selector(".again-btn")
+        if caller is ann:
+            for page in (ann, ben):
+                page.click(".again-btn")
+            for page in (ann, ben):
+                page.wait_for_selector("text=Play!")
+    ann.goto(f"{api.url}/me")
+    ann.wait_for_selector(".series-block")
+    ann.screenshot(path=str(HERE / "me.png"))
+    ann.click("text=Match 1")
+    ann.wait_for_selector("svg.chart")
+    ann.screenshot(path=str(HERE / "match.png"))
+    ann.close()
+    ben.close()
+
+
+EXTRA = {"jokers": jokers, "partners": partners, "series": series, "invite": invite, "me": my_games}
 """The shots that can be made alone (``make_screenshots.py NAME ...``)."""
 
 

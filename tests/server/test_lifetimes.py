@@ -12,6 +12,7 @@ from typing import Any
 
 from nertz.engine import Rules
 from nertz.server.commands import Connect, Disconnect, Stage
+from nertz.server.history import finished_match
 from nertz.server.lobby import Lobby, LobbyError
 from nertz.server.records import DiscardRecord, MatchRecord, SeatRecord
 from nertz.server.settings import Settings
@@ -249,7 +250,7 @@ def test_a_finished_table_leaves_memory_and_its_link_answers_from_the_store(
         await lobby.stop()
 
     asyncio.run(after_restart())
-    assert store.match(match_id) is not None
+    assert finished_match(store.engine, match_id) is not None
     store.close()
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from nertz.engine import Deal, Rules, replay
 from nertz.server.commands import Stage, Wake
 from nertz.server.races import WAIT_CAP_MS
+from nertz.server.records import RacesRecord
 from nertz.server.settings import Settings
 from nertz.server.table import restore_from_records
 
@@ -35,12 +36,22 @@ def race_deal(seats: int, rules: Rules, seed: int) -> Deal:
     )
 
 
+def call_deal(seats: int, rules: Rules, seed: int) -> Deal:
+    """As ``race_deal``, but the 2H is seat 0's last Nertz card: it may call after it."""
+    return Deal.from_layouts(
+        [
+            "nertz: 2H; work: AH / 5C / 6C / 7C; stock: 9D; waste: -",
+            "nertz: 9S 2H; work: 5D / 6D / 7D / 8D; stock: 9C; waste: -",
+        ]
+    )
+
+
 class Net:
     """Two people at a table, each behind a fixed one-way delay (ms)."""
 
-    def __init__(self, rules: Rules, delays: tuple[int, int]) -> None:
+    def __init__(self, rules: Rules, delays: tuple[int, int], dealer: Any = race_deal) -> None:
         self.h = h = Harness(rules, Settings(seats=2, countdown_ms=100))
-        h.table.dealer = race_deal
+        h.table.dealer = dealer
         self.delays = {1: delays[0], 2: delays[1]}
         self.offsets: dict[int, int | None] = {1: None, 2: None}
         self.read = {1: 0, 2: 0}
@@ -103,8 +114,8 @@ class Net:
         return next((t, m) for t, m in self.answers[conn] if m["seq"] == seq)
 
 
-def started(rules: Rules, delays: tuple[int, int]) -> Net:
-    net = Net(rules, delays)
+def started(rules: Rules, delays: tuple[int, int], dealer: Any = race_deal) -> Net:
+    net = Net(rules, delays, dealer)
     net.play(1, 1, "1>F", net.h.now)  # seat 0's ace starts F1 (R12)
     net.run(500)
     assert net.answer(1, 1)[1]["type"] == "ack"
@@ -123,6 +134,20 @@ def test_the_card_played_first_wins_though_it_arrives_second() -> None:
     assert lost["reason"] == "beaten to it by 50 ms: F1 already has the 2 of hearts (R16)"
     end = net.h.table.lost
     assert end == [(1, 50)]  # what the hand-end breakdown reports
+
+
+def test_each_hand_stores_the_races_each_seat_won_and_lost() -> None:
+    """A player's figures (/me) count races won and lost: the hand's end stores them."""
+    net = started(Rules(), (120, 10), call_deal)
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)  # seat 0 plays first and wins, arriving second
+    net.play(2, 2, "N>F1", t + 50)
+    net.run(1000)
+    assert net.answer(2, 2)[1]["code"] == "beaten"
+    net.play(1, 3, "NERTZ", net.h.now)  # R27: seat 0's Nertz pile is empty
+    net.run(5000)
+    races = [r for r in net.h.records if type(r) is RacesRecord]
+    assert races == [RacesRecord(hand=1, match=1, won=(1, 0), lost=(0, 1))]
 
 
 def test_with_fair_races_off_the_first_to_arrive_wins() -> None:

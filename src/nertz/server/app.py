@@ -7,7 +7,7 @@ Routes (``docs/protocol.md``):
   ``GET /api/tables/{code}`` one table; ``POST /api/tables/{code}/join`` take a seat;
   invites, the watch link and the QR code (``sharing.py``);
 * ``GET /api/matches`` finished matches; ``GET /api/matches/{id}`` a match's hands,
-  scores and full event log;
+  scores and full event log; ``GET /api/me`` a device's own history (``me.py``);
 * ``WS /ws`` play or watch; ``WS /echo`` a bare echo on the same stack (the load
   benchmark's baseline).
 
@@ -48,6 +48,7 @@ from .cluster.routing import RouteMsg, elsewhere, new_table, redirect, start_nod
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 from .edge import BodyLimit, client_address
+from .history import finished_match
 from .invites import links
 from .limits import Limits, Quotas, Refusal
 from .lobby import (
@@ -59,6 +60,7 @@ from .lobby import (
     table_request,
     unknown_table,
 )
+from .me import joining_device, me_routes, took_place
 from .metrics import CONTENT_TYPE, Figures, Metrics
 from .practice_api import practice_routes
 from .protocol import ErrorMsg, Hello, ProtocolError, Resync, StateMsg, decode_client, encode
@@ -252,9 +254,14 @@ def create_app(config: Config) -> Starlette:
             return redirect(request, node)
         try:
             body = await decode_body(request, JoinTable, "join")
+            device, refusal = await joining_device(state, request, address)  # me.py
+            if refusal is not None:
+                return refused(refusal)
             entry, seat, partner, token = await lobby().join(
                 code, body.name, body.seat, body.key, body.partner
             )
+            if device is not None:
+                await took_place(state, device, entry, seat, partner, body.name)
         except RequestError as error:
             if error.code in ("private_table", "unknown_table"):  # the same answer for both
                 quotas.missed(address)
@@ -270,7 +277,8 @@ def create_app(config: Config) -> Starlette:
         return JSONResponse({"matches": rows})
 
     async def match(request: Request) -> JSONResponse:
-        found = await asyncio.to_thread(state["store"].match, request.path_params["match"])
+        engine = state["store"].engine
+        found = await asyncio.to_thread(finished_match, engine, request.path_params["match"])
         if found is None:
             return error_response("unknown_match", "no finished match with that id", 404)
         return JSONResponse(found)
@@ -459,6 +467,7 @@ def create_app(config: Config) -> Starlette:
         WebSocketRoute("/ws", play_ws),
         WebSocketRoute("/echo", echo_ws),
         *sharing_routes(state),
+        *me_routes(state),
         *web_routes(state, test_hooks=config.test_hooks),
         *practice_routes(state),
     ]

@@ -24,6 +24,7 @@ from .clock import FIRST_EVERY_MS, ConnectionClock
 from .commands import Out, Stage
 from .protocol import Ping, Pong, Refused, encode
 from .races import CALL_PLACE, Arbiter, Contest, Stamped, Verdict, contest, place_of
+from .records import RacesRecord
 
 if TYPE_CHECKING:
     from .seats import Place
@@ -41,6 +42,8 @@ class FairRaces:
     stage: Stage
     per_seat: int
     now: int
+    hand_no: int
+    match_no: int
     _out: Out
 
     if TYPE_CHECKING:
@@ -57,6 +60,10 @@ class FairRaces:
         self.arbiter = Arbiter(self.rules.tie_window_ms)
         self.lost: list[tuple[int, int]] = []
         """This hand's lost races: (seat, by how many ms of credited time)."""
+        self.won: list[int] = []
+        """This hand's won races: the seat whose play beat another's, once per play beaten."""
+        self.winners: dict[Contest, int] = {}
+        """Place -> the seat that won its race, this hand (a late play loses to it too)."""
 
     # ------------------------------------------------------------------ clock sync
 
@@ -191,6 +198,7 @@ class FairRaces:
         arbiter = self.arbiter
         while (settled := arbiter.settle(now)) is not None:
             race, ordered = settled
+            self.winners[race.place] = ordered[0][0].seat
             for play, verdict, by in ordered:
                 hand = self.hand
                 other = (
@@ -214,6 +222,9 @@ class FairRaces:
         hand = self.hand
         assert hand is not None
         self.lost.append((play.seat, by))
+        winner = None if place is None else self.winners.get(place)
+        if winner is not None:
+            self.won.append(winner)
         if place == CALL_PLACE:
             code = Refusal.ALREADY_CALLED
             reason = f"another seat called {by} ms before you (R27)"
@@ -231,10 +242,18 @@ class FairRaces:
                 driver.refused(play.move, code)  # a lost race: its picture is still right
 
     def _end_races(self) -> None:
-        """The hand is over: plays still waiting are answered (the engine refuses them)."""
+        """The hand is over: plays still waiting are answered (the engine refuses them);
+        the hand's races won and lost per seat go to the store (a player's figures)."""
         for play in self.arbiter.clear():
             self._place(play, self.now)
-        self.lost = []
+        seats = len(self.places) // self.per_seat
+        won, lost = [0] * seats, [0] * seats
+        for seat in self.won:
+            won[seat] += 1
+        for seat, _ in self.lost:
+            lost[seat] += 1
+        self._out.records.append(RacesRecord(self.hand_no, self.match_no, tuple(won), tuple(lost)))
+        self.lost, self.won, self.winners = [], [], {}
 
 
 _TO_THE_MIDDLE = (Kind.FOUNDATION, Kind.ANNOUNCE)

@@ -58,6 +58,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     mistyping a code misses a handful of times."""
     sheets_per_hour: int = 60
     """New score sheets from one address, an hour (a burst of as many)."""
+    devices_per_hour: int = 20
+    """New device identities (a browser's first seat, ``devices.py``) from one address,
+    an hour (a burst of as many): one a browser, so a household never meets it."""
     max_sheets: int = 100_000
     """Score sheets stored, server-wide."""
     sheet_days: int = 365
@@ -159,6 +162,7 @@ class Quotas:
         self._joins = _Buckets(limits.joins_per_minute / 60, limits.joins_per_minute, clock)
         self._misses = _Buckets(limits.misses_per_minute / 60, limits.misses_per_minute, clock)
         self._sheets = _Buckets(limits.sheets_per_hour / 3600, limits.sheets_per_hour, clock)
+        self._devices = _Buckets(limits.devices_per_hour / 3600, limits.devices_per_hour, clock)
         self._states = _Buckets(limits.address_states_per_s, 4 * limits.address_states_per_s, clock)
         self.created: dict[str, list[str]] = {}
         """Address -> codes of the tables it created that may still be unstarted."""
@@ -239,6 +243,18 @@ class Quotas:
             "too_many_sheets",
             f"at most {self.limits.sheets_per_hour} new score sheets an hour from one "
             f"address; try again in {_seconds(wait)} s",
+            _seconds(wait),
+        )
+
+    def device(self, address: str) -> Refusal | None:
+        """May ``address`` make one more device identity?"""
+        wait = self._devices.take(address)
+        if not wait:
+            return None
+        return Refusal(
+            "too_many_devices",
+            f"at most {self.limits.devices_per_hour} new browsers an hour from one address; "
+            f"try again in {_seconds(wait)} s",
             _seconds(wait),
         )
 

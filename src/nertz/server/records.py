@@ -3,7 +3,8 @@
 A table's durable state is small and append-only: who holds each place
 (``SeatRecord``), each hand's deal (``DealRecord``, R33), each hand's accepted inputs
 (``InputRecord``, ``Hand.log``), each hand's scores (``ScoreRecord``, R29-R31), the
-match's end (``MatchRecord``, R32) and every public event exactly as it was sent
+match's end (``MatchRecord``, R32), each hand's races won and lost per seat
+(``RacesRecord``) and every public event exactly as it was sent
 (``EventRecord``). The store writes them; ``read_records`` groups them back for
 ``Table.restore``. No table here: the store imports this module, not the table.
 
@@ -55,6 +56,7 @@ __all__ = [
     "InputRecord",
     "MatchBegunRecord",
     "MatchRecord",
+    "RacesRecord",
     "Record",
     "ScoreRecord",
     "SeatRecord",
@@ -110,6 +112,18 @@ class ScoreRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class RacesRecord:
+    """A finished hand's races per seat (R16, R27; ``fair.py``): how many each seat won
+    (a rival's play was beaten by its own) and lost, and which match of the table's
+    series the hand was part of."""
+
+    hand: int
+    match: int
+    won: tuple[int, ...]
+    lost: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class EventRecord:
     """One public event message, the bytes every connection was sent."""
 
@@ -147,6 +161,7 @@ Record = (
     | DealRecord
     | InputRecord
     | ScoreRecord
+    | RacesRecord
     | EventRecord
     | MatchRecord
     | MatchBegunRecord

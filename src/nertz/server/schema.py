@@ -28,8 +28,11 @@ __all__ = [
     "add_practice_column",
     "add_sqlite_columns",
     "add_watch_column",
+    "device_places_t",
+    "devices_t",
     "events_t",
     "forget_table",
+    "hand_races_t",
     "hands_t",
     "inputs_t",
     "matches_t",
@@ -115,6 +118,37 @@ events_t = Table(
     Column("version", Integer, primary_key=True),
     Column("body", LargeBinary, nullable=False),
 )
+hand_races_t = Table(  # each seat's races in each finished hand (R16, R27; fair.py)
+    "hand_races",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    # Which match of the table's series the hand was part of: ``hands`` does not say.
+    Column("match", Integer, nullable=False),
+    Column("won", Integer, nullable=False),
+    Column("lost", Integer, nullable=False),
+)
+devices_t = Table(  # a browser's identity: the SHA-256 of its secret, never the secret
+    "devices",
+    metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("name", String(64)),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+)
+device_places_t = Table(  # each place a device took: from which hand of the table it held it
+    "device_places",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("device", String(64), nullable=False, index=True),
+    Column("table_id", String(40), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("partner", Integer, nullable=False),
+    Column("since_hand", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("joined", Float, nullable=False),
+)
 
 table_owners_t = Table(  # a cluster's fencing (cluster/fencing.py); unused by a single node
     "table_owners",
@@ -180,7 +214,8 @@ def add_watch_column(engine: Engine) -> None:
 def forget_table(conn: Connection, table_id: str) -> None:
     """Delete every row of one table (one that ended before its first deal, which
     nothing needs again), the ``tables`` row last."""
-    for table in (events_t, inputs_t, hands_t, seats_t, series_t, matches_t, tables_t):
+    every = (events_t, inputs_t, hands_t, hand_races_t, device_places_t, seats_t, series_t)
+    for table in (*every, matches_t, tables_t):
         key = table.c.id if table is tables_t else table.c.table_id
         conn.execute(delete(table).where(key == table_id))
 

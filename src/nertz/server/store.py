@@ -3,7 +3,8 @@
 What is stored (and what a restart needs): each table (code, a hash of its private key,
 rules, settings), its seats (names and token *hashes*, never tokens), its matches (the
 series), each hand (deal and seed, scores once over), each hand's accepted inputs
-(``Hand.log``) and the public event log. A table is rebuilt by replaying every hand.
+(``Hand.log``), each hand's races won and lost per seat (``hand_races``) and the public
+event log. A table is rebuilt by replaying every hand.
 
 One writer thread group-commits everything queued, over and over, then tells the actor
 (acks wait for it; docs/server.md has the guarantee); ``commit_lag`` reports the waits.
@@ -43,6 +44,7 @@ from .records import (
     InputRecord,
     MatchBegunRecord,
     MatchRecord,
+    RacesRecord,
     Record,
     ScoreRecord,
     SeatRecord,
@@ -51,6 +53,7 @@ from .schema import (
     add_sqlite_columns,
     events_t,
     forget_table,
+    hand_races_t,
     hands_t,
     inputs_t,
     matches_t,
@@ -87,6 +90,9 @@ _SCORE_HAND = (
     .values(
         scores=bindparam("scores"), caller=bindparam("caller"), end_reason=bindparam("end_reason")
     )
+)
+_DELETE_RACES = delete(hand_races_t).where(
+    hand_races_t.c.table_id == bindparam("t"), hand_races_t.c.hand == bindparam("h")
 )
 _AGAIN = update(matches_t).where(matches_t.c.table_id == bindparam("t")).values(finished=None)
 _END_MATCH = (
@@ -332,6 +338,7 @@ class Store:
         seats: dict[tuple[str, int, int], dict[str, Any]] = {}
         scores: list[dict[str, Any]] = []
         ended: list[dict[str, Any]] = []
+        races: dict[tuple[str, int], list[dict[str, Any]]] = {}
         again: list[dict[str, Any]] = []
         for table_id, records, _, _ in work:
             for r in records:
@@ -389,6 +396,18 @@ class Store:
                             "first_hand": r.first_hand,
                         }
                     )
+                elif kind is RacesRecord:
+                    races[(table_id, r.hand)] = [
+                        {
+                            "table_id": table_id,
+                            "hand": r.hand,
+                            "seat": seat,
+                            "match": r.match,
+                            "won": won,
+                            "lost": lost,
+                        }
+                        for seat, (won, lost) in enumerate(zip(r.won, r.lost, strict=True))
+                    ]
                 elif kind is MatchBegunRecord:
                     again.append({"t": table_id})
                 elif kind is TableCreated:
@@ -422,6 +441,9 @@ class Store:
             conn.execute(seats_t.insert(), list(seats.values()))
         if scores:
             conn.execute(_SCORE_HAND, scores)
+        if races:  # a hand's races once, even if a rebuilt table ended it again
+            conn.execute(_DELETE_RACES, [{"t": t, "h": n} for t, n in races])
+            conn.execute(hand_races_t.insert(), [r for rows in races.values() for r in rows])
         if ended:
             conn.execute(_END_MATCH, ended)
             self._insert(conn, series_t, [{"table_id": e.pop("t"), **e} for e in ended])
@@ -534,58 +556,6 @@ class Store:
                 }
                 for row in rows
             ]
-
-    def match(self, match_id: str) -> dict[str, Any] | None:
-        """A finished match: seats, each hand's scores, and the full public event log."""
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(tables_t, matches_t.c.finished, matches_t.c.totals, matches_t.c.winners)
-                .join(matches_t, matches_t.c.table_id == tables_t.c.id)
-                .where(tables_t.c.id == match_id)
-            ).first()
-            if row is None or row.finished is None:
-                return None
-            seats = [
-                {"seat": s.seat, "partner": s.partner, "name": s.name, "bot": s.bot}
-                for s in conn.execute(
-                    select(seats_t)
-                    .where(seats_t.c.table_id == match_id)
-                    .order_by(seats_t.c.seat, seats_t.c.partner)
-                )
-            ]
-            hands = [
-                {
-                    "hand": h.number,
-                    "scores": json.loads(h.scores) if h.scores else None,
-                    "caller": h.caller,
-                    "end": h.end_reason,
-                }
-                for h in conn.execute(
-                    select(
-                        hands_t.c.number, hands_t.c.scores, hands_t.c.caller, hands_t.c.end_reason
-                    )
-                    .where(hands_t.c.table_id == match_id)
-                    .order_by(hands_t.c.number)
-                )
-            ]
-            events = [
-                json.loads(e.body)
-                for e in conn.execute(
-                    select(events_t.c.body)
-                    .where(events_t.c.table_id == match_id)
-                    .order_by(events_t.c.version)
-                )
-            ]
-            return {
-                "match": match_id,
-                "code": row.code,
-                "rules": json.loads(row.rules),
-                "seats": seats,
-                "hands": hands,
-                "totals": json.loads(row.totals),
-                "winners": json.loads(row.winners),
-                "events": events,
-            }
 
     def finished_codes(self) -> set[str]:
         with self.engine.connect() as conn:

@@ -8,8 +8,8 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
+export async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

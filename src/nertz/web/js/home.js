@@ -1,5 +1,6 @@
 // Home: your name, create a table, join one, open public tables, your past matches.
 import { api, h, store, toast } from "./api.js";
+import { deviceHeaders, hasDevice } from "./device.js";
 import { defaults, formValue, ruleOptions } from "./rules.js";
 
 const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
@@ -21,7 +22,7 @@ export async function joinTable(code, name, key = null, seat = null, partner = n
   if (key) body.key = key;
   if (seat !== null) body.seat = seat;
   if (partner !== null) body.partner = partner;
-  const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, body);
+  const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, body, deviceHeaders());
   const record = { token: joined.token, seat: joined.seat, partner: joined.partner ?? null, key, at: Date.now() };
   rememberSeat(joined.code, record);
   return { code: joined.code, ...record };
@@ -150,6 +151,21 @@ async function createTable(form, catalogue) {
   }
 }
 
+/** The name this browser last sat down under, as the server keeps it (server/devices.py),
+ * when this browser's storage has none. */
+async function prefillName(input) {
+  if (input.value || !hasDevice()) return;
+  try {
+    const { name } = await api("GET", "/api/me", undefined, deviceHeaders());
+    if (name && !input.value) {
+      input.value = name;
+      store.set("name", name);
+    }
+  } catch {
+    /* the form works without it */
+  }
+}
+
 function parseJoin(text) {
   const raw = text.trim();
   try {
@@ -174,6 +190,7 @@ export async function showHome(app) {
   document.title = "Nertz";
   const name = h("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname", value: store.get("name", ""), placeholder: "Your name" });
   name.addEventListener("change", () => store.set("name", name.value.trim()));
+  prefillName(name);
 
   let catalogue;
   try {
@@ -227,7 +244,8 @@ export async function showHome(app) {
     h("div", { class: "page home" },
       h("header", { class: "hero" }, h("h1", { text: "Nertz" }),
         h("p", { text: "Everyone plays their own solitaire at once, slamming cards onto shared piles in the middle." }),
-        h("nav", {}, h("a", { href: "/rules", text: "How to play" }), " · ", h("a", { href: "/sheet", text: "Score sheet for real cards" }))),
+        h("nav", {}, h("a", { href: "/rules", text: "How to play" }), " · ", h("a", { href: "/sheet", text: "Score sheet for real cards" }),
+          " · ", h("a", { href: "/me", class: "my-games", text: "My games" }))),
       h("section", {}, h("label", { class: "name", for: "name" }, "Your name "), name),
       h("section", {}, h("h2", { text: "New table" }), form),
       h("section", {}, h("h2", { text: "Join a table" }), joinForm, h("h3", { text: "Open public tables" }), openList),

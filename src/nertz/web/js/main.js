@@ -1,6 +1,7 @@
 // The router: one page, the path names the screen.
 import { showHome } from "./home.js";
 import { watchOffline } from "./offline.js";
+import { showMatch, showMe } from "./me.js";
 import { showRules } from "./rules.js";
 import { showSheet } from "./sheet.js";
 import { showTable } from "./table.js";
@@ -16,6 +17,10 @@ const path = location.pathname;
 let match;
 if ((match = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) {
   showTable(app, match[1].toUpperCase());
+} else if (path === "/me" || path === "/me/") {
+  showMe(app);
+} else if ((match = path.match(/^\/matches\/([A-Za-z0-9]+)\/(\d+)\/?$/))) {
+  showMatch(app, match[1], Number(match[2]));
 } else if (path === "/rules" || path === "/rules/") {
   showRules(app);
 } else if ((match = path.match(/^\/sheet(?:\/([A-Za-z0-9_-]+))?\/?$/))) {

@@ -35,7 +35,8 @@ export function settingsMenu(changed) {
       h("label", {}, four, " four-colour deck"),
       h("label", {}, large, " large cards"),
       h("label", {}, on, " sound"),
-      h("label", { class: "volume" }, "volume ", volume)));
+      h("label", { class: "volume" }, "volume ", volume),
+      h("a", { href: "/me", class: "my-games", text: "My games" })));
   document.addEventListener("pointerdown", (e) => {
     if (box.open && !box.contains(e.target)) box.open = false;
   });

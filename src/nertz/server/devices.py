@@ -1,0 +1,145 @@
+"""A browser's identity: the device secret, and the places it took.
+
+The browser makes a secret once (128 random bits or more, ``crypto.getRandomValues``),
+keeps it in its storage and sends it in the ``X-Nertz-Device`` header when it takes a
+seat and when it asks for its own history (``GET /api/me``). A header, not the URL or
+the body: it never reaches an access log or a shared link. The server keeps only the
+secret's SHA-256 (``devices``), so a stolen database names no browser, with the name it
+last sat down under (the home page prefills it) and each place it took
+(``device_places``: which seat of which table, from which hand), which is what a
+player's history (``history.py``) is read from.
+
+A new identity is one row; how many one address may make is a quota
+(``Limits.devices_per_hour``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, insert, select, update
+from starlette.requests import Request
+
+from .lobby import hash_secret
+from .requests import RequestError
+from .schema import device_places_t, devices_t
+
+__all__ = ["DEVICE_HEADER", "DevicePlace", "Devices", "device_hash"]
+
+DEVICE_HEADER = "X-Nertz-Device"
+_SECRET = re.compile(r"^[A-Za-z0-9_-]{22,128}$")
+"""22 base64url characters are 132 bits: the shortest secret that can hold 128."""
+
+
+def device_hash(request: Request, *, required: bool) -> str | None:
+    """The SHA-256 of the request's device secret; None when it sends none and none is
+    ``required``. A missing (when required) or malformed secret is a ``RequestError``
+    with a code and a sentence (401 ``no_device``, 400 ``bad_device``)."""
+    secret = request.headers.get(DEVICE_HEADER)
+    if secret is None:
+        if required:
+            raise RequestError(
+                "no_device",
+                f"send this browser's device secret in the {DEVICE_HEADER} header",
+                401,
+            )
+        return None
+    if not _SECRET.match(secret):
+        raise RequestError(
+            "bad_device",
+            "a device secret is 22 to 128 letters, digits, '-' and '_' (128 random bits or more)",
+        )
+    return hash_secret(secret)
+
+
+@dataclass(frozen=True, slots=True)
+class DevicePlace:
+    """A place a device took: seat (and partner, R40) of a table, from hand ``since_hand``
+    of the table's hands (numbered across its series) until another device took it."""
+
+    device: str
+    table_id: str
+    seat: int
+    partner: int
+    since_hand: int
+    name: str
+    """The name it sat down under."""
+
+
+class Devices:
+    """The identities and their places, in the server's database (blocking calls: run
+    them in a thread)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def known(self, device: str) -> bool:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(devices_t.c.hash).where(devices_t.c.hash == device))
+            return found.first() is not None
+
+    def name(self, device: str) -> str | None:
+        """The name this device last sat down under, if it ever did."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(devices_t.c.name).where(devices_t.c.hash == device)).first()
+            return None if row is None else row.name
+
+    def took(self, place: DevicePlace) -> None:
+        """The device took ``place`` (its identity is made with its first place)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(devices_t)
+                .where(devices_t.c.hash == place.device)
+                .values(name=place.name, seen=now)
+            )
+            if not changed.rowcount:
+                conn.execute(
+                    insert(devices_t).values(
+                        hash=place.device, name=place.name, created=now, seen=now
+                    )
+                )
+            conn.execute(
+                insert(device_places_t).values(
+                    device=place.device,
+                    table_id=place.table_id,
+                    seat=place.seat,
+                    partner=place.partner,
+                    since_hand=place.since_hand,
+                    name=place.name,
+                    joined=now,
+                )
+            )
+
+    def places_of(self, device: str) -> list[DevicePlace]:
+        """Every place ``device`` took, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(device_places_t)
+                .where(device_places_t.c.device == device)
+                .order_by(device_places_t.c.id)
+            )
+            return [_place(r) for r in rows]
+
+    def places_at(self, table_ids: list[str]) -> list[DevicePlace]:
+        """Every place any device took at these tables, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(device_places_t)
+                .where(device_places_t.c.table_id.in_(table_ids))
+                .order_by(device_places_t.c.id)
+            )
+            return [_place(r) for r in rows]
+
+
+def _place(row: object) -> DevicePlace:
+    return DevicePlace(
+        row.device,  # type: ignore[attr-defined]
+        row.table_id,  # type: ignore[attr-defined]
+        row.seat,  # type: ignore[attr-defined]
+        row.partner,  # type: ignore[attr-defined]
+        row.since_hand,  # type: ignore[attr-defined]
+        row.name,  # type: ignore[attr-defined]
+    )

@@ -1,0 +1,102 @@
+"""The HTTP side of a player's own history: the device a join brings, ``GET /api/me``,
+one match hand by hand, and the pages ``/me`` and ``/matches/{id}/{number}``.
+
+* ``GET /api/me`` (the ``X-Nertz-Device`` header required): the device's name,
+  figures and finished matches by series (``history.device_history``); an unknown
+  device has none. ``401 no_device`` without the header, ``400 bad_device`` for a
+  malformed secret.
+* ``GET /api/matches/{id}/{number}``: match ``number`` of table ``id``'s series, hand by
+  hand (``history.match_breakdown``); with the header, ``you`` names the asker's seat.
+  ``404 unknown_match`` if there is no such finished match.
+
+A join (``POST /api/tables/{code}/join``) with the header records the place the device
+took (``joining_device`` before the seat is taken, ``took_place`` after).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from .commands import Stage
+from .devices import DevicePlace, Devices, device_hash
+from .history import device_history, match_breakdown
+from .limits import Quotas, Refusal
+from .lobby import Entry, check_name
+from .requests import RequestError, error_response
+from .web import page
+
+__all__ = ["joining_device", "me_routes", "took_place"]
+
+
+def _devices(state: dict[str, Any]) -> Devices:
+    found = state.get("devices")
+    if not isinstance(found, Devices):
+        found = state["devices"] = Devices(state["store"].engine)
+    return found
+
+
+async def joining_device(
+    state: dict[str, Any], request: Request, address: str
+) -> tuple[str | None, Refusal | None]:
+    """The hash of the device a join brings (None: it brings none) or the quota that
+    refuses a new one (``Limits.devices_per_hour``); a malformed secret raises
+    ``RequestError``."""
+    device = device_hash(request, required=False)
+    if device is None or await asyncio.to_thread(_devices(state).known, device):
+        return device, None
+    quotas: Quotas = state["quotas"]
+    return device, quotas.device(address)
+
+
+async def took_place(
+    state: dict[str, Any], device: str, entry: Entry, seat: int, partner: int, name: str
+) -> None:
+    """Record that ``device`` took this place: from the hand being played, or the next."""
+    table = entry.table
+    playing = table.stage in (Stage.COUNTDOWN, Stage.PLAYING)
+    since = table.hand_no if playing else table.hand_no + 1
+    place = DevicePlace(device, entry.id, seat, partner, since, check_name(name))
+    await asyncio.to_thread(_devices(state).took, place)
+
+
+def me_routes(state: dict[str, Any]) -> list[BaseRoute]:
+    """The routes above; ``state`` is the app's (``store`` once started)."""
+
+    async def me(request: Request) -> Response:
+        try:
+            device = device_hash(request, required=True)
+        except RequestError as error:
+            return error.response()
+        assert device is not None
+        body = await asyncio.to_thread(
+            device_history, state["store"].engine, _devices(state), device
+        )
+        return JSONResponse(body)
+
+    async def one_match(request: Request) -> Response:
+        try:
+            device = device_hash(request, required=False)
+        except RequestError as error:
+            return error.response()
+        table_id, number = request.path_params["match"], request.path_params["number"]
+        body = await asyncio.to_thread(
+            match_breakdown, state["store"].engine, _devices(state), table_id, number, device
+        )
+        if body is None:
+            return error_response("unknown_match", f"no finished match {number} at that table", 404)
+        return JSONResponse(body)
+
+    async def html(request: Request) -> Response:
+        return page(request)
+
+    return [
+        Route("/me", html),
+        Route("/matches/{match}/{number:int}", html),
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/matches/{match}/{number:int}", one_match, methods=["GET"]),
+    ]
