@@ -68,7 +68,10 @@ def _serve(port: int, db: Path | str, *flags: str) -> subprocess.Popen[bytes]:
         except httpx.TransportError:
             pass
         assert proc.poll() is None, "the server died at startup"
-        assert time.monotonic() < deadline, "the server did not start"
+        if time.monotonic() > deadline:
+            proc.kill()  # never left running after the test
+            proc.wait(10)
+            raise AssertionError("the server did not start")
         time.sleep(0.05)
 
 
