@@ -4,6 +4,7 @@
 // each is (GET /api/tables/{code}/invite; server/invites.py); a private table's needs
 // its key, which this page holds from its link or its seat.
 import { api, h, toast } from "../api.js";
+import { dialogHead } from "../dialog.js";
 
 /** Whether this page may offer the invite: it holds the key, or the table is public. */
 export function canInvite(tv) {
@@ -74,7 +75,7 @@ export async function showInvite(tv, dialog) {
   const watch = absolute(shared.watch);
   dialog.dataset.kind = "invite";
   dialog.replaceChildren(
-    h("form", { method: "dialog", class: "dialog-head" }, h("h2", { text: "Invite people" }), h("button", { text: "Close (Esc)" })),
+    dialogHead("Invite people"),
     shared.invite
       ? h("p", { class: "invite-code-line" }, "Code to type on the home page: ",
         h("strong", { class: "invite-code", text: shared.invite }))
