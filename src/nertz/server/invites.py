@@ -48,9 +48,10 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 INVITE_LENGTH = 10
 """Characters of a private table's invite: 10 of 31 is 49.5 bits (at least 40 asked)."""
 WATCH_ROUNDS = 10_000
-"""PBKDF2 rounds from an invite to its watch secret: 8 ms on this VM under a load of
-20 (a table's creation, an invite dialog), and as much for each guess of a search:
-2^49 guesses are then some 5e18 hashes, years on a GPU for one table."""
+"""PBKDF2 rounds from an invite to its watch secret: 8 to 17 ms on this VM under a load
+of 20 to 22 (a table's creation, an invite dialog; 100 000 rounds took 265-417 ms), and
+as much for each guess of a search: 2^49 guesses are some 5e18 hashes, years on a GPU
+for one table."""
 
 
 def new_invite() -> str:
