@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -262,4 +263,59 @@ def test_figures_count_the_hands_a_device_held_and_the_races_stored_per_hand(
     assert [m["names"] for m in cys["series"][0]["matches"]] == [["Ann", "Cy"]] * 2
     bens = device_history(store.engine, devices, ben)["figures"]
     assert bens["matches"] == 0  # he left before the first match's end
+    store.close()
+
+
+def test_a_place_given_up_is_the_devices_no_more(tmp_path: Path) -> None:
+    """Ann leaves after the first match (her place released, a bot plays on): the
+    second match at that table is not hers."""
+    store = Store(str(tmp_path / "l.db"))
+    devices = Devices(store.engine)
+    ann = hash_secret(device())
+    ben = hash_secret(device())
+    score = {"middle": 1, "nertz_left": 0, "bonus": 0, "score": 1}
+    store.submit(
+        "T1",
+        [
+            TableCreated("T1", None, True, {}, {"seats": 2}, 1.0),
+            DealRecord(1, (), None),
+            ScoreRecord(1, (score, score), 0, "called"),
+            RacesRecord(1, 1, (0, 0), (0, 0)),
+            MatchRecord((1, 1), (0, 1), 1, 1),
+        ],
+    )
+    store.flush()
+    devices.took(DevicePlace(ann, "T1", 0, 0, 1, "Ann"))
+    devices.took(DevicePlace(ben, "T1", 1, 0, 1, "Ben"))
+    store.submit(
+        "T1",
+        [
+            SeatRecord(0, "", None, None),  # Ann left: the place is free, a bot plays it
+            DealRecord(2, (), None),
+            ScoreRecord(2, (score, score), 1, "called"),
+            RacesRecord(2, 2, (0, 0), (0, 0)),
+            MatchRecord((1, 1), (0, 1), 2, 2),
+        ],
+    )
+    store.flush()
+    hers = device_history(store.engine, devices, ann)
+    assert hers["figures"]["matches"] == 1 and hers["figures"]["calls"] == 1
+    assert [m["number"] for m in hers["series"][0]["matches"]] == [1]
+    his = device_history(store.engine, devices, ben)
+    assert his["figures"]["matches"] == 2 and his["figures"]["calls"] == 1
+    assert his["series"][0]["matches"][0]["names"] == ["Seat 1", "Ben"]
+    store.close()
+
+
+def test_a_database_from_before_the_last_hand_column_still_opens(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as conn:  # device_places as it was first made
+        conn.execute(
+            "CREATE TABLE device_places (id INTEGER PRIMARY KEY, device VARCHAR(64) NOT NULL, "
+            "table_id VARCHAR(40) NOT NULL, seat INTEGER NOT NULL, partner INTEGER NOT NULL, "
+            "since_hand INTEGER NOT NULL, name VARCHAR(64) NOT NULL, joined FLOAT NOT NULL)"
+        )
+        conn.execute("INSERT INTO device_places VALUES (1, 'd', 'T1', 0, 0, 1, 'Ann', 1.0)")
+    store = Store(str(db))
+    assert Devices(store.engine).places_of("d") == [DevicePlace("d", "T1", 0, 0, 1, "Ann")]
     store.close()

@@ -6,7 +6,7 @@ seat and when it asks for its own history (``GET /api/me``). A header, not the U
 the body: it never reaches an access log or a shared link. The server keeps only the
 secret's SHA-256 (``devices``), so a stolen database names no browser, with the name it
 last sat down under (the home page prefills it) and each place it took
-(``device_places``: which seat of which table, from which hand), which is what a
+(``device_places``: which seat of which table, from which hand to which), which is what a
 player's history (``history.py``) is read from.
 
 A new identity is one row; how many one address may make is a quota
@@ -66,6 +66,8 @@ class DevicePlace:
     since_hand: int
     name: str
     """The name it sat down under."""
+    until_hand: int | None = None
+    """The last hand it held, once it lost the place (left, released, removed)."""
 
 
 class Devices:
@@ -142,4 +144,5 @@ def _place(row: object) -> DevicePlace:
         row.partner,  # type: ignore[attr-defined]
         row.since_hand,  # type: ignore[attr-defined]
         row.name,  # type: ignore[attr-defined]
+        row.until_hand,  # type: ignore[attr-defined]
     )

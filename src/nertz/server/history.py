@@ -7,7 +7,8 @@ Read from what the store keeps (``schema.py``): each finished match of a table's
 series (``series``), each hand's scores and caller (``hands``, R29-R31, R27), each
 seat's races won and lost and the match each hand belonged to (``hand_races``), and
 the places each device took (``device_places``, ``devices.py``). A device held a place
-from the hand it took it until another device took the same place; a match is the
+from the hand it took it until it lost it (left, released, removed: through the last
+scored hand then) or another device took the same place; a match is the
 device's when it held a seat at the match's last hand, and its figures count the hands
 it held that seat. A practice table (``Settings.practice``, marked in ``tables``) is
 left out.
@@ -79,6 +80,8 @@ class _Table:
         for place in self.places.get((seat, partner), ()):
             if place.since_hand <= hand:
                 found = place
+        if found is not None and found.until_hand is not None and hand > found.until_hand:
+            return None  # it had left (the hand was a bot's, or nobody's)
         return found
 
     def seat_of(self, device: str, hand: int) -> int | None:

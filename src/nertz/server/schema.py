@@ -27,6 +27,7 @@ __all__ = [
     "add_partner_column",
     "add_practice_column",
     "add_sqlite_columns",
+    "add_until_column",
     "add_watch_column",
     "device_places_t",
     "devices_t",
@@ -148,6 +149,9 @@ device_places_t = Table(  # each place a device took: from which hand of the tab
     Column("since_hand", Integer, nullable=False),
     Column("name", String(64), nullable=False),
     Column("joined", Float, nullable=False),
+    # The last hand it held, once the place went to someone else's token or none (it
+    # left, was released or removed): the table's last scored hand then.
+    Column("until_hand", Integer),
 )
 
 table_owners_t = Table(  # a cluster's fencing (cluster/fencing.py); unused by a single node
@@ -165,6 +169,18 @@ def add_sqlite_columns(engine: Engine) -> None:
     add_partner_column(engine)
     add_practice_column(engine)
     add_watch_column(engine)
+    add_until_column(engine)
+
+
+def add_until_column(engine: Engine) -> None:
+    """A database whose ``device_places`` came before ``until_hand``: it gains it (null,
+    every place still held)."""
+    if "device_places" not in inspect(engine).get_table_names():
+        return
+    if "until_hand" in {c["name"] for c in inspect(engine).get_columns("device_places")}:
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE device_places ADD COLUMN until_hand INTEGER")
 
 
 def add_partner_column(engine: Engine) -> None:

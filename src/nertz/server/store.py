@@ -31,6 +31,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     or_,
     select,
     update,
@@ -51,6 +52,7 @@ from .records import (
 )
 from .schema import (
     add_sqlite_columns,
+    device_places_t,
     events_t,
     forget_table,
     hand_races_t,
@@ -89,6 +91,20 @@ _SCORE_HAND = (
     .where(hands_t.c.table_id == bindparam("t"), hands_t.c.number == bindparam("n"))
     .values(
         scores=bindparam("scores"), caller=bindparam("caller"), end_reason=bindparam("end_reason")
+    )
+)
+_LEFT = (  # a place lost: the device that held it did so through the last scored hand
+    update(device_places_t)
+    .where(
+        device_places_t.c.table_id == bindparam("t"),
+        device_places_t.c.seat == bindparam("s"),
+        device_places_t.c.partner == bindparam("p"),
+        device_places_t.c.until_hand.is_(None),
+    )
+    .values(
+        until_hand=select(func.coalesce(func.max(hands_t.c.number), 0))
+        .where(hands_t.c.table_id == bindparam("t"), hands_t.c.scores.is_not(None))
+        .scalar_subquery()
     )
 )
 _DELETE_RACES = delete(hand_races_t).where(
@@ -439,6 +455,9 @@ class Store:
         if seats:
             conn.execute(_DELETE_SEAT, [{"t": t, "s": n, "p": p} for t, n, p in seats])
             conn.execute(seats_t.insert(), list(seats.values()))
+        gone = [{"t": t, "s": n, "p": p} for (t, n, p), r in seats.items() if not r["token_hash"]]
+        if gone:
+            conn.execute(_LEFT, gone)
         if scores:
             conn.execute(_SCORE_HAND, scores)
         if races:  # a hand's races once, even if a rebuilt table ended it again
