@@ -2,10 +2,12 @@
 port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
 the table on a phone held sideways and upright, the score sheet with R31's worked hands,
 a joker table (R41), a partnership table (R40), the end of a match in a series, the
-invite dialog and a player's own history (/me and a match page).
+invite dialog, a player's own history (/me and a match page) and the guided first hand
+(``/learn``) after a wrong move.
 
 ``make_screenshots.py series invite`` writes only those (any of ``jokers``,
-``partners``, ``series``, ``invite``, ``me``)."""
+``partners``, ``series``, ``invite``, ``me``,
+``guided``)."""
 
 from __future__ import annotations
 
@@ -188,7 +190,33 @@ def my_games(browser: Browser, api: Server) -> None:
     ben.close()
 
 
-EXTRA = {"jokers": jokers, "partners": partners, "series": series, "invite": invite, "me": my_games}
+def guided(browser: Browser, api: Server) -> None:
+    """The guided first hand at step 3, just after a wrong move and its explanation."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{api.url}/learn")
+    page.click("#start-lesson")
+    page.click(".ready-btn")
+    page.wait_for_selector(".status:text('Play!')")
+    for step, target in [(2, ".middle"), (3, '[data-drop="F1"]'), (3, '.mine [data-pile="2"]')]:
+        settle(page)
+        page.click('.mine [data-src="N"]')
+        page.click(target)
+        page.wait_for_selector(f".lesson .step-no:text('Step {step} of')")
+    page.wait_for_selector(".lesson .wrong")
+    page.wait_for_timeout(3500)  # the refusal's toast fades; the lesson's words stay
+    settle(page)
+    page.screenshot(path=str(HERE / "learn.png"))
+    page.close()
+
+
+EXTRA = {
+    "jokers": jokers,
+    "partners": partners,
+    "series": series,
+    "invite": invite,
+    "me": my_games,
+    "guided": guided,
+}
 """The shots that can be made alone (``make_screenshots.py NAME ...``)."""
 
 

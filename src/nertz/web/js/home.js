@@ -1,6 +1,7 @@
 // Home: your name, create a table, join one, open public tables, your past matches.
 import { api, h, store, toast } from "./api.js";
 import { deviceHeaders, hasDevice } from "./device.js";
+import { startPractice } from "./learn.js";
 import { defaults, formValue, ruleOptions } from "./rules.js";
 
 const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
@@ -246,6 +247,9 @@ export async function showHome(app) {
         h("p", { text: "Everyone plays their own solitaire at once, slamming cards onto shared piles in the middle." }),
         h("nav", {}, h("a", { href: "/rules", text: "How to play" }), " · ", h("a", { href: "/sheet", text: "Score sheet for real cards" }),
           " · ", h("a", { href: "/me", class: "my-games", text: "My games" }))),
+      h("section", { class: "newcomer" }, h("h2", { text: "New to Nertz?" }),
+        h("p", {}, h("a", { href: "/learn", class: "button primary", id: "learn-link", text: "Learn in one guided hand" }), " ",
+          h("button", { type: "button", onclick: () => startPractice(), text: "Practice against a bot" }), " (nothing counts)")),
       h("section", {}, h("label", { class: "name", for: "name" }, "Your name "), name),
       h("section", {}, h("h2", { text: "New table" }), form),
       h("section", {}, h("h2", { text: "Join a table" }), joinForm, h("h3", { text: "Open public tables" }), openList),

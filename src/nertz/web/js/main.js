@@ -1,5 +1,6 @@
 // The router: one page, the path names the screen.
 import { showHome } from "./home.js";
+import { showLearn } from "./learn.js";
 import { watchOffline } from "./offline.js";
 import { showMatch, showMe } from "./me.js";
 import { showRules } from "./rules.js";
@@ -21,6 +22,8 @@ if ((match = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) {
   showMe(app);
 } else if ((match = path.match(/^\/matches\/([A-Za-z0-9]+)\/(\d+)\/?$/))) {
   showMatch(app, match[1], Number(match[2]));
+} else if (path === "/learn" || path === "/learn/") {
+  showLearn(app);
 } else if (path === "/rules" || path === "/rules/") {
   showRules(app);
 } else if ((match = path.match(/^\/sheet(?:\/([A-Za-z0-9_-]+))?\/?$/))) {

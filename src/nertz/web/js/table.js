@@ -19,6 +19,7 @@ import { hostContent, isHost, optionsNotice } from "./table/host.js";
 import { canInvite, showInvite } from "./table/invite.js";
 import { readyEndOf, tableEnded } from "./table/lifetimes.js";
 import { closePanel, readyButton, renderOverlay } from "./table/panels.js";
+import { Practice } from "./table/practice.js";
 import { presenceNotice } from "./table/presence.js";
 import { draw, finish, rects, renderStatus, tickBadge } from "./table/render.js";
 import { tickHostStart } from "./table/series.js";
@@ -137,6 +138,7 @@ class TableView {
     this.board = h("div", { class: "board", tabindex: "0", "aria-label": `Nertz table ${this.code}` },
       this.bar, this.opponents, this.middle, h("div", { class: "mine-wrap" }, this.mine, this.actions), this.help, this.overlay);
     this.app.replaceChildren(this.board, this.dialog);
+    this.practice = new Practice(this); // a practice table's panel (table/practice.js)
     this.board.addEventListener("pointerdown", (e) => onPointerDown(this, e));
     this.board.addEventListener("dblclick", (e) => onDoubleClick(this, e));
     this.board.focus();
@@ -188,6 +190,9 @@ class TableView {
       case "hold":
         this.onHold(msg);
         return;
+      case "hint":
+        this.practice.hint(msg.move);
+        return;
       case "error":
         if (msg.seq !== undefined && msg.seq !== null) this.refused(msg.seq, msg.code, msg.reason);
         else if (msg.code === "removed") {
@@ -214,7 +219,7 @@ class TableView {
       default:
         return;
     }
-    for (const e of events) this.say(e);
+    for (const e of events) { this.say(e); this.practice.saw(e); }
     if (resync) this.socket.send({ type: "resync" });
     this.render();
   }
@@ -296,6 +301,7 @@ class TableView {
       this.render();
       return;
     }
+    this.practice.refused(code, reason);
     const before = rects(this);
     const was = this.pending.find((p) => p.seq === seq);
     this.pending = this.pending.filter((p) => p.seq !== seq);
@@ -434,6 +440,7 @@ class TableView {
     this.inviteBtn.style.display = canInvite(this) ? "" : "none"; // as the host button
     this.hostBtn.style.display = isHost(this) ? "" : "none"; // [hidden] loses to the bar's button style
     finish(this, view, before);
+    this.practice.render();
     this.syncHold();
   }
 

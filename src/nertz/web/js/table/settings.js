@@ -1,6 +1,6 @@
 // The table's ⚙ menu: the display (a four-colour deck, large cards) and the sound (on
-// or off, and its volume), each remembered in this browser. It closes by Esc and by a
-// click outside it, as the dialogs do.
+// or off, and its volume), each remembered in this browser; and the way to the guided
+// first hand (/learn). It closes by Esc and by a click outside it, as the dialogs do.
 import { h, store } from "../api.js";
 import { play, setSound, soundSetting } from "../sound.js";
 
@@ -36,7 +36,8 @@ export function settingsMenu(changed) {
       h("label", {}, large, " large cards"),
       h("label", {}, on, " sound"),
       h("label", { class: "volume" }, "volume ", volume),
-      h("a", { href: "/me", class: "my-games", text: "My games" })));
+      h("a", { href: "/me", class: "my-games", text: "My games" }),
+      h("a", { href: "/learn", class: "learn-link", text: "Learn to play: a guided hand" })));
   document.addEventListener("pointerdown", (e) => {
     if (box.open && !box.contains(e.target)) box.open = false;
   });

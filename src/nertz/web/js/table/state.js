@@ -194,6 +194,15 @@ function applyEvent(st, e, now) {
       break;
     case "resumed":
       return true;
+    case "paused": // a practice table (server/practice.py)
+      if (t.practice) t.practice.paused = e.paused;
+      break;
+    case "pace":
+      if (t.practice) t.practice.pace = e.pace;
+      break;
+    case "lesson":
+      if (t.practice) t.practice.step = e.step;
+      break;
     default:
       break;
   }

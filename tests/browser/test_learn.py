@@ -1,0 +1,232 @@
+"""The guided first hand at ``/learn``, played by real input from the home page to the
+score and the practice hand after it, on a desktop by mouse and keys and on a portrait
+phone by touch; an axe scan of it; and a practice table's pause, which stops every bot
+move."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import Console, Server
+from .helpers import centre, drag, pile, settle
+from .test_accessibility import SIZES, scan
+
+LESSON = ".lesson"
+
+
+def card(src: str, code: str) -> str:
+    return f'.mine [data-src="{src}"][data-card="{code}@0"]'
+
+
+def nertz_card(code: str) -> str:
+    return card("N", code)
+
+
+def drag_run(page: Page, source: str, target: str) -> None:
+    """Drag a card with cards on top of it by its uncovered top edge."""
+    settle(page)
+    box = page.locator(source).bounding_box()
+    assert box is not None
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + 10
+    x1, y1 = centre(page, target)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 8, y0 - 8, steps=2)
+    page.mouse.move(x1, y1, steps=8)
+    page.mouse.up()
+
+
+def expect_step(page: Page, number: int, title: str) -> None:
+    expect(page.locator(f"{LESSON} .step-no")).to_have_text(f"Step {number} of 14")
+    expect(page.locator(f"{LESSON} h2")).to_have_text(title)
+
+
+def start_lesson(page: Page, server: Server) -> None:
+    page.goto(server.url)
+    expect(page.locator("#learn-link")).to_be_visible()
+    page.locator("#learn-link").click()
+    page.locator("#start-lesson").click()
+    page.locator(".ready-btn").click()
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+    expect_step(page, 1, "Your Nertz pile")
+    # The place to act is highlighted.
+    expect(page.locator('.mine .pile[data-pile="N"].look')).to_have_count(1)
+    expect(page.locator(".middle.look")).to_have_count(1)
+
+
+def finish_lesson(page: Page, tap: Callable[[str], None]) -> None:
+    expect_step(page, 14, "The score")
+    panel = page.locator(".overlay .panel")
+    expect(panel).to_contain_text("called")
+    tap(".ready-btn")
+    expect(page.locator(f"{LESSON} h2")).to_have_text("Practice hand", timeout=10_000)
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+    tap(".hint-btn")
+    expect(page.locator(".glow").first).to_be_visible()
+
+
+def test_the_guided_hand_by_mouse_and_keys(page: Page, server: Server, console: Console) -> None:
+    start_lesson(page, server)
+    drag(page, nertz_card("AH"), ".middle")
+    expect_step(page, 2, "Up by suit")
+    drag(page, nertz_card("2H"), '[data-drop="F1"]')
+    expect_step(page, 3, "Down, other colour")
+    # A wrong move: the red 7 onto the red king. The engine refuses it; the lesson
+    # explains it kindly and stays on the step.
+    drag(page, nertz_card("7D"), pile(2))
+    wrong = page.locator(f"{LESSON} .wrong")
+    expect(wrong).to_contain_text("Not quite")
+    expect(wrong).to_contain_text("R17")
+    expect(wrong).to_contain_text("A red 7 goes on a black 8")
+    expect_step(page, 3, "Down, other colour")
+    drag(page, nertz_card("7D"), pile(1))
+    expect_step(page, 4, "Anyone's pile is yours too")
+    expect(wrong).to_have_count(0)
+    drag(page, nertz_card("2C"), '[data-drop="F2"]')
+    expect_step(page, 5, "Moving a run")
+    drag_run(page, card("3", "6C"), pile(1))
+    expect_step(page, 6, "An empty space")
+    drag(page, nertz_card("10H"), pile(3))
+    expect_step(page, 7, "Three from the stock")
+    page.keyboard.press("Space")
+    expect_step(page, 8, "Only the top card plays")
+    drag(page, card("W", "3H"), '[data-drop="F1"]')
+    expect_step(page, 9, "Stuck")
+    page.locator(".stuck-btn").click()
+    expect_step(page, 10, "The rotation")
+    page.locator('.mine .pile[data-pile="T"]').click()
+    expect_step(page, 11, "There it is")
+    settle(page)
+    page.locator(card("W", "4H")).dblclick()
+    expect_step(page, 12, "Your last Nertz card")
+    page.keyboard.press("0")
+    page.keyboard.press("f")
+    expect_step(page, 13, "Nertz!")
+    page.keyboard.press("n")
+    finish_lesson(page, lambda selector: page.locator(selector).click())
+
+
+def test_the_guided_hand_by_touch_on_a_portrait_phone(browser: Browser, server: Server) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    console = Console()
+    console.watch(page)
+    try:
+
+        def tap(selector: str, top: bool = False) -> None:
+            if selector.startswith(".mine") or "data-drop" in selector:
+                settle(page)  # a card in flight is not where it lands (a hot Nertz! pulses)
+            target = page.locator(selector).first
+            if top:  # a card under others: its uncovered top edge
+                box = target.bounding_box()
+                assert box is not None
+                target.tap(position={"x": box["width"] / 2, "y": 6})
+            else:
+                target.tap()
+
+        def move(source: str, target: str) -> None:
+            tap(source)
+            tap(target)
+
+        start_lesson(page, server)
+        move(nertz_card("AH"), ".middle")
+        expect_step(page, 2, "Up by suit")
+        move(nertz_card("2H"), '[data-drop="F1"]')
+        expect_step(page, 3, "Down, other colour")
+        move(nertz_card("7D"), pile(4))  # wrong: a red 7 on the red queen
+        expect(page.locator(f"{LESSON} .wrong")).to_contain_text("Not quite")
+        move(nertz_card("7D"), pile(1))
+        expect_step(page, 4, "Anyone's pile is yours too")
+        move(nertz_card("2C"), '[data-drop="F2"]')
+        expect_step(page, 5, "Moving a run")
+        tap(card("3", "6C"), top=True)
+        tap(pile(1))
+        expect_step(page, 6, "An empty space")
+        move(nertz_card("10H"), pile(3))
+        expect_step(page, 7, "Three from the stock")
+        tap('.mine .pile[data-pile="T"]')
+        expect_step(page, 8, "Only the top card plays")
+        move(card("W", "3H"), '[data-drop="F1"]')
+        expect_step(page, 9, "Stuck")
+        tap(".stuck-btn")
+        expect_step(page, 10, "The rotation")
+        tap('.mine .pile[data-pile="T"]')
+        expect_step(page, 11, "There it is")
+        move(card("W", "4H"), '[data-drop="F1"]')
+        expect_step(page, 12, "Your last Nertz card")
+        move(nertz_card("5H"), '[data-drop="F1"]')
+        expect_step(page, 13, "Nertz!")
+        tap(".call")
+        finish_lesson(page, tap)
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
+
+
+def test_a_practice_pause_stops_every_bot_move(
+    page: Page, server: Server, console: Console
+) -> None:
+    seen: list[dict[str, Any]] = []
+
+    def frames(ws: Any) -> None:
+        ws.on("framereceived", lambda body: seen.append(json.loads(body)))
+
+    page.on("websocket", frames)
+    page.goto(server.url)
+    page.fill("#name", "Tess")
+    page.click("text=Practice against a bot")
+    page.locator(".ready-btn").click()
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+    page.locator(".pace").select_option("100")
+
+    def bot_moved(since: int) -> bool:
+        """Wait (up to 20 s) for an event of the bot's after ``seen[since]``."""
+        for _ in range(80):
+            if any(m.get("e", {}).get("seat") == 1 for m in seen[since:] if m["type"] == "event"):
+                return True
+            page.wait_for_timeout(250)
+        return False
+
+    assert bot_moved(0)
+    page.keyboard.press("p")
+    expect(page.locator(f"{LESSON} h2")).to_have_text("Paused")
+    expect(page.locator(".pause-btn")).to_have_text("Carry on (P)")
+    start = len(seen)
+    page.wait_for_timeout(6000)
+    during = [m for m in seen[start:] if m["type"] not in ("ping",)]
+    assert during == [], during
+    page.locator(".pause-btn").click()
+    expect(page.locator(".pause-btn")).to_have_text("Pause (P)")
+    assert bot_moved(start), "the bot carries on"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_guided_hand_passes_an_axe_scan(browser: Browser, server: Server, size: str) -> None:
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=size == "phone"
+    )
+    page = context.new_page()
+    console = Console()
+    console.watch(page)
+    try:
+        page.goto(f"{server.url}/learn")
+        scan(page, "/learn")
+        page.locator("#start-lesson").click()
+        page.locator(".ready-btn").click()
+        expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+        page.keyboard.press("0")
+        page.keyboard.press("1")  # wrong: the ace onto a work pile
+        expect(page.locator(f"{LESSON} .wrong")).to_contain_text("Not quite")
+        scan(page, "the guided hand after a wrong move")
+        page.keyboard.press("p")  # no practice controls during the lesson: nothing
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
