@@ -139,15 +139,26 @@ def test_a_match_whose_people_all_left_ends_without_a_winner_while_a_watched_one
 
 def test_a_table_nobody_starts_expires_even_with_someone_there() -> None:
     h = Harness(Rules(), Settings(seats=3, start_s=3600, reconnect_s=86_400))
+    honest = Harness(Rules(), Settings(seats=2, start_s=3600, bots={1: "casual"}))
     h.join("Ann", "a")
     h.connect(1, "a")
     h.send(1, {"type": "ready"})
-    h.advance(3_599_000)
+    h.advance(3_000_000)
+    honest.join("Bo", "b")  # a table made at the same moment, started late, plays on
+    honest.connect(1, "b")
+    honest.advance(3_000_000)
+    honest.send(1, {"type": "ready"})
+    for table in (h, honest):
+        table.advance(599_000)
     assert h.table.stage is Stage.SEATING
-    h.advance(2_000)
+    for table in (h, honest):
+        table.advance(2_000)
     assert h.table.closed == "unstarted" and h.closed[1] == "table closed: unstarted"
     assert {"k": "closed", "reason": "unstarted"} in kinds(h, 1)
     assert DiscardRecord() in h.records
+    assert honest.table.hand is not None and not honest.table.done
+    assert honest.run_until(lambda: honest.table.stage is Stage.PLAYING, 60_000)
+    assert greedy_step(honest, 1, 0) == 1  # Bo plays
 
 
 def _over_with_two_people(**settings: int) -> Harness:
