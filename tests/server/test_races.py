@@ -8,6 +8,9 @@ stamped with the table's clock as the client reads it.
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -16,8 +19,9 @@ from hypothesis import strategies as st
 from nertz.engine import Deal, Rules, replay
 from nertz.server.commands import Stage, Wake
 from nertz.server.races import WAIT_CAP_MS
-from nertz.server.records import RacesRecord
+from nertz.server.records import InputRecord, RacesRecord
 from nertz.server.settings import Settings
+from nertz.server.store import Store, TableCreated
 from nertz.server.table import restore_from_records
 
 from .harness import Harness
@@ -49,7 +53,12 @@ def call_deal(seats: int, rules: Rules, seed: int) -> Deal:
 class Net:
     """Two people at a table, each behind a fixed one-way delay (ms)."""
 
-    def __init__(self, rules: Rules, delays: tuple[int, int], dealer: Any = race_deal) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        delays: tuple[int, int],
+        dealer: Callable[[int, Rules, int], Deal] = race_deal,
+    ) -> None:
         self.h = h = Harness(rules, Settings(seats=2, countdown_ms=100))
         h.table.dealer = dealer
         self.delays = {1: delays[0], 2: delays[1]}
@@ -103,8 +112,11 @@ class Net:
                 h.do(Wake())
 
     def play(self, conn: int, seq: int, move: str, played_at: int, lie_ms: int = 0) -> None:
-        """A gesture at table time ``played_at``, stamped ``lie_ms`` earlier than that."""
+        """A gesture at table time ``played_at``, stamped ``lie_ms`` earlier than that;
+        the move ``NERTZ`` is the call (R27)."""
         message: dict[str, Any] = {"type": "play", "seq": seq, "move": move}
+        if move == "NERTZ":
+            message = {"type": "call", "seq": seq}
         offset = self.offsets[conn]
         if offset is not None:  # the page reads the table's clock once it has been told
             message["at"] = played_at + CLIENT_AHEAD_MS - offset - lie_ms
@@ -258,3 +270,59 @@ def test_a_call_after_a_lost_race_is_not_taken_for_a_late_card() -> None:
     net.h.send(2, {"type": "call", "seq": 4})
     assert net.h.last(2)["type"] == "ack"
     assert hand.caller == 1
+
+
+def test_the_store_keeps_each_plays_arrival_and_credited_time_and_replays_the_race(
+    tmp_path: Path,
+) -> None:
+    """The far seat's 2H, played 60 ms before the near seat's, arrived 60 ms after it
+    and won: its input record says when it arrived and the time it was credited, and
+    the table rebuilt from the store has the same hand, the race decided the same."""
+    net = started(Rules(), (120, 10))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)
+    net.play(2, 2, "N>F1", t + 60)
+    net.run(1000)
+    assert net.answer(2, 2)[1]["code"] == "beaten"
+    table = net.h.table
+    store = Store(str(tmp_path / "races.db"))
+    rules, settings = table.rules, table.settings
+    created = TableCreated(table.code, None, True, rules.as_dict(), settings.as_dict(), 0.0)
+    store.submit("t1", [created, *net.h.records])
+    store.flush()
+    [stored] = store.unfinished()
+    store.close()
+    plays = [r for r in stored.records if type(r) is InputRecord and r.seat >= 0]
+    won = plays[-1]
+    assert (won.seat, won.text, won.arrival_ms, won.credited_ms) == (0, "N>F1", t + 120, t)
+    assert all(
+        r.arrival_ms is None for r in stored.records if type(r) is InputRecord and r.seat < 0
+    )
+    again = restore_from_records(table.code, rules, settings, stored.records, race_deal)
+    hand = table.hand
+    assert again.hand is not None and hand is not None
+    assert again.hand.snapshot() == hand.snapshot()
+    assert again.hand.foundations[0].texts()[-1] == "2H@0"
+
+
+def test_a_database_from_before_fair_races_still_opens_and_reads_its_inputs(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    net = started(Rules(fair_races=False), (10, 10))
+    table = net.h.table
+    rules, settings = table.rules, table.settings
+    created = TableCreated(table.code, None, True, rules.as_dict(), settings.as_dict(), 0.0)
+    store = Store(str(path))
+    store.submit("t1", [created, *net.h.records])
+    store.flush()
+    store.close()
+    with sqlite3.connect(path) as db:  # the inputs table as it was before
+        db.execute("ALTER TABLE inputs DROP COLUMN arrival_ms")
+        db.execute("ALTER TABLE inputs DROP COLUMN credited_ms")
+    store = Store(str(path))
+    [stored] = store.unfinished()
+    store.close()
+    again = restore_from_records(table.code, rules, settings, stored.records, race_deal)
+    assert again.hand is not None and table.hand is not None
+    assert again.hand.snapshot() == table.hand.snapshot()

@@ -1,4 +1,5 @@
-"""The table's part that settles races by when cards were played (R16, R27; docs/fairness.md).
+"""The table's part that settles races by when cards were played (R16, R27, R28, R41;
+docs/fairness.md).
 
 With the option ``fair_races`` (the default) ``FairRaces`` pings every seated
 connection (``clock.ConnectionClock``), credits each play a time from its stamp, and
@@ -7,23 +8,42 @@ in credited order once no earlier play can still arrive. Everything else goes to
 engine at once, exactly as with the option off (arrival order). Bots are stamped by
 the table's clock: they have no delay.
 
+The same credited time decides the windows of the rules: the landing window after a
+call (R28) and a joker's announcement window (R41). Each window ends in credited time
+its length after the call's (or the announcement's) credited time. Once it has ended, a
+play credited after its end is refused (R28: the hand is over) or held back until the
+window is closed (R41: it comes after the joker lands), while the engine's window is
+kept open, its clock standing just short of the window's end, until a play credited
+inside the window can no longer arrive (``_held``).
+
 The engine is handed plays in the order decided, at the table's time when they are
-decided, so its time never goes back; a tie (R16) is handed over at the same time as
-the winner, so the engine ties them; a lost play never reaches the engine. The
-engine's log therefore replays to the same hand (``replay``), and each raced play's
-arrival and credited time are kept in ``raced`` for the hand-end report.
+decided (inside a held window, at most just before its end), so its time never goes
+back; a tie (R16) is handed over at the same time as the winner, so the engine ties
+them; a lost play never reaches the engine. The engine's log therefore replays to the
+same hand (``replay``); each accepted play's arrival and credited time go into its
+input record (``InputRecord``), and each lost race into ``lost`` for the hand-end report.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from nertz.engine import Card, Hand, Kind, Move, Refusal, Rules
+from nertz.engine import Card, Event, Hand, Kind, Move, Phase, Refusal, Rules
 
 from .clock import FIRST_EVERY_MS, ConnectionClock
 from .commands import Out, Stage
 from .protocol import Ping, Pong, Refused, encode
-from .races import CALL_PLACE, Arbiter, Contest, Stamped, Verdict, contest, place_of
+from .races import (
+    CALL_PLACE,
+    WAIT_CAP_MS,
+    Arbiter,
+    Contest,
+    Stamped,
+    Verdict,
+    contest,
+    place_of,
+)
 from .records import RacesRecord
 
 if TYPE_CHECKING:
@@ -44,6 +64,7 @@ class FairRaces:
     now: int
     hand_no: int
     match_no: int
+    paused_ms: int
     _out: Out
 
     if TYPE_CHECKING:
@@ -53,6 +74,17 @@ class FairRaces:
         ) -> bool: ...
 
         def _practice_refuses(self, place: Place, move: Move, conn: int, seq: int) -> bool: ...
+
+        def _engine_events(self, events: Sequence[Event], skip: int | None = None) -> Any: ...
+
+        def _after_events(self, events: Sequence[Event], now: int) -> None: ...
+
+        @property
+        def timers_scripted(self) -> bool: ...
+
+        def hand_ms(self, now: int) -> int: ...
+
+        def table_ms(self, hand_ms: int | None) -> int | None: ...
 
     def _fair_init(self) -> None:
         self.clocks: dict[int, ConnectionClock] = {}
@@ -64,6 +96,14 @@ class FairRaces:
         """This hand's won races: the seat whose play beat another's, once per play beaten."""
         self.winners: dict[Contest, int] = {}
         """Place -> the seat that won its race, this hand (a late play loses to it too)."""
+        self.held: list[Stamped] = []
+        """Plays credited after a joker's window ended, held until it is closed (R41)."""
+        self.opened: dict[Card | None, int] = {}
+        """The credited time of the call (key None, R28) and of each joker's announcement
+        (key: the joker, R41): when each window began in credited time."""
+        self.stamp: tuple[int, int] | None = None
+        """The arrival and credited time of the play being handed to the engine, for its
+        input record."""
 
     # ------------------------------------------------------------------ clock sync
 
@@ -182,13 +222,109 @@ class FairRaces:
         return self._place(play, now)
 
     def _place(self, play: Stamped, now: int) -> bool:
-        return self._apply(self.places[play.index], play.move, now, play.conn, play.seq)
+        """Hand ``play`` to the engine now, unless a window of the rules it was played
+        after has ended but is still held open (module docstring)."""
+        hand, move = self.hand, play.move
+        held = self._held()
+        if held is not None and hand is not None and held[0] <= now:
+            ended, end, release = held
+            if play.credited_ms > ended:
+                if hand.phase is Phase.LANDING:  # R28: played after the window
+                    self._refuse_play(play, Refusal.HAND_OVER, "the hand is over (R28)")
+                else:  # R41: it comes after the joker lands or stays home
+                    self.held.append(play)
+                    self._bot_waits(play, release)
+                return False
+            now = max(self.table_ms(hand.now) or 0, min(now, end - 1))  # still open
+        kind = move.kind
+        joker = None
+        if kind is Kind.ANNOUNCE and hand is not None:
+            joker = hand.top(play.seat, move.src)
+        self.stamp = (play.arrival_ms, play.credited_ms)
+        applied = self._apply(self.places[play.index], move, now, play.conn, play.seq)
+        self.stamp = None
+        if applied and (kind is Kind.CALL or joker is not None):
+            self.opened[joker] = play.credited_ms
+        return applied
 
-    def _bot_waits(self, play: Stamped) -> None:
-        """A bot's play waiting for its race: the bot looks again once it is decided."""
+    def _bot_waits(self, play: Stamped, until: int | None = None) -> None:
+        """A bot's play waiting for its race (or a window, ``until``): the bot looks
+        again once it is decided."""
         driver = self.places[play.index].driver
         if play.conn is None and driver is not None:
-            driver.due = self.arbiter.due()
+            driver.due = self.arbiter.due() if until is None else until
+
+    # ------------------------------------------------------------------ windows (R28, R41)
+
+    def _held(self) -> tuple[int, int, int] | None:
+        """The window of the rules that ends next, when the table holds it open: (its end
+        in credited time, the engine's end of it, when the table closes it; all on the
+        table's clock, which a practice table's pauses put ahead of the hand's). The
+        landing window after a call (R28), or else the oldest joker's announcement
+        (R41). None with ``fair_races`` off, with no window open, or when no play made
+        inside the window can arrive after the engine's end of it (no connection has a
+        delay): then the engine closes it on time, as with the option off."""
+        hand = self.hand
+        if hand is None or not self.rules.fair_races:
+            return None
+        if hand.phase is Phase.LANDING:
+            end, length, key = hand.call_ms + self.rules.landing_ms, self.rules.landing_ms, None
+        elif hand.phase is Phase.PLAYING and hand.announcements:
+            first = hand.announcements[0]
+            end, length, key = first.until_ms, self.rules.joker_announce_ms, first.joker
+        else:
+            return None
+        end += self.paused_ms
+        opened = self.opened.get(key)
+        ended = end if opened is None else min(end, opened + length)
+        release = max(end, ended + self._grace())
+        for race in self.arbiter.races.values():  # a play raced inside it is decided first
+            if min(p.credited_ms for p in race.plays) <= ended:
+                release = max(release, race.settle_ms)
+        return None if release <= end and ended >= end else (ended, end, release)
+
+    def _grace(self) -> int:
+        """How long after a window's end a play made inside it may still arrive: the
+        longest trip any seated connection is credited (at most ``WAIT_CAP_MS``)."""
+        longest = 0.0
+        for conn, clock in self.clocks.items():
+            if self.conns.get(conn) is not None:
+                longest = max(longest, clock.highest_ms)
+        return min(WAIT_CAP_MS, round(longest))
+
+    def _tick_due(self) -> int | None:
+        hand = self.hand
+        if hand is None or self.stage is not Stage.PLAYING or self.timers_scripted:
+            return None
+        # The landing window (R28), the next look for an all-blocked table and the idle
+        # rotation (R25), a joker's window (R41): the engine keeps these times, on the
+        # hand's clock; the table closes a window it holds open when it releases it.
+        due = self.table_ms(hand.next_deadline())
+        held = self._held()
+        if held is None or due is None or due < held[1]:
+            return due
+        return held[2]
+
+    def _tick(self, now: int) -> None:
+        """Let the engine's time pass: up to ``now``, or within a window the table holds
+        open only to just before its end, and to its end once released; then the plays
+        held behind the window go on."""
+        hand = self.hand
+        assert hand is not None
+        held = self._held()
+        at, closing = now, False
+        if held is not None and now >= held[1]:
+            due = self.table_ms(hand.next_deadline())
+            closing = due is not None and due >= held[1]
+            at = max(self.table_ms(hand.now) or 0, held[1] if closing else held[1] - 1)
+        outcome = hand.tick(self.hand_ms(at))
+        if outcome.events:
+            self._engine_events(outcome.events)
+            self._after_events(outcome.events, now)
+        if closing and self.held:
+            waiting, self.held = self.held, []
+            for play in waiting:
+                self._enter(play, now)
 
     # ------------------------------------------------------------------ deciding
 
@@ -234,6 +370,10 @@ class FairRaces:
             where = f"F{place[0] + 1}" if place is not None else "its foundation"
             what = f"the {card.name}" if card is not None else "that card"
             reason = f"beaten to it by {by} ms: {where} already has {what} (R16)"
+        self._refuse_play(play, code, reason)
+
+    def _refuse_play(self, play: Stamped, code: Refusal, reason: str) -> None:
+        """Answer a play the engine never saw: its page is told, or its bot."""
         if play.conn is not None:
             self._out.sends.append((play.conn, encode(Refused(play.seq, code.value, reason))))
         else:
@@ -244,7 +384,8 @@ class FairRaces:
     def _end_races(self) -> None:
         """The hand is over: plays still waiting are answered (the engine refuses them);
         the hand's races won and lost per seat go to the store (a player's figures)."""
-        for play in self.arbiter.clear():
+        waiting, self.held = self.held, []
+        for play in self.arbiter.clear() + waiting:
             self._place(play, self.now)
         seats = len(self.places) // self.per_seat
         won, lost = [0] * seats, [0] * seats
@@ -254,6 +395,7 @@ class FairRaces:
             lost[seat] += 1
         self._out.records.append(RacesRecord(self.hand_no, self.match_no, tuple(won), tuple(lost)))
         self.lost, self.won, self.winners = [], [], {}
+        self.opened.clear()
 
 
 _TO_THE_MIDDLE = (Kind.FOUNDATION, Kind.ANNOUNCE)

@@ -92,13 +92,17 @@ class DealRecord:
 
 @dataclass(frozen=True, slots=True)
 class InputRecord:
-    """One accepted input of a hand (``Hand.log[index]``): table time, seat, move."""
+    """One accepted input of a hand (``Hand.log[index]``): the time the engine was handed
+    it, seat, move; and for a play at a table with ``fair_races``, when it arrived and
+    the time it was credited (docs/fairness.md), the times its races were decided by."""
 
     hand: int
     index: int
     at_ms: int
     seat: int
     text: str
+    arrival_ms: int | None = None
+    credited_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

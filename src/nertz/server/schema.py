@@ -25,6 +25,7 @@ from sqlalchemy import (
 
 __all__ = [
     "add_partner_column",
+    "add_play_times",
     "add_practice_column",
     "add_sqlite_columns",
     "add_until_column",
@@ -111,6 +112,9 @@ inputs_t = Table(
     Column("at_ms", BigInteger, nullable=False),
     Column("seat", Integer, nullable=False),
     Column("text", String(16), nullable=False),
+    # A play's arrival and credited time at a table with fair_races (docs/fairness.md).
+    Column("arrival_ms", BigInteger),
+    Column("credited_ms", BigInteger),
 )
 events_t = Table(
     "events",
@@ -170,6 +174,7 @@ def add_sqlite_columns(engine: Engine) -> None:
     add_practice_column(engine)
     add_watch_column(engine)
     add_until_column(engine)
+    add_play_times(engine)
 
 
 def add_until_column(engine: Engine) -> None:
@@ -234,6 +239,18 @@ def forget_table(conn: Connection, table_id: str) -> None:
     for table in (*every, matches_t, tables_t):
         key = table.c.id if table is tables_t else table.c.table_id
         conn.execute(delete(table).where(key == table_id))
+
+
+def add_play_times(engine: Engine) -> None:
+    """A database made before fair races keeps its inputs: add the two nullable
+    columns of each play's arrival and credited time (old rows: unknown, None)."""
+    if "inputs" not in inspect(engine).get_table_names():
+        return
+    have = {c["name"] for c in inspect(engine).get_columns("inputs")}
+    with engine.begin() as conn:
+        for name in ("arrival_ms", "credited_ms"):
+            if name not in have:
+                conn.exec_driver_sql(f"ALTER TABLE inputs ADD COLUMN {name} BIGINT")
 
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -368,6 +368,8 @@ class Store:
                             "at_ms": r.at_ms,
                             "seat": r.seat,
                             "text": r.text,
+                            "arrival_ms": r.arrival_ms,
+                            "credited_ms": r.credited_ms,
                         }
                     )
                 elif kind is EventRecord:
@@ -543,7 +545,9 @@ class Store:
                 .where(inputs_t.c.table_id == table_id, inputs_t.c.hand == h.number)
                 .order_by(inputs_t.c.idx)
             ):
-                records.append(InputRecord(i.hand, i.idx, i.at_ms, i.seat, i.text))
+                records.append(
+                    InputRecord(i.hand, i.idx, i.at_ms, i.seat, i.text, i.arrival_ms, i.credited_ms)
+                )
         for e in conn.execute(
             select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.version)
         ):

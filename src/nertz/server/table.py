@@ -394,18 +394,12 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             return
         log = hand.log
         for index in range(self._logged, len(log)):
-            self._out.records.append(InputRecord(self.hand_no, index, *log[index]))
+            at, seat, text = log[index]
+            times = self.stamp if seat >= 0 and self.stamp else (None, None)
+            self._out.records.append(InputRecord(self.hand_no, index, at, seat, text, *times))
         self._logged = len(log)
 
     # ------------------------------------------------------------------ timers
-
-    def _tick_due(self) -> int | None:
-        hand = self.hand
-        if hand is None or self.stage is not Stage.PLAYING or self.timers_scripted:
-            return None
-        # The landing window (R28), the next look for an all-blocked table and the idle
-        # rotation (R25): the engine keeps these times, on the hand's clock.
-        return self.table_ms(hand.next_deadline())
 
     def _next_due(self) -> tuple[int, str, int] | None:
         best: tuple[int, str, int] | None = None
@@ -466,14 +460,6 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             else:
                 self._lifetime_timer(what, now)
         raise RuntimeError("timers did not settle")  # a bug: a deadline that never moves on
-
-    def _tick(self, now: int) -> None:
-        hand = self.hand
-        assert hand is not None
-        outcome = hand.tick(self.hand_ms(now))
-        if outcome.events:
-            self._engine_events(outcome.events)
-            self._after_events(outcome.events, now)
 
     # ------------------------------------------------------------------ the match
 
