@@ -27,10 +27,12 @@ every ping 100 ms late. The last line printed::
 ``first_played_wins``: the share of races with a gap of 30 ms or more won by the seat
 that truly played first (fair runs, 2 and 4 seats); ``far_first_wins`` the same where a
 far seat played first; ``arrival_order_wins`` the first with ``fair_races`` off;
-``contested_wait_ms_p50`` what the server added to a contested play's answer (its
-answer time minus the delays the proxy applied), ``uncontested_added_ms_p50`` the same
-for the stock turns; ``liar_gain``/``lag_liar_gain`` how much the liar's share of races
-rose over the same seat's honest share.
+``contested_wait_ms_p50`` what the server added to a contested play's answer (from
+the proxy handing the play to the server to the answer coming back, the proxy's own
+hops, the simulated network, left out), ``uncontested_added_ms_p50`` the same for the
+stock turns (fair runs; the line before it gives the same with ``fair_races`` off);
+``liar_gain``/``lag_liar_gain`` how much the liar's share of races rose over the same
+seat's honest share.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from nertz.server.protocol import PROTOCOL_VERSION
 
 NEAR_MS, FAR_MS, JITTER_MS = 10, 120, 30
 LAYOUT = "nertz: 3H; work: 2H / 2S / 2D / 2C; stock: 9C 9D; waste: -"
@@ -106,12 +110,15 @@ class Seat:
         self.ws: ClientConnection | None = None
         self._up_free = 0.0
         self._down_free = 0.0
-        self.waiting: dict[int, asyncio.Future[tuple[dict[str, Any], float]]] = {}
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.seq = 0
         self.up_line: asyncio.Queue[tuple[float, Callable[[], Any]]] = asyncio.Queue()
         self.down_line: asyncio.Queue[tuple[float, Callable[[], Any]]] = asyncio.Queue()
         self.added: dict[str, list[float]] = {"contested": [], "uncontested": []}
+        self.at_server: dict[int, list[float]] = {}
+        """Seq -> [when the proxy handed the play to the server, when its answer came back]:
+        what the server added, the proxy's own hops (the simulated network) left out."""
 
     def delay(self) -> float:
         return max(0.0, self.one_way + self.rng.uniform(-JITTER_MS, JITTER_MS))
@@ -132,16 +139,21 @@ class Seat:
             if asyncio.iscoroutine(result):
                 await result
 
-    def send(self, message: dict[str, Any], extra_ms: float = 0.0) -> float:
-        """Through the proxy; returns the delay applied."""
+    def send(self, message: dict[str, Any], extra_ms: float = 0.0) -> None:
+        """Through the proxy."""
         delay = self.delay()
         at = max(self._up_free, now_ms() + extra_ms + delay)
         self._up_free = at
         body = json.dumps(message)
         assert self.ws is not None
-        ws = self.ws
-        self._later(at, lambda: ws.send(body), up=True)
-        return at - now_ms() - extra_ms
+        ws, seq = self.ws, message.get("seq")
+
+        def deliver() -> Any:
+            if seq is not None:
+                self.at_server[seq] = [now_ms()]
+            return ws.send(body)
+
+        self._later(at, deliver, up=True)
 
     async def read(self) -> None:
         assert self.ws is not None
@@ -150,9 +162,11 @@ class Seat:
             at = max(self._down_free, now_ms() + delay)
             self._down_free = at
             message = json.loads(body)
-            self._later(at, lambda m=message, d=delay: self._got(m, d), up=False)
+            if message["type"] in ("ack", "refused") and message["seq"] in self.at_server:
+                self.at_server[message["seq"]].append(now_ms())
+            self._later(at, lambda m=message: self._got(m), up=False)
 
-    def _got(self, message: dict[str, Any], delay: float) -> None:
+    def _got(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "ping":
             if message["o"] is not None:
@@ -164,11 +178,11 @@ class Seat:
                 self.events.put_nowait(event["e"])
             future = self.waiting.pop(message["seq"], None)
             if future is not None and not future.done():
-                future.set_result((message, delay))
+                future.set_result(message)
         elif kind == "event":
             self.events.put_nowait(message["e"])
 
-    def play(self, move: str, kind: str = "play") -> asyncio.Future[tuple[dict[str, Any], float]]:
+    def play(self, move: str, kind: str = "play") -> asyncio.Future[dict[str, Any]]:
         """The gesture ends now: stamp it, send it; the future holds the answer."""
         self.seq += 1
         message: dict[str, Any] = {"type": kind, "seq": self.seq}
@@ -176,17 +190,15 @@ class Seat:
             message["move"] = move
         if self.offset is not None:
             message["at"] = round(self.client_clock() - self.offset) - self.lie_ms
-        future: asyncio.Future[tuple[dict[str, Any], float]] = (
-            asyncio.get_running_loop().create_future()
-        )
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[self.seq] = future
-        sent = now_ms()
-        up = self.send(message)
+        self.send(message)
+        seq = self.seq
 
-        def measured(done: asyncio.Future[tuple[dict[str, Any], float]]) -> None:
-            if not done.cancelled():
-                _, down = done.result()
-                self.added["_last"] = [now_ms() - sent - up - down]
+        def measured(done: asyncio.Future[dict[str, Any]]) -> None:
+            times = self.at_server.pop(seq, [])
+            if not done.cancelled() and len(times) == 2:
+                self.added["_last"] = [times[1] - times[0]]
 
         future.add_done_callback(measured)
         return future
@@ -203,7 +215,7 @@ async def gesture(
     seat: Seat,
     move: str,
     times: dict[int, float],
-    answers: dict[int, asyncio.Future[tuple[dict[str, Any], float]]],
+    answers: dict[int, asyncio.Future[dict[str, Any]]],
 ) -> None:
     """The seat's gesture ends at ``times[seat]``: it plays ``move`` then."""
     await asyncio.sleep(max(0.0, times[seat.number] - now_ms()) / 1000)
@@ -239,7 +251,12 @@ async def table(
         seat.ws = await connect(url.replace("http", "ws") + "/ws", max_size=None)
         await seat.ws.send(
             json.dumps(
-                {"type": "hello", "table": code, "token": token.json()["token"], "protocol": 4}
+                {
+                    "type": "hello",
+                    "table": code,
+                    "token": token.json()["token"],
+                    "protocol": PROTOCOL_VERSION,
+                }
             )
         )
         readers.append(asyncio.ensure_future(seat.read()))
@@ -266,13 +283,13 @@ async def table(
                 times = {order[0].number: start}
                 for seat in order[1:]:
                     times[seat.number] = start + rng.uniform(0, 200)
-                answers: dict[int, asyncio.Future[tuple[dict[str, Any], float]]] = {}
+                answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
 
                 await asyncio.gather(*(gesture(s, move, times, answers) for s in seats))
                 await asyncio.gather(*answers.values())
                 race = Race(len(seats), dict(times), far)
                 for number, future in answers.items():
-                    message, _ = future.result()
+                    message = future.result()
                     if message["type"] == "ack":
                         race.won.add(number)
                     seats[number].added["contested"] += seats[number].added.pop("_last", [])
@@ -312,6 +329,17 @@ def first_wins(races: list[Race], where: Callable[[Race], bool] = lambda r: True
     return sum(r.first in r.won for r in chosen) / max(1, len(chosen))
 
 
+def first_alone(races: list[Race]) -> float:
+    """Like ``first_wins``, but a tie (R16) is no win: the first seat's card alone stayed."""
+    chosen = [r for r in races if r.gap >= 30]
+    return sum(r.won == {r.first} for r in chosen) / max(1, len(chosen))
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def share(races: list[Race], seat: int) -> float:
     return sum(seat in r.won for r in races) / max(1, len(races))
 
@@ -346,8 +374,8 @@ def main() -> None:
             t, h, s = args.tables, args.hands, args.seed
             fair2, seats2 = asyncio.run(run(url, two, True, t, h, s, None))
             fair4, seats4 = asyncio.run(run(url, four, True, t, h, s + 1, None))
-            off2, _ = asyncio.run(run(url, two, False, t, h, s, None))
-            off4, _ = asyncio.run(run(url, four, False, t, h, s + 1, None))
+            off2, offseats2 = asyncio.run(run(url, two, False, t, h, s, None))
+            off4, offseats4 = asyncio.run(run(url, four, False, t, h, s + 1, None))
             liar, _ = asyncio.run(run(url, two, True, t, h, s + 2, "stamp"))
             lagger, _ = asyncio.run(run(url, two, True, t, h, s + 3, "pings"))
         finally:
@@ -357,6 +385,7 @@ def main() -> None:
     off = off2 + off4
     contested = [a for seat in seats2 + seats4 for a in seat.added["contested"]]
     uncontested = [a for seat in seats2 + seats4 for a in seat.added["uncontested"]]
+    uncontested_off = [a for seat in offseats2 + offseats4 for a in seat.added["uncontested"]]
     honest = share(fair2, 0)
     for name, races in (
         ("fair, 2 seats", fair2),
@@ -367,8 +396,14 @@ def main() -> None:
         far_first = first_wins(races, lambda r: r.first in r.far)
         print(
             f"{name}: races={len(races)} first_played_wins={first_wins(races):.3f}"
-            f" far_first_wins={far_first:.3f}"
+            f" far_first_wins={far_first:.3f} first_played_alone={first_alone(races):.3f}"
         )
+    on, off_ = uncontested, uncontested_off
+    print(
+        f"uncontested play, server's answer at the proxy: p50 {statistics.median(on):.2f}"
+        f" ms fair, {statistics.median(off_):.2f} ms off;"
+        f" p90 {quantile(on, 0.9):.2f} ms fair, {quantile(off_, 0.9):.2f} ms off"
+    )
     print(
         f"near seat's share: honest {honest:.3f}, stamping early {share(liar, 0):.3f},"
         f" answering pings late {share(lagger, 0):.3f}"
@@ -379,7 +414,7 @@ def main() -> None:
         f" far_first_wins={first_wins(fair, lambda r: r.first in r.far):.3f}"
         f" arrival_order_wins={first_wins(off):.3f}"
         f" contested_wait_ms_p50={statistics.median(contested):.1f}"
-        f" uncontested_added_ms_p50={statistics.median(uncontested):.1f}"
+        f" uncontested_added_ms_p50={statistics.median(uncontested):.2f}"
         f" liar_gain={share(liar, 0) - honest:.3f}"
         f" lag_liar_gain={share(lagger, 0) - honest:.3f}"
     )
