@@ -166,3 +166,41 @@ def test_no_joker_is_announced_after_a_call(page: Page, server: Server, console:
     page.keyboard.press("f")  # the joker to the middle, during the landing window
     expect(page.locator(".toast")).to_contain_text("no joker can be announced now (R41)")
     expect(page.locator(".chooser button.choice")).to_have_count(0)
+
+
+def test_two_open_announcements_are_both_drawn_legibly(
+    page: Page, server: Server, console: Console
+) -> None:
+    """R41: two jokers announced at once, one as the 2 of hearts for F1 and one as an
+    ace for a new foundation: each badge shows its card, who and the time left, and
+    neither lies over the other."""
+    code = server.table([ME], options={**JOKERS, "joker_announce_ms": "10000"})
+    seat_in(page, f"{server.url}/t/{code}")
+    page.dblclick('.mine [data-src="1"]')
+    expect(foundation(page, 1)).to_have_count(1)
+    page.keyboard.press("4")
+    page.keyboard.press("f")
+    page.click('.chooser button[aria-label="2 of hearts on F1"]')
+    page.keyboard.press("0")
+    page.keyboard.press("f")
+    page.click('.chooser button[aria-label="ace of spades to start a new foundation"]')
+    badges = page.locator(".announce")
+    expect(badges).to_have_count(2)
+    expect(page.locator('.fslot[data-drop="F1"] .announce')).to_contain_text("2♥")
+    expect(page.locator(".fslot.new-announce .announce")).to_contain_text("A♠")
+    boxes = []
+    for i in range(2):
+        badge = badges.nth(i)
+        expect(badge).to_contain_text("You")
+        expect(badge).to_contain_text(" s")
+        box = badge.bounding_box()
+        assert box is not None and box["width"] > 20 and box["height"] > 20
+        boxes.append(box)
+    one, two = boxes
+    apart = (
+        one["x"] + one["width"] <= two["x"]
+        or two["x"] + two["width"] <= one["x"]
+        or one["y"] + one["height"] <= two["y"]
+        or two["y"] + two["height"] <= one["y"]
+    )
+    assert apart, boxes

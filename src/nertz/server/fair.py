@@ -79,6 +79,8 @@ class FairRaces:
 
         def _after_events(self, events: Sequence[Event], now: int) -> None: ...
 
+        def _log_inputs(self) -> None: ...
+
         @property
         def timers_scripted(self) -> bool: ...
 
@@ -321,6 +323,8 @@ class FairRaces:
         if outcome.events:
             self._engine_events(outcome.events)
             self._after_events(outcome.events, now)
+        else:  # a look at the table (R25) is logged too: a restart must look then too
+            self._log_inputs()
         if closing and self.held:
             waiting, self.held = self.held, []
             for play in waiting:

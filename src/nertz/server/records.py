@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from nertz.engine import (
     Called,
@@ -103,6 +104,25 @@ class InputRecord:
     text: str
     arrival_ms: int | None = None
     credited_ms: int | None = None
+
+    def row(self) -> dict[str, Any]:
+        """Its columns in the ``inputs`` table (the store adds the table's id)."""
+        return {
+            "hand": self.hand,
+            "idx": self.index,
+            "at_ms": self.at_ms,
+            "seat": self.seat,
+            "text": self.text,
+            "arrival_ms": self.arrival_ms,
+            "credited_ms": self.credited_ms,
+        }
+
+    @staticmethod
+    def of_row(row: Any) -> InputRecord:
+        """The record of a row read back from the ``inputs`` table."""
+        return InputRecord(
+            row.hand, row.idx, row.at_ms, row.seat, row.text, row.arrival_ms, row.credited_ms
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -360,18 +360,7 @@ class Store:
             for r in records:
                 kind = type(r)
                 if kind is InputRecord:
-                    inputs.append(
-                        {
-                            "table_id": table_id,
-                            "hand": r.hand,
-                            "idx": r.index,
-                            "at_ms": r.at_ms,
-                            "seat": r.seat,
-                            "text": r.text,
-                            "arrival_ms": r.arrival_ms,
-                            "credited_ms": r.credited_ms,
-                        }
-                    )
+                    inputs.append({"table_id": table_id, **r.row()})
                 elif kind is EventRecord:
                     events.append({"table_id": table_id, "version": r.version, "body": r.body})
                 elif kind is SeatRecord:
@@ -545,9 +534,7 @@ class Store:
                 .where(inputs_t.c.table_id == table_id, inputs_t.c.hand == h.number)
                 .order_by(inputs_t.c.idx)
             ):
-                records.append(
-                    InputRecord(i.hand, i.idx, i.at_ms, i.seat, i.text, i.arrival_ms, i.credited_ms)
-                )
+                records.append(InputRecord.of_row(i))
         for e in conn.execute(
             select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.version)
         ):

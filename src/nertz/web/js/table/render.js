@@ -268,11 +268,15 @@ function renderMiddle(tv, view) {
       cell.title = `F${f.number}: ${name}; takes the ${needs < 13 ? cardName(`${["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"][needs + 1]}${f.suit}`) : "nothing: finished"}`;
     }
     // Open announcements (R41): on their foundation, or in a free place for a new one.
+    // A second one on the same foundation (a server before one place had one
+    // announcement) stacks above the first, never exactly over it.
     for (const a of view.announcements) {
       const cell = a.foundation ? cells.find((c) => c.dataset.drop === `F${a.foundation}`) : cells.find((c) => !c.dataset.drop && !c.childElementCount);
       if (!cell) continue;
       if (!a.foundation) cell.classList.add("new-announce");
-      cell.append(announceBadge(tv, a));
+      const badge = announceBadge(tv, a);
+      badge.style.setProperty("--stack", String(cell.querySelectorAll(".announce").length));
+      cell.append(badge);
     }
   }
   tv.foundations.replaceChildren(...cells);
