@@ -54,6 +54,7 @@ def start_lesson(page: Page, server: Server) -> None:
     page.locator(".ready-btn").click()
     expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
     expect_step(page, 1, "Your Nertz pile")
+    expect(page.locator(".invite-btn")).to_be_hidden()  # nobody to invite to a lesson
     # The place to act is highlighted.
     expect(page.locator('.mine .pile[data-pile="N"].look')).to_have_count(1)
     expect(page.locator(".middle.look")).to_have_count(1)

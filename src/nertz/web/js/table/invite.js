@@ -8,7 +8,8 @@ import { dialogHead } from "../dialog.js";
 
 /** Whether this page may offer the invite: it holds the key, or the table is public. */
 export function canInvite(tv) {
-  return !!tv.table && (tv.table.public || (tv.me !== null && !!tv.key));
+  // A practice table (server/practice.py) is one person's, with no seat to offer.
+  return !!tv.table && !tv.table.practice && (tv.table.public || (tv.me !== null && !!tv.key));
 }
 
 function absolute(path) {

@@ -98,6 +98,7 @@ export class Practice {
   hint(move) {
     this.glow = move ? { move, until: performance.now() + GLOW_MS } : null;
     this.tv.render();
+    if (move) setTimeout(() => this.tv.render(), GLOW_MS + 50); // the glow fades
   }
 
   /** An event the reducer applied: a move of mine ends the glow and restarts the wait. */
