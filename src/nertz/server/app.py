@@ -44,6 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from nertz.bots import DEFAULT_CHOICE, bot_name, choice
 from nertz.engine import preset
 
+from .cluster.quotas import shared_rate
 from .cluster.routing import RouteMsg, elsewhere, new_table, redirect, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
@@ -200,7 +201,7 @@ def create_app(config: Config) -> Starlette:
     async def create_table(request: Request) -> Response:
         address = client_address(request.scope)
         refusal = quotas.create_table(address, unstarted)
-        if refusal is not None:
+        if (refusal := refusal or await shared_rate(state, "creates", address)) is not None:
             return refused(refusal)
         try:
             rules, settings = table_request(await decode_body(request, CreateTable, "table"))
@@ -229,8 +230,7 @@ def create_app(config: Config) -> Starlette:
         refusal = quotas.lookup(address)
         if refusal is not None:
             return refused(refusal)
-        node = await elsewhere(state, code)
-        if node is not None:
+        if (node := await elsewhere(state, code)) is not None:
             return redirect(request, node)
         try:
             if code.strip().upper() not in lobby().tables:  # over and gone: from the store
@@ -249,9 +249,10 @@ def create_app(config: Config) -> Starlette:
         if refusal is not None:
             return refused(refusal)
         code = request.path_params["code"]
-        node = await elsewhere(state, code)
-        if node is not None:
+        if (node := await elsewhere(state, code)) is not None:
             return redirect(request, node)
+        if (refusal := await shared_rate(state, "joins", address)) is not None:
+            return refused(refusal)
         try:
             body = await decode_body(request, JoinTable, "join")
             device, refusal = await joining_device(state, request, address)  # me.py
