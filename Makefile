@@ -31,10 +31,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server src/nertz/bots src/nertz/sim
 
-# The browser tests use Debian's Chromium; install it when missing (as root, with apt).
+# The browser tests use Debian's Chromium; install it when missing (as root, with apt),
+# with a colour emoji font for the chat's reactions.
 chromium:
 	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
-		apt-get update -q && apt-get install -y -q chromium; fi
+		apt-get update -q && apt-get install -y -q chromium fonts-noto-color-emoji; fi
 
 # The cluster's tests (tests/cluster/) start their own PostgreSQL, Redis and HAProxy
 # from Debian's packages (tests/services.py); install them when missing, like Chromium.

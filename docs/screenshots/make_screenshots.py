@@ -2,12 +2,12 @@
 port, Debian's Chromium, a table against three bots mid-hand, the hand-end breakdown,
 the table on a phone held sideways and upright, the score sheet with R31's worked hands,
 a joker table (R41), a partnership table (R40), the end of a match in a series, the
-invite dialog, a player's own history (/me and a match page) and the guided first hand
-(``/learn``) after a wrong move.
+invite dialog, a player's own history (/me and a match page), the guided first hand
+(``/learn``) after a wrong move and the table chat.
 
 ``make_screenshots.py series invite`` writes only those (any of ``jokers``,
 ``partners``, ``series``, ``invite``, ``me``,
-``guided``)."""
+``guided``, ``chat``)."""
 
 from __future__ import annotations
 
@@ -209,6 +209,33 @@ def guided(browser: Browser, api: Server) -> None:
     page.close()
 
 
+def chat(browser: Browser, api: Server) -> None:
+    """Ann's page mid-hand with the chat open beside the table (above her own layout):
+    Ben's markup shown as text, and his reaction on his seat."""
+    code = api.table([ME, BOTS[0], BOTS[1]], bots={"2": "casual:scorer"}, countdown_ms=300)
+    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Ben")
+    for page in (ann, ben):
+        page.click(".chat-btn")
+    lines = [
+        (ben, "gl hf!"),
+        (ann, "you too"),
+        (ben, "<b>bold?</b> no: chat is plain text"),
+        (ann, "that 2♠ was mine 😤"),
+    ]
+    for n, (page, text) in enumerate(lines, start=1):
+        page.fill(".chat-input", text)
+        page.press(".chat-input", "Enter")  # during play the keys go back to the cards
+        ann.wait_for_selector(f'.chat-line[data-n="{n}"]')
+    ann.keyboard.press("0")
+    ann.keyboard.press("f")
+    ben.click('.react-btn[data-what="😂"]')
+    ann.wait_for_selector('.opp[data-seat="1"] .reaction')
+    settle(ann)
+    ann.screenshot(path=str(HERE / "chat.png"))
+    ann.close()
+    ben.close()
+
+
 EXTRA = {
     "jokers": jokers,
     "partners": partners,
@@ -216,6 +243,7 @@ EXTRA = {
     "invite": invite,
     "me": my_games,
     "guided": guided,
+    "chat": chat,
 }
 """The shots that can be made alone (``make_screenshots.py NAME ...``)."""
 

@@ -12,9 +12,11 @@ Decoding never raises on bad input: ``decode_client`` returns either a message o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
+
+from .chat_wire import ChatIn, ChatLine, ChatOut
 
 __all__ = [
     "CLIENT_TYPES",
@@ -80,7 +82,7 @@ __all__ = [
 
 PROTOCOL_VERSION = 7
 """Bumped whenever a message changes shape: docs/protocol.md says what each version
-changed (7: practice tables, the host's wait, invites, lifetimes)."""
+changed (7: practice tables, the host's wait, invites, lifetimes, chat)."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -211,26 +213,13 @@ class Pace(_Client, tag="pace", frozen=True):
 PracticeMessage = Pause | Hint | Pace
 """The messages only a practice table answers (``practice.py``)."""
 ClientMessage = (
-    Hello | Ready | Again | Play | Call | Stuck | Pick | Drop | Resync | Leave | Pong | Host
-) | PracticeMessage
-
-CLIENT_TYPES = (
-    "hello",
-    "ready",
-    "again",
-    "play",
-    "call",
-    "stuck",
-    "pick",
-    "drop",
-    "resync",
-    "leave",
-    "pong",
-    "host",
-    "pause",
-    "hint",
-    "pace",
+    (Hello | Ready | Again | Play | Call | Stuck | Pick | Drop | Resync | Leave | Pong | Host)
+    | PracticeMessage
+    | ChatIn
 )
+
+CLIENT_TYPES = tuple(str(kind.__struct_config__.tag) for kind in get_args(ClientMessage))
+"""Every client message's ``type``, in the order of ``ClientMessage``."""
 
 
 class _Event(msgspec.Struct, tag_field="k", kw_only=True, omit_defaults=True, frozen=True):
@@ -494,6 +483,8 @@ class StateMsg(_Server, tag="state"):
     internal error). Versions count within it; a resume names it (``Hello.epoch``)."""
     host_start_ms: int | None = None
     """Once a match is over: when (as ``now_ms``) the host may start the next anyway."""
+    chat: list[ChatLine] = msgspec.field(default_factory=list)
+    """The table's recent chat lines, oldest first (absent when there are none)."""
 
 
 class EventMsg(_Server, tag="event"):
@@ -557,7 +548,7 @@ class ErrorMsg(_Server, tag="error"):
     seq: int | None = None
 
 
-ServerMessage = StateMsg | EventMsg | Ack | Refused | HoldMsg | Ping | HintMsg | ErrorMsg
+ServerMessage = StateMsg | EventMsg | Ack | Refused | HoldMsg | Ping | HintMsg | ChatOut | ErrorMsg
 """Every message the server sends, tagged by ``type``."""
 
 

@@ -4,9 +4,10 @@ A table's durable state is small and append-only: who holds each place
 (``SeatRecord``), each hand's deal (``DealRecord``, R33), each hand's accepted inputs
 (``InputRecord``, ``Hand.log``), each hand's scores (``ScoreRecord``, R29-R31), the
 match's end (``MatchRecord``, R32), each hand's races won and lost per seat
-(``RacesRecord``) and every public event exactly as it was sent
-(``EventRecord``). The store writes them; ``read_records`` groups them back for
-``Table.restore``. No table here: the store imports this module, not the table.
+(``RacesRecord``), every public event exactly as it was sent (``EventRecord``) and the
+table's chat, line by line (``ChatRecord``, ``chat.py``). The store writes them;
+``read_records`` groups them back for ``Table.restore``. No table here: the store
+imports this module, not the table.
 
 ``public_event`` turns an engine event into the event a table sends
 (``protocol.TableEvent``): the engine's events carry face-up cards only, so it is the
@@ -23,6 +24,7 @@ from nertz.engine import (
     Called,
     CardsMoved,
     Deal,
+    EndReason,
     Event,
     Hand,
     HandEnded,
@@ -51,6 +53,7 @@ from .protocol import (
 )
 
 __all__ = [
+    "ChatRecord",
     "DealRecord",
     "DiscardRecord",
     "EventRecord",
@@ -62,6 +65,7 @@ __all__ = [
     "ScoreRecord",
     "SeatRecord",
     "StoredHand",
+    "hand_caller",
     "hand_scores",
     "public_event",
     "read_records",
@@ -175,6 +179,19 @@ class MatchBegunRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatRecord:
+    """One line of table chat (``chat.py``): its number at the table, the match of the
+    series it was said in, who said it and what."""
+
+    n: int
+    match: int
+    seat: int
+    partner: int
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class DiscardRecord:
     """A table that ended before its first deal: nothing of it is worth keeping (the
     store forgets it, so it never comes back after a restart)."""
@@ -190,6 +207,7 @@ Record = (
     | MatchRecord
     | MatchBegunRecord
     | DiscardRecord
+    | ChatRecord
 )
 
 StoredHand = tuple[DealRecord, Sequence[tuple[int, int, str]]]
@@ -230,6 +248,11 @@ def rebuild_deal(record: DealRecord, rules: Rules) -> Deal:
         if dealt.layouts == tuple(record.layouts):
             return dealt
     return Deal.from_layouts(record.layouts, record.middle)
+
+
+def hand_caller(hand: Hand) -> int | None:
+    """Who called Nertz to end a finished hand (R27), if anyone did."""
+    return hand.caller if hand.end_reason is EndReason.CALLED else None
 
 
 def hand_scores(hand: Hand) -> tuple[dict[str, int], ...]:

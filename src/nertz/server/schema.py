@@ -30,6 +30,7 @@ __all__ = [
     "add_sqlite_columns",
     "add_until_column",
     "add_watch_column",
+    "chat_t",
     "device_places_t",
     "devices_t",
     "events_t",
@@ -157,6 +158,18 @@ device_places_t = Table(  # each place a device took: from which hand of the tab
     # left, was released or removed): the table's last scored hand then.
     Column("until_hand", Integer),
 )
+chat_t = Table(  # each line of a table's chat (chat.py), with the match it was said in
+    "chat",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("match", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("partner", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("said", Float, nullable=False),
+)
 
 table_owners_t = Table(  # a cluster's fencing (cluster/fencing.py); unused by a single node
     "table_owners",
@@ -235,7 +248,7 @@ def add_watch_column(engine: Engine) -> None:
 def forget_table(conn: Connection, table_id: str) -> None:
     """Delete every row of one table (one that ended before its first deal, which
     nothing needs again), the ``tables`` row last."""
-    every = (events_t, inputs_t, hands_t, hand_races_t, device_places_t, seats_t, series_t)
+    every = (events_t, inputs_t, hands_t, hand_races_t, device_places_t, seats_t, series_t, chat_t)
     for table in (*every, matches_t, tables_t):
         key = table.c.id if table is tables_t else table.c.table_id
         conn.execute(delete(table).where(key == table_id))

@@ -107,6 +107,8 @@ class Seating:
 
         def _resend_holds(self, conn: int) -> None: ...
 
+        def _resend_chat(self, conn: int) -> None: ...
+
         def _plan(self, place: Place, now: int) -> None: ...
 
         def _replan_partner(self, place: Place, now: int) -> None: ...
@@ -286,6 +288,7 @@ class Seating:
             for body in self.events[last:]:
                 self._out.sends.append((conn, body))
             self._resend_holds(conn)
+            self._resend_chat(conn)
         else:
             self._send_state(conn)
 

@@ -3,8 +3,8 @@
 What is stored (and what a restart needs): each table (code, a hash of its private key,
 rules, settings), its seats (names and token *hashes*, never tokens), its matches (the
 series), each hand (deal and seed, scores once over), each hand's accepted inputs
-(``Hand.log``), each hand's races won and lost per seat (``hand_races``) and the public
-event log. A table is rebuilt by replaying every hand.
+(``Hand.log``), each hand's races won and lost per seat (``hand_races``), the public
+event log and the chat. A table is rebuilt by replaying every hand.
 
 One writer thread group-commits everything queued, over and over, then tells the actor
 (acks wait for it; docs/server.md has the guarantee); ``commit_lag`` reports the waits.
@@ -20,7 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -37,8 +37,10 @@ from sqlalchemy import (
     update,
 )
 
+from .chat_rows import recent_chat, write_chat
 from .migrate import upgrade
 from .records import (
+    ChatRecord,
     DealRecord,
     DiscardRecord,
     EventRecord,
@@ -364,14 +366,7 @@ class Store:
                 elif kind is EventRecord:
                     events.append({"table_id": table_id, "version": r.version, "body": r.body})
                 elif kind is SeatRecord:
-                    seats[(table_id, r.seat, r.partner)] = {
-                        "table_id": table_id,
-                        "seat": r.seat,
-                        "partner": r.partner,
-                        "name": r.name,
-                        "token_hash": r.token_hash,
-                        "bot": r.bot,
-                    }
+                    seats[(table_id, r.seat, r.partner)] = {"table_id": table_id, **asdict(r)}
                 elif kind is DealRecord:
                     hands.append(
                         {
@@ -417,6 +412,8 @@ class Store:
                     ]
                 elif kind is MatchBegunRecord:
                     again.append({"t": table_id})
+                elif kind is ChatRecord:
+                    write_chat(conn, table_id, r)
                 elif kind is TableCreated:
                     created.append(
                         {
@@ -539,6 +536,7 @@ class Store:
             select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.version)
         ):
             records.append(EventRecord(e.version, bytes(e.body)))
+        records += recent_chat(conn, table_id)
         return records
 
     def history(self, limit: int = 50) -> list[dict[str, Any]]:

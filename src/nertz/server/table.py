@@ -40,7 +40,6 @@ from nertz.bots import bot_name, parse_places
 from nertz.engine import (
     PARTNERS,
     Deal,
-    EndReason,
     Event,
     Hand,
     HandEnded,
@@ -57,6 +56,7 @@ from nertz.engine import (
 )
 
 from .bots import BotSeats
+from .chat import Chatting
 from .commands import Command, Connect, Disconnect, Inbound, Join, Out, Stage
 from .fair import FairRaces
 from .host import Hosting, rules_from
@@ -96,6 +96,7 @@ from .records import (
     ScoreRecord,
     SeatRecord,
     StoredHand,
+    hand_caller,
     hand_scores,
     public_event,
     read_records,
@@ -108,7 +109,9 @@ from .settings import Settings
 __all__ = ["Table", "restore_from_records"]
 
 
-class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicing, Lifetimes):
+class Table(
+    FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicing, Lifetimes, Chatting
+):
     """One table's match. Not thread-safe: one actor calls it (STYLE.md)."""
 
     def __init__(
@@ -142,6 +145,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
         """R40: what each partner holds (only partnership tables pick anything up)."""
         self.match = Match(settings.seats, rules)
         self._init_series()
+        self._init_chat()
         self.stage = Stage.SEATING
         self.hand: Hand | None = None
         self.hand_no = 0
@@ -239,7 +243,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             table.hand, table.hand_no, table._logged = replayed, record.hand, len(replayed.log)
             table.now = max(table.now, replayed.now)
             if replayed.over:
-                table.match.record(replayed.scores(), _caller(replayed))
+                table.match.record(replayed.scores(), hand_caller(replayed))
         table._restore_host(events, in_force)
         table.over_at = table.now if table.match.over else None  # the host's wait anew
         now = table.now
@@ -328,6 +332,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             self._error(conn, "already_joined", "this connection has already said hello")
         else:
             self._practice_message(conn, index, message, now)  # practice.py
+            self._talk(conn, index, message, now)  # chat and reactions (chat.py)
 
     # ------------------------------------------------------------------ play
 
@@ -503,7 +508,7 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
                 place.driver.stop()
         self._clear_holds()
         scores = hand_scores(hand)
-        caller = _caller(hand)
+        caller = hand_caller(hand)
         self.match.record(hand.scores(), caller)
         end = hand.end_reason.value if hand.end_reason else "?"
         self._out.records.append(ScoreRecord(self.hand_no, scores, caller, end))
@@ -553,12 +558,9 @@ class Table(FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicin
             now_ms=self.now,
             epoch=self.epoch,
             host_start_ms=self.host_start_ms(),
+            chat=list(self.chat_lines),
         )
         self._out.sends.append((conn, encode(message)))
-
-
-def _caller(hand: Hand) -> int | None:
-    return hand.caller if hand.end_reason is EndReason.CALLED else None
 
 
 def restore_from_records(
@@ -570,5 +572,6 @@ def restore_from_records(
 ) -> Table:
     """``Table.restore`` from a table's records in the order they were produced (the
     store's rows; ``records.read_records``)."""
-    seats, hands, events = read_records(records)
-    return Table.restore(code, rules, settings, seats, hands, events, dealer)
+    table = Table.restore(code, rules, settings, *read_records(records), dealer)
+    table._restore_chat(records)  # the recent chat lines (chat.py)
+    return table

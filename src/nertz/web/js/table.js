@@ -12,6 +12,7 @@ import { seatFor } from "./home.js";
 import { TableSocket } from "./net.js";
 import { rulesContent } from "./rules.js";
 import { play } from "./sound.js";
+import { Chat } from "./table/chat.js";
 import { renderChooser } from "./table/chooser.js";
 import { onDoubleClick, onKey, onPointerDown } from "./table/input.js";
 import { showJoin } from "./table/join.js";
@@ -119,7 +120,7 @@ class TableView {
       h("button", { type: "button", class: "rules-btn", onclick: () => this.showRulesDialog(), title: "The rules and this table's options (?)" }, "Rules ", h("kbd", { text: "?" })),
       this.inviteBtn = h("button", { type: "button", class: "invite-btn", style: "display:none", onclick: () => showInvite(this, this.dialog), title: "Invite people: the link, a code to type, a QR code" }, "Invite"),
       this.hostBtn = h("button", { type: "button", class: "host-btn", hidden: true, onclick: () => this.showHostDialog(), title: "Run the table: start, bots, options" }, "Host"),
-      this.settingsBox,
+      (this.chat = new Chat(this)).toggle, this.settingsBox, // table/chat.js: the chat
       h("a", { href: "/", class: "home-link", title: "Home" }, "Home"));
     this.opponents = h("section", { class: "opponents", "aria-label": "Opponents" });
     this.foundations = h("div", { class: "foundations", role: "list", "aria-label": "Foundations" });
@@ -165,6 +166,7 @@ class TableView {
   // ------------------------------------------------------------------ messages
 
   onMessage(msg) {
+    if (this.chat.receive(msg)) return; // chat lines, reactions and their refusals
     const { events, resync } = receive(this.st, msg, performance.now());
     switch (msg.type) {
       case "state":
@@ -440,6 +442,7 @@ class TableView {
     this.inviteBtn.style.display = canInvite(this) ? "" : "none"; // as the host button
     this.hostBtn.style.display = isHost(this) ? "" : "none"; // [hidden] loses to the bar's button style
     finish(this, view, before);
+    this.chat.place();
     this.practice.render();
     this.syncHold();
   }

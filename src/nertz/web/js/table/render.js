@@ -136,7 +136,7 @@ function renderOpponents(tv, view) {
       h("small", { text: seatBadges(s) }),
       vs && vs.stuck ? h("span", { class: "tag", text: "stuck" }) : null,
       view && view.caller === n ? h("span", { class: "tag call-tag", text: "called" }) : null);
-    const panel = h("div", { class: "opp", style: `--seat:${seatColour(n)}`, "aria-label": `${nameOf(tv.st, n)}'s layout` }, head);
+    const panel = h("div", { class: "opp", "data-seat": String(n), style: `--seat:${seatColour(n)}`, "aria-label": `${nameOf(tv.st, n)}'s layout` }, head);
     if (vs) panel.append(layoutEl(tv, vs, n, false));
     return panel;
   }));

@@ -1,0 +1,222 @@
+"""Talk at the table: chat lines and quick reactions.
+
+A person with a place may write a line of chat (plain text, at most ``CHAT_MAX_CHARS``
+characters, at most ``CHAT_BURST`` lines in any ``CHAT_WINDOW_MS``) or send a reaction
+(one of ``REACTIONS``, shown on their seat for a moment, at most ``REACTION_BURST`` in
+any ``REACTION_WINDOW_MS``); a refusal is an ``error`` with a code and a sentence
+(``chat_too_long``, ``chat_too_fast``, ``chat_empty``, ``reaction_too_fast``,
+``bad_reaction``). Spectators read the chat and see the reactions but write nothing
+(``not_seated``): anyone with the watch link may watch, and what is said at the table
+is said by the people playing.
+
+Talk is not play: a chat line is no table event (no version, so it never shifts the
+match's event log that restores a hand) but a ``chat`` message of its own, numbered
+``n`` at the table. Each line is kept in the store (a ``ChatRecord``) with the match
+it was said in, and goes out only once it is there, like every message of the table;
+a restored table reads back its last ``RECENT_LINES`` lines, which every ``state``
+carries and a resuming page is sent again. A reaction is momentary, like a partner's
+hold: sent once, never stored.
+
+Nothing private is in it: a line carries the seat, the place's normalised name and
+what the person wrote; the server adds nothing of the hand.
+
+``Chatting`` is the ``Table``'s part that does this; the limits count in table time.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import unicodedata
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .chat_rows import RECENT_LINES
+from .chat_wire import Chat, ChatLine, ChatMsg, React, ReactionMsg
+from .commands import Out
+from .protocol import ClientMessage, encode
+from .records import ChatRecord, Record
+from .seats import Place
+
+__all__ = [
+    "CHAT_BURST",
+    "CHAT_MAX_CHARS",
+    "CHAT_WINDOW_MS",
+    "REACTIONS",
+    "REACTION_BURST",
+    "REACTION_WINDOW_MS",
+    "RECENT_LINES",
+    "Chatting",
+    "clean_text",
+]
+
+CHAT_MAX_CHARS = 200
+"""The longest line, in characters (after ``clean_text``)."""
+CHAT_BURST = 5
+CHAT_WINDOW_MS = 10_000
+"""At most ``CHAT_BURST`` lines from one place in any ``CHAT_WINDOW_MS``: a quick
+exchange is never held up, a flood is."""
+REACTIONS = ("👍", "😂", "😮", "😬", "🎉", "Nertz!")
+"""The reactions a person may send."""
+REACTION_BURST = 3
+REACTION_WINDOW_MS = 5_000
+
+
+def clean_text(text: str) -> str:
+    """A chat line as it is kept: one line of plain text. Control characters (line
+    breaks, tabs, escapes) become spaces and the ends are trimmed; markup is left as
+    typed, to be shown as text."""
+    spaced = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+    return spaced.strip()
+
+
+class _Window:
+    """The times of a place's last few messages, for a rate limit."""
+
+    def __init__(self, burst: int, window_ms: int) -> None:
+        self.times: collections.deque[int] = collections.deque(maxlen=burst)
+        self.window_ms = window_ms
+
+    def wait_ms(self, now: int) -> int:
+        """How long until one more is allowed (0: now)."""
+        times = self.times
+        if len(times) < (times.maxlen or 0):
+            return 0
+        return max(0, times[0] + self.window_ms - now)
+
+
+class Chatting:
+    """The ``Table``'s chat and reactions. State: ``chat_lines`` (the recent lines,
+    oldest first), ``chat_count`` (the last line's ``n``) and each place's rate
+    windows."""
+
+    places: list[Place]
+    per_seat: int
+    conns: dict[int, int | None]
+    match_no: int
+    _out: Out
+    chat_count: int
+    chat_lines: collections.deque[ChatLine]
+    _chat_windows: dict[tuple[int, str], _Window]
+
+    if TYPE_CHECKING:
+
+        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
+
+        def _partner_no(self, place: Place) -> int | None: ...
+
+    def _init_chat(self) -> None:
+        self.chat_count = 0
+        self.chat_lines = collections.deque(maxlen=RECENT_LINES)
+        self._chat_windows = {}
+
+    def _windows(self, index: int, kind: str) -> _Window:
+        windows = self._chat_windows
+        window = windows.get((index, kind))
+        if window is None:
+            if kind == "chat":
+                window = _Window(CHAT_BURST, CHAT_WINDOW_MS)
+            else:
+                window = _Window(REACTION_BURST, REACTION_WINDOW_MS)
+            windows[(index, kind)] = window
+        return window
+
+    # ------------------------------------------------------------------ input
+
+    def _talk(self, conn: int, index: int | None, message: ClientMessage, now: int) -> None:
+        """A ``chat`` or ``reaction`` message from connection ``conn`` (place ``index``,
+        None for a spectator); other messages are not talk."""
+        if type(message) is not Chat and type(message) is not React:
+            return
+        if index is None:
+            self._error(
+                conn, "not_seated", "spectators read the chat; only people at the table write"
+            )
+        elif type(message) is Chat:
+            self._chat(conn, self.places[index], index, message.text, now)
+        elif type(message) is React:
+            self._react(conn, self.places[index], index, message.what, now)
+
+    def _chat(self, conn: int, place: Place, index: int, text: str, now: int) -> None:
+        line = clean_text(text)
+        if not line:
+            self._error(conn, "chat_empty", "there is nothing to send: type something first")
+            return
+        if len(line) > CHAT_MAX_CHARS:
+            self._error(
+                conn,
+                "chat_too_long",
+                f"that line has {len(line)} characters; the limit is {CHAT_MAX_CHARS}",
+            )
+            return
+        window = self._windows(index, "chat")
+        wait = window.wait_ms(now)
+        if wait:
+            self._error(
+                conn,
+                "chat_too_fast",
+                f"slow down: at most {CHAT_BURST} lines in {CHAT_WINDOW_MS // 1000} seconds; "
+                f"try again in {math.ceil(wait / 1000)} s",
+            )
+            return
+        window.times.append(now)
+        self.chat_count += 1
+        said = ChatLine(
+            n=self.chat_count,
+            seat=place.number,
+            partner=self._partner_no(place),
+            name=place.name,
+            text=line,
+        )
+        self.chat_lines.append(said)
+        record = ChatRecord(said.n, self.match_no, place.number, place.partner, place.name, line)
+        self._out.records.append(record)
+        self._to_everyone(encode(ChatMsg([said])))
+
+    def _react(self, conn: int, place: Place, index: int, what: str, now: int) -> None:
+        if what not in REACTIONS:
+            self._error(conn, "bad_reaction", f"reactions are {' '.join(REACTIONS)}, not {what!r}")
+            return
+        window = self._windows(index, "reaction")
+        wait = window.wait_ms(now)
+        if wait:
+            self._error(
+                conn,
+                "reaction_too_fast",
+                f"slow down: at most {REACTION_BURST} reactions in "
+                f"{REACTION_WINDOW_MS // 1000} seconds; try again in {math.ceil(wait / 1000)} s",
+            )
+            return
+        window.times.append(now)
+        reaction = ReactionMsg(
+            seat=place.number, name=place.name, what=what, partner=self._partner_no(place)
+        )
+        self._to_everyone(encode(reaction))
+
+    def _to_everyone(self, body: bytes) -> None:
+        sends = self._out.sends
+        for conn in self.conns:
+            sends.append((conn, body))
+
+    # ------------------------------------------------------------------ resume and restore
+
+    def _resend_chat(self, conn: int) -> None:
+        """A page that resumed from its last version missed the lines said while it was
+        away (they carry no version): it is sent the recent ones again."""
+        if self.chat_lines:
+            self._out.sends.append((conn, encode(ChatMsg(list(self.chat_lines)))))
+
+    def _restore_chat(self, records: Sequence[Record]) -> None:
+        """Restoring: the recent lines from the store's ``ChatRecord`` rows (in order)."""
+        for record in records:
+            if type(record) is ChatRecord:
+                self.chat_count = max(self.chat_count, record.n)
+                self.chat_lines.append(
+                    ChatLine(
+                        n=record.n,
+                        seat=record.seat,
+                        partner=record.partner if self.per_seat > 1 else None,
+                        name=record.name,
+                        text=record.text,
+                    )
+                )

@@ -1,0 +1,279 @@
+// Talk at the table (docs/protocol.md, "Chat and reactions"): the chat panel, quick
+// reactions shown on the sender's seat for a moment, and muting a person. Between
+// hands the panel stands open beside the seating and end panels; during play (and with
+// no panel up) it is a side panel, collapsed unless opened during play, that ends above
+// this page's own layout so it never covers its cards. Every line is shown as text (textContent): markup in it is
+// shown, never run. Muting is this page's own: a per-table list in localStorage.
+import { h, store } from "../api.js";
+import { seatColour } from "../cards.js";
+
+/** The reactions the server accepts (server/chat.py, ``REACTIONS``). */
+export const REACTIONS = ["👍", "😂", "😮", "😬", "🎉", "Nertz!"];
+/** The longest line the server accepts (``CHAT_MAX_CHARS``): the counter turns red past it. */
+export const MAX_CHARS = 200;
+/** How long a reaction stays on its seat. */
+export const REACTION_MS = 3000;
+const KEEP = 200; // lines kept on this page
+
+const PLAYING = ["countdown", "playing"];
+
+/** Who a line or reaction is from, as a key for muting: names are unique per table
+ * (the server folds case and look-alikes; lower case is enough to match its own). */
+function who(name) {
+  return String(name || "").toLowerCase();
+}
+
+export class Chat {
+  constructor(tv) {
+    this.tv = tv;
+    this.lines = new Map(); // n -> line, in order of n
+    this.reactions = new Map(); // "seat/partner" -> { what, name, until }
+    this.unread = 0;
+    this.sent = null; // the text of my last line until the server echoes it
+    const open = store.get("chatOpen", {});
+    this.open = { play: open.play ?? false, rest: open.rest ?? true };
+    this.build();
+  }
+
+  build() {
+    this.toggle = h("button", { type: "button", class: "chat-btn", "aria-expanded": "false", title: "Table chat and reactions", onclick: () => this.setOpen(!this.isOpen()) },
+      "Chat", this.badge = h("span", { class: "chat-unread", hidden: true }));
+    this.log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "Chat lines" });
+    this.note = h("p", { class: "chat-note", role: "status" });
+    this.input = h("input", { type: "text", class: "chat-input", autocomplete: "off", "aria-label": "Say something to the table", placeholder: "Say something…", oninput: () => this.count(),
+      onkeydown: (e) => { if (e.key === "Escape") this.tv.board.focus({ preventScroll: true }); } });
+    this.counter = h("small", { class: "chat-count" });
+    this.form = h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); this.say(); } },
+      this.input, h("button", { type: "submit", class: "chat-send", text: "Send" }), this.counter);
+    this.reactRow = h("div", { class: "chat-reactions", role: "group", "aria-label": "Reactions" },
+      REACTIONS.map((what) => h("button", { type: "button", class: "react-btn", "data-what": what, title: `React: ${what}`, onclick: () => this.react(what), text: what })));
+    this.mute = h("details", { class: "chat-mute" }, h("summary", { text: "Mute…" }), this.muteList = h("div", { class: "mute-list" }));
+    this.readOnly = h("p", { class: "chat-readonly", text: "Spectators read the chat; the people playing write in it." });
+    this.panel = h("aside", { class: "chat-panel", "aria-label": "Table chat", hidden: true },
+      h("div", { class: "chat-head" }, h("b", { text: "Chat" }), this.mute,
+        h("button", { type: "button", class: "chat-close", title: "Hide the chat", "aria-label": "Hide the chat", onclick: () => this.setOpen(false), text: "×" })),
+      this.log, this.note, this.reactRow, this.form, this.readOnly);
+    // The panel is not the table: a press in it is never a tap on a card.
+    this.panel.addEventListener("pointerdown", (e) => e.stopPropagation());
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  /** Every message from the server, first: true when it was the chat's alone (a
+   * ``chat``, a ``reaction``, a refusal of mine); a ``state``'s recent lines (the
+   * server's last 50) are taken and the state goes on to the page. */
+  receive(msg) {
+    if (msg.type === "state") this.merge(msg.chat || [], false);
+    if (msg.type === "error") return this.refused(msg);
+    if (msg.type !== "chat" && msg.type !== "reaction") return false;
+    if (msg.type === "chat") this.merge(msg.lines, true);
+    else this.reacted(msg);
+    this.place();
+    return true;
+  }
+
+  /** A refusal of mine the chat shows (``chat_*``, ``reaction_*``, a spectator's
+   * ``not_seated``); true when it was the chat's. */
+  refused(msg) {
+    const ours = /^(chat_|reaction_|bad_reaction)/.test(msg.code) || (msg.code === "not_seated" && /chat/.test(msg.reason));
+    if (!ours) return false;
+    if (this.sent !== null && !this.input.value) this.input.value = this.sent; // keep it to mend
+    this.sent = null;
+    this.note.textContent = msg.reason.charAt(0).toUpperCase() + msg.reason.slice(1);
+    this.note.className = "chat-note error";
+    this.count();
+    if (!this.isOpen()) this.setOpen(true);
+    return true;
+  }
+
+  merge(lines, live) {
+    const tv = this.tv;
+    for (const line of lines) {
+      if (this.lines.has(line.n)) continue;
+      this.lines.set(line.n, line);
+      if (!live) continue;
+      const mine = line.seat === tv.me && (line.partner ?? null) === (tv.st.partner ?? null);
+      if (mine) this.sent = null; // taken: nothing to give back to the input
+      if (!mine && !this.muted(line.name) && !this.isOpen()) {
+        this.unread += 1;
+        this.peek = `${line.name}: ${line.text}`;
+      }
+    }
+    while (this.lines.size > KEEP) this.lines.delete(this.lines.keys().next().value);
+    this.drawLog();
+  }
+
+  reacted(msg) {
+    if (this.muted(msg.name)) return;
+    const key = `${msg.seat}/${msg.partner ?? 0}`;
+    this.reactions.set(key, { ...msg, until: performance.now() + REACTION_MS });
+    setTimeout(() => this.place(), REACTION_MS + 20);
+  }
+
+  // ------------------------------------------------------------------ sending
+
+  say() {
+    const text = this.input.value;
+    if (!text.trim()) return;
+    if (!this.tv.socket.send({ type: "chat", text })) {
+      this.showNote("Not connected: the line was not sent.", "error");
+      return;
+    }
+    this.sent = text;
+    this.input.value = "";
+    this.showNote("", "");
+    this.count();
+    // During play the keys go back to the cards: a line said, the hand goes on.
+    if (PLAYING.includes(this.tv.table.stage)) this.tv.board.focus({ preventScroll: true });
+  }
+
+  react(what) {
+    if (this.tv.me === null) return;
+    this.tv.socket.send({ type: "reaction", what });
+  }
+
+  showNote(text, kind) {
+    this.note.textContent = text;
+    this.note.className = `chat-note ${kind}`;
+  }
+
+  count() {
+    const n = [...this.input.value].length;
+    this.counter.textContent = n > MAX_CHARS * 0.75 ? `${n}/${MAX_CHARS}` : "";
+    this.counter.classList.toggle("over", n > MAX_CHARS);
+  }
+
+  // ------------------------------------------------------------------ muting
+
+  mutedSet() {
+    const all = store.get("mutes", {});
+    return new Set(all[this.tv.code] || []);
+  }
+
+  muted(name) {
+    return this.mutedSet().has(who(name));
+  }
+
+  setMuted(name, on) {
+    const all = store.get("mutes", {});
+    const set = this.mutedSet();
+    if (on) set.add(who(name));
+    else set.delete(who(name));
+    all[this.tv.code] = [...set];
+    store.set("mutes", all);
+    if (on) for (const [key, r] of this.reactions) if (who(r.name) === who(name)) this.reactions.delete(key);
+    this.drawLog();
+    this.place();
+  }
+
+  /** The people one may mute: everyone at the table but this page's own place and bots. */
+  people() {
+    const t = this.tv.table;
+    const out = [];
+    for (const s of t.seats) {
+      const places = s.partners ? s.partners.map((p) => [s.seat, p.partner, p]) : [[s.seat, null, s]];
+      for (const [seat, partner, p] of places) {
+        const mine = seat === this.tv.me && (partner ?? null) === (this.tv.st.partner ?? null);
+        if (p.name && !p.bot && !mine) out.push(p.name);
+      }
+    }
+    return out;
+  }
+
+  drawMuteList() {
+    const names = this.people();
+    const key = names.join("\n");
+    if (key === this.muteKey) return;
+    this.muteKey = key;
+    this.muteList.replaceChildren(...(names.length ? names.map((name) => {
+      const box = h("input", { type: "checkbox", checked: this.muted(name), "data-name": name, onchange: () => this.setMuted(name, box.checked) });
+      return h("label", {}, box, ` ${name}`);
+    }) : [h("small", { text: "Nobody else is here yet." })]));
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  drawLog() {
+    const rows = [];
+    for (const line of this.lines.values()) {
+      if (this.muted(line.name)) continue;
+      rows.push(h("li", { class: "chat-line", "data-n": String(line.n) },
+        h("b", { class: "chat-who", style: `color:${seatColour(line.seat)}`, text: line.name }), " ",
+        h("span", { class: "chat-text", text: line.text })));
+    }
+    if (!rows.length) rows.push(h("li", { class: "chat-empty", text: "Nobody has said anything yet." }));
+    const atEnd = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 24;
+    this.log.replaceChildren(...rows);
+    if (atEnd) this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  isOpen() {
+    const t = this.tv.table;
+    return !!t && (PLAYING.includes(t.stage) ? this.open.play : this.open.rest);
+  }
+
+  setOpen(on) {
+    const t = this.tv.table;
+    if (!t) return;
+    this.open[PLAYING.includes(t.stage) ? "play" : "rest"] = on;
+    store.set("chatOpen", this.open);
+    this.place();
+    if (on) {
+      this.log.scrollTop = this.log.scrollHeight;
+      if (this.tv.me !== null && !PLAYING.includes(t.stage)) this.input.focus({ preventScroll: true });
+    } else this.tv.board.focus({ preventScroll: true });
+  }
+
+  /** After every render: the panel where it belongs and each reaction on its seat. */
+  place() {
+    const tv = this.tv;
+    const t = tv.table;
+    if (!t) return;
+    if (!this.panel.isConnected) tv.board.append(this.panel);
+    const open = this.isOpen();
+    if (open) {
+      this.unread = 0;
+      this.peek = null;
+    }
+    const playing = PLAYING.includes(t.stage);
+    // Beside a panel over the table it may reach down the page (the panel covers the
+    // cards anyway); else it ends above this page's own layout: it never covers my cards.
+    const beside = open && !tv.overlay.hidden;
+    this.panel.hidden = !open;
+    this.panel.classList.toggle("in-play", playing);
+    tv.board.classList.toggle("chat-beside", beside);
+    this.toggle.setAttribute("aria-expanded", String(open));
+    this.badge.hidden = !this.unread;
+    this.badge.textContent = this.unread ? String(this.unread) : "";
+    this.toggle.title = this.peek ? `Chat: ${this.peek}` : "Table chat and reactions";
+    const spectator = tv.me === null;
+    this.form.hidden = this.reactRow.hidden = spectator;
+    this.readOnly.hidden = !spectator;
+    this.drawMuteList();
+    if (open) {
+      const board = tv.board.getBoundingClientRect();
+      const top = tv.bar.getBoundingClientRect().bottom - board.top + 2;
+      const bottom = beside ? 4 : board.bottom - tv.mine.parentElement.getBoundingClientRect().top + 4;
+      this.panel.style.top = `${top}px`;
+      this.panel.style.bottom = `${Math.max(0, bottom)}px`;
+    }
+    this.drawReactions();
+  }
+
+  drawReactions() {
+    const tv = this.tv;
+    for (const old of tv.board.querySelectorAll(".reaction")) old.remove();
+    const now = performance.now();
+    for (const [key, r] of this.reactions) {
+      if (r.until <= now) {
+        this.reactions.delete(key);
+        continue;
+      }
+      const mine = r.seat === tv.me;
+      const seatEl = mine ? tv.mine : tv.opponents.querySelector(`.opp[data-seat="${r.seat}"]`);
+      if (!seatEl) continue;
+      const label = `${mine && (r.partner ?? null) === (tv.st.partner ?? null) ? "You" : r.name}: ${r.what}`;
+      seatEl.append(h("span", { class: `reaction${/\w/.test(r.what) ? " word" : ""}`, role: "img", "aria-label": label, title: label, text: r.what }));
+    }
+  }
+}
