@@ -198,7 +198,9 @@ export class Chat {
     for (const line of this.lines.values()) {
       if (this.muted(line.name)) continue;
       rows.push(h("li", { class: "chat-line", "data-n": String(line.n) },
-        h("b", { class: "chat-who", style: `color:${seatColour(line.seat)}`, text: line.name }), " ",
+        // The seat's colour as a chip: a name in it would not read on every colour.
+        h("span", { class: "chip", style: `background:${seatColour(line.seat)}` }),
+        h("b", { class: "chat-who", text: line.name }), " ",
         h("span", { class: "chat-text", text: line.text })));
     }
     if (!rows.length) rows.push(h("li", { class: "chat-empty", text: "Nobody has said anything yet." }));
