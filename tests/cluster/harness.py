@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ class Node:
     node_id: str
     port: int
     process: subprocess.Popen[bytes]
+    log: Path | None = None
 
     @property
     def http(self) -> str:
@@ -74,7 +76,8 @@ def start_node(
     node_id: str, pg: str, redis: str, extra: list[str], log: Path | None = None
 ) -> Node:
     port = services.free_port()
-    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 -- the child keeps it
+    log = log or Path(tempfile.mkstemp(prefix=f"nertz-{node_id}-", suffix=".log")[1])
+    out = open(log, "ab")  # noqa: SIM115 -- the child keeps it
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", pg),
@@ -84,7 +87,12 @@ def start_node(
         stdout=out,
         stderr=out,
     )
-    return Node(node_id, port, process)
+    out.close()
+    return Node(node_id, port, process, log)
+
+
+def _tail(log: Path | None) -> str:
+    return "" if log is None else log.read_text(errors="replace")[-2000:]
 
 
 def wait_up(node: Node, timeout: float = 60) -> None:
@@ -93,7 +101,8 @@ def wait_up(node: Node, timeout: float = 60) -> None:
         with contextlib.suppress(httpx.TransportError):
             if httpx.get(node.http + "/", timeout=1).status_code == 200:
                 return
-        assert node.process.poll() is None, f"node {node.node_id} died at startup"
+        if node.process.poll() is not None:
+            raise AssertionError(f"node {node.node_id} died at startup: {_tail(node.log)}")
         assert time.monotonic() < deadline, f"node {node.node_id} did not start"
         time.sleep(0.1)
 

@@ -7,9 +7,10 @@ import threading
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
-from nertz.server.migrate import target_metadata, upgrade
+from nertz.server.migrate import alembic_config, target_metadata, upgrade
 from nertz.server.store import Store
 
 from ..server.test_store import kill_9_then_restart, records_round_trip
@@ -36,6 +37,13 @@ def test_the_migrated_database_is_exactly_what_schema_py_declares(pg_url: str) -
         assert differences == [], f"schema.py and the revisions differ: {differences}"
         assert "alembic_version" in inspect(conn).get_table_names()
     engine.dispose()
+
+
+def test_the_revisions_are_one_line() -> None:
+    """Two branches that each added a revision on the same parent leave two heads, and
+    no server could start on PostgreSQL: rebase, delete yours, make it again."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    assert len(scripts.get_heads()) == 1, f"several newest revisions: {scripts.get_heads()}"
 
 
 def test_nodes_starting_at_once_migrate_once(pg_url: str) -> None:

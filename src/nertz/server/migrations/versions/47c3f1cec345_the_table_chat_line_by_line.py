@@ -1,7 +1,7 @@
 """the table chat, line by line
 
 Revision ID: 47c3f1cec345
-Revises: 6177df590506
+Revises: 7d41b2a9e0c3
 Created: 2026-12-01 09:27:42.053740
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "47c3f1cec345"
-down_revision: str | Sequence[str] | None = "6177df590506"
+down_revision: str | Sequence[str] | None = "7d41b2a9e0c3"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
