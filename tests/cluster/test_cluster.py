@@ -106,8 +106,19 @@ def test_a_table_made_through_one_node_is_played_through_another(cluster: Cluste
         me.close()
 
 
-def test_the_lobby_lists_the_tables_of_every_node(cluster: Cluster) -> None:
-    codes = {_create(cluster, n, public=True)["code"] for n in ("n1", "n2", "n3")}
+def test_the_lobby_and_the_invites_span_every_node(cluster: Cluster) -> None:
+    private = _create(cluster, "n1", public=False)
+    for node in ("n2", "n3"):  # asked of a node that does not run it: routed to n1
+        found = httpx.get(
+            f"{cluster.http}/api/invites/{private['invite']}?node={node}", follow_redirects=True
+        )
+        assert found.status_code == 200 and found.json()["code"] == private["code"]
+        links = httpx.get(
+            f"{cluster.http}/api/tables/{private['code']}/invite?key={private['key']}&node={node}",
+            follow_redirects=True,
+        )
+        assert links.status_code == 200, links.text
+    codes = {_create(cluster, n, public=True)["code"] for n in ("n2", "n3")}
     deadline = time.monotonic() + 10
     while True:
         listed = {t["code"] for t in httpx.get(f"{cluster.http}/api/tables").json()["tables"]}
@@ -117,6 +128,7 @@ def test_the_lobby_lists_the_tables_of_every_node(cluster: Cluster) -> None:
         time.sleep(0.2)
     held = [cluster.node(n).figures()["cluster"]["held"] for n in ("n1", "n2", "n3")]
     assert held == [1, 1, 1]
+    assert private["code"] not in listed  # private: in no node's list
 
 
 def test_a_node_killed_mid_hand_loses_no_acknowledged_play(cluster: Cluster) -> None:

@@ -45,7 +45,7 @@ from nertz.bots import DEFAULT_CHOICE, bot_name, choice
 from nertz.engine import preset
 
 from .cluster.quotas import shared_rate
-from .cluster.routing import RouteMsg, elsewhere, new_table, redirect, start_node
+from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 from .edge import BodyLimit, client_address
@@ -230,8 +230,6 @@ def create_app(config: Config) -> Starlette:
         refusal = quotas.lookup(address)
         if refusal is not None:
             return refused(refusal)
-        if (node := await elsewhere(state, code)) is not None:
-            return redirect(request, node)
         try:
             if code.strip().upper() not in lobby().tables:  # over and gone: from the store
                 return JSONResponse((await lobby().archived(code, key)).info)
@@ -249,8 +247,6 @@ def create_app(config: Config) -> Starlette:
         if refusal is not None:
             return refused(refusal)
         code = request.path_params["code"]
-        if (node := await elsewhere(state, code)) is not None:
-            return redirect(request, node)
         if (refusal := await shared_rate(state, "joins", address)) is not None:
             return refused(refusal)
         try:
@@ -478,7 +474,8 @@ def create_app(config: Config) -> Starlette:
         stall_s=limits.header_timeout_s,
         refused=metrics.refused,
     )
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[body_limit])
+    cluster = Middleware(ClusterRouting, state=state)  # tables on other nodes (cluster/)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[body_limit, cluster])
     app.state.nertz = state
     return app
 

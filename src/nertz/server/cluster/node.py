@@ -49,10 +49,15 @@ log = logging.getLogger("nertz.cluster")
 
 CODES = "nertz:codes"
 """The directory: every table's code, to its id."""
+INVITES = "nertz:invites"
+"""A private table's invite (its key), hashed, to its code."""
 NODES = "nertz:nodes"
 """Node id to what it publishes (its open tables, when), renewed with its leases."""
 SWEEP_S = 1.0
 """How often a node looks for tables nobody holds."""
+TAKE_AT_ONCE = 8
+"""Tables a sweep restores at once: their reads overlap in PostgreSQL, and a dead
+node's hundred tables come back in a few rounds rather than one by one."""
 
 
 class ClusterNode:
@@ -137,7 +142,15 @@ class ClusterNode:
             if await self.redis.hsetnx(CODES, code, table_id):
                 break
         self._hold(lease, code)
-        return self.lobby.create(rules, settings, table_id=table_id, code=code)
+        entry, key = self.lobby.create(rules, settings, table_id=table_id, code=code)
+        if entry.key_hash is not None:  # its invite finds it from any node
+            await self.redis.hset(INVITES, entry.key_hash, code)
+        return entry, key
+
+    async def invite_code(self, key_hash: str) -> str | None:
+        """The code of the table whose invite hashes to ``key_hash``, on any node."""
+        code = await self.redis.hget(INVITES, key_hash)
+        return None if code is None else _text(code)
 
     async def locate(self, code: str) -> Entry | str | None:
         """Where a table runs: its entry here (taken over now if nobody held it), the
@@ -276,9 +289,12 @@ class ClusterNode:
             return
         nodes = max(1, len(await self._live_nodes()))
         random.shuffle(orphans)
-        for table_id in orphans[: len(orphans) // nodes + 1]:
-            with contextlib.suppress(Exception):  # logged by the task; go on with the rest
-                await asyncio.shield(self._taking_over(table_id))
+        share = orphans[: len(orphans) // nodes + 1]
+        for i in range(0, len(share), TAKE_AT_ONCE):
+            takes = [asyncio.shield(self._taking_over(t)) for t in share[i : i + TAKE_AT_ONCE]]
+            for result in await asyncio.gather(*takes, return_exceptions=True):
+                if isinstance(result, Exception):
+                    log.error("node %s could not take a table: %r", self.id, result)
 
     def figures(self) -> dict[str, Any]:
         """For ``GET /``: this node, its tables, what it took over and gave up."""

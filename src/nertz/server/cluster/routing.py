@@ -13,21 +13,32 @@ lapses.
 
 from __future__ import annotations
 
+import re
 import socket
 from typing import Any
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nertz.engine import Rules
 
-from ..lobby import Entry, Lobby
+from ..invites import invite_form
+from ..lobby import Entry, Lobby, hash_secret
 from ..settings import Settings
 from ..store import Store
 from .node import ClusterNode
 
-__all__ = ["ROUTE_PARAM", "RouteMsg", "elsewhere", "new_table", "redirect", "start_node"]
+__all__ = [
+    "ROUTE_PARAM",
+    "ClusterRouting",
+    "RouteMsg",
+    "elsewhere",
+    "new_table",
+    "redirect",
+    "start_node",
+]
 
 ROUTE_PARAM = "node"
 """The query parameter the load balancer routes on."""
@@ -72,6 +83,41 @@ async def elsewhere(state: dict[str, Any], code: str) -> str | None:
         return None
     where = await node.locate(code)
     return where if isinstance(where, str) else None
+
+
+_TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
+_INVITE_PATH = re.compile(r"^/api/invites/([^/]+)$")
+
+
+class ClusterRouting:
+    """ASGI middleware: on a cluster node, every HTTP request about one table
+    (``/api/tables/{code}...``, ``/api/invites/{invite}``) that another node runs is
+    answered with a ``307`` to that node, whatever route handles it; on a single
+    server it passes everything through."""
+
+    def __init__(self, app: ASGIApp, state: dict[str, Any]) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.state.get("cluster") is not None:
+            node = await self._elsewhere(scope["path"])
+            if node is not None:
+                await redirect(Request(scope), node)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    async def _elsewhere(self, path: str) -> str | None:
+        found = _TABLE_PATH.match(path)
+        if found:
+            return await elsewhere(self.state, found.group(1))
+        found = _INVITE_PATH.match(path)
+        invite = invite_form(found.group(1)) if found else None
+        if invite is None:
+            return None
+        cluster: ClusterNode = self.state["cluster"]
+        code = await cluster.invite_code(hash_secret(invite))
+        return None if code is None else await elsewhere(self.state, code)
 
 
 def redirect(request: Request, node: str) -> Response:
