@@ -141,8 +141,13 @@ class ClusterNode:
             code = self.lobby.new_code()
             if await self.redis.hsetnx(CODES, code, table_id):
                 break
-        self._hold(lease, code)
-        entry, key = self.lobby.create(rules, settings, table_id=table_id, code=code)
+        self._hold(lease, code)  # before its first record reaches the store's guard
+        try:
+            entry, key = self.lobby.create(rules, settings, table_id=table_id, code=code)
+        except Exception:
+            self._let_go(table_id)
+            await self.leases.release(lease)
+            raise
         if entry.key_hash is not None:  # its invite finds it from any node
             await self.redis.hset(INVITES, entry.key_hash, code)
         return entry, key

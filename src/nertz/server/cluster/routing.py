@@ -82,7 +82,9 @@ async def elsewhere(state: dict[str, Any], code: str) -> str | None:
     if node is None:
         return None
     where = await node.locate(code)
-    return where if isinstance(where, str) else None
+    # Its own id: a lease this node still holds for a table it has just given up, until
+    # the lease lapses; the lobby answers meanwhile, never a redirect to itself.
+    return where if isinstance(where, str) and where != node.id else None
 
 
 _TABLE_PATH = re.compile(r"^/api/tables/([^/]+)(/.*)?$")
