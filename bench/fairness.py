@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import random
@@ -55,7 +56,11 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from nertz.server.protocol import PROTOCOL_VERSION
+from nertz.engine import Deal, Rules
+from nertz.server.commands import Connect, Inbound, Join, Out, Wake
+from nertz.server.protocol import PROTOCOL_VERSION, Play, Pong, Ready
+from nertz.server.settings import Settings
+from nertz.server.table import Table
 
 NEAR_MS, FAR_MS, JITTER_MS = 10, 120, 30
 LAYOUT = "nertz: 3H; work: 2H / 2S / 2D / 2C; stock: 9C 9D; waste: -"
@@ -344,6 +349,44 @@ def share(races: list[Race], seat: int) -> float:
     return sum(seat in r.won for r in races) / max(1, len(races))
 
 
+def table_cost_us(fair: bool, plays: int = 3000) -> float:
+    """The median time (µs) the sans-I/O table takes to answer a play nobody can
+    contest (a turn of the stock) from a person whose clock is measured: what the
+    table itself adds, without the network, the event loop or the store."""
+    rules = Rules(fair_races=fair)
+    table = Table("COST", rules, Settings(seats=2, countdown_ms=0), dealer=_cost_deal)
+    now = 0
+    for conn in (1, 2):
+        token = hashlib.sha256(f"t{conn}".encode()).hexdigest()
+        table.handle(Join(f"p{conn}", token), now)
+        table.handle(Connect(conn, token), now)
+        table.handle(Inbound(conn, Ready()), now)
+
+    def answer_pings(out: Out) -> None:
+        for conn, body in out.sends:
+            message = json.loads(body)
+            if message["type"] == "ping":  # 5 ms each way
+                pong = Pong(message["t"], float(message["t"] + 5 + 1000))
+                table.handle(Inbound(conn, pong), message["t"] + 10)
+
+    for _ in range(40):  # the first pings answered, the countdown over
+        now += 250
+        answer_pings(table.handle(Wake(), now))
+    times = []
+    for seq in range(1, plays + 1):
+        now += 7
+        play = Play(seq, "T", now - 5)
+        began = time.perf_counter_ns()
+        out = table.handle(Inbound(seq % 2 + 1, play), now)
+        times.append((time.perf_counter_ns() - began) / 1000)
+        answer_pings(out)
+    return statistics.median(times)
+
+
+def _cost_deal(seats: int, rules: Rules, seed: int) -> Deal:
+    return Deal.from_layouts([LAYOUT] * seats, MIDDLE)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -399,6 +442,10 @@ def main() -> None:
             f" far_first_wins={far_first:.3f} first_played_alone={first_alone(races):.3f}"
         )
     on, off_ = uncontested, uncontested_off
+    print(
+        f"the table's own part of an uncontested play (in process, median):"
+        f" {table_cost_us(True):.0f} µs fair, {table_cost_us(False):.0f} µs off"
+    )
     print(
         f"uncontested play, server's answer at the proxy: p50 {statistics.median(on):.2f}"
         f" ms fair, {statistics.median(off_):.2f} ms off;"

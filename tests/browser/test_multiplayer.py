@@ -235,3 +235,10 @@ def test_the_earlier_gesture_wins_from_a_page_150_ms_away(
         )
     expect(ann.locator('.mine [data-src="N"]')).to_have_attribute("aria-label", "5 of diamonds")
     expect(ben.locator('.mine [data-src="N"]')).to_have_attribute("aria-label", "2 of hearts")
+    # The rules dialog names the option that decided it, on at this table (R16).
+    ben.click(".rules-btn")
+    row = ben.locator(
+        "dialog.rules-dialog table.options tr", has=ben.locator("code", has_text="fair_races")
+    )
+    expect(row.locator("td").nth(1)).to_have_text("on")
+    expect(row).to_contain_text("played first")
