@@ -73,6 +73,9 @@ from nertz.server.cli import uvicorn_config
 from nertz.server.limits import Limits
 roomy = Limits(creates_per_minute=10**6, open_tables_per_address=10**6,
     joins_per_minute=10**6, sheets_per_hour=10**6, address_states_per_s=10**6)
+if sys.argv[3]:  # --store-tick-ms: the store writer's poll (its acks wait for a commit)
+    import nertz.server.store
+    nertz.server.store._TICK = float(sys.argv[3]) / 1000
 config = Config(db=sys.argv[1], port=int(sys.argv[2]), test_hooks=True, limits=roomy)
 uvicorn.Server(uvicorn_config(create_app(config), config)).run()
 """
@@ -398,12 +401,25 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=6, help="tables at once in each run")
     parser.add_argument("--hands", type=int, default=8, help="hands per table (5 races each)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--store-tick-ms",
+        default="",
+        help="the store writer's poll in the server (default: the store's own, 5 ms)",
+    )
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         server = subprocess.Popen(
-            [sys.executable, "-c", SERVER, os.path.join(tmp, "fair.db"), str(port)], env=env
+            [
+                sys.executable,
+                "-c",
+                SERVER,
+                os.path.join(tmp, "fair.db"),
+                str(port),
+                args.store_tick_ms,
+            ],
+            env=env,
         )
         try:
             url = f"http://127.0.0.1:{port}"
