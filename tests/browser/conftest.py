@@ -99,6 +99,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         joins_per_minute=10_000,
         sheets_per_hour=10_000,
         devices_per_hour=10_000,
+        histories_per_minute=10_000,
         address_states_per_s=10_000,
     )
     config = Config(db=str(db), port=free_port(), test_hooks=True, limits=roomy)

@@ -39,7 +39,7 @@ def device() -> str:
 
 @pytest.fixture
 def http(tmp_path: Path) -> Iterator[str]:
-    limits = Limits(devices_per_hour=3)
+    limits = Limits(devices_per_hour=3, histories_per_minute=12)
     config = Config(db=str(tmp_path / "me.db"), port=free_port(), test_hooks=True, limits=limits)
     with running(config) as port:
         yield f"http://127.0.0.1:{port}"
@@ -195,6 +195,17 @@ def test_a_missing_or_malformed_secret_is_answered_with_a_code_and_a_sentence(
         f"{http}/api/tables/{code}/join", json={"name": "Ann"}, headers={"X-Nertz-Device": "bad"}
     )
     assert joined.status_code == 400 and joined.json()["error"] == "bad_device"
+
+
+def test_histories_asked_for_from_one_address_are_limited(http: str) -> None:
+    ann = device()
+    codes = []
+    while 429 not in codes and len(codes) < 40:  # a slow machine's requests refill a little
+        codes.append(me(http, ann).status_code)
+    assert codes[:12] == [200] * 12 and codes[-1] == 429  # Limits(histories_per_minute=12)
+    refused = me(http, ann)
+    assert refused.json()["error"] == "too_many_histories" and "Retry-After" in refused.headers
+    assert httpx.get(f"{http}/api/matches/x/1").status_code == 429  # match pages count too
 
 
 def test_new_identities_from_one_address_are_limited(http: str) -> None:

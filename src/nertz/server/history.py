@@ -129,7 +129,10 @@ def _tables(engine: Engine, devices: Devices, ids: list[str]) -> dict[str, _Tabl
             )
         for row in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(ids))):
             out[row.table_id].seat_rows[(row.seat, row.partner)] = row
-        scored = select(hands_t).where(hands_t.c.table_id.in_(ids), hands_t.c.scores.is_not(None))
+        h = hands_t.c  # not the deals: the biggest column, and not needed here
+        scored = select(h.table_id, h.number, h.scores, h.caller, h.end_reason).where(
+            h.table_id.in_(ids), h.scores.is_not(None)
+        )
         for row in conn.execute(scored):
             out[row.table_id].hands[row.number] = _Hand(
                 json.loads(row.scores), row.caller, row.end_reason

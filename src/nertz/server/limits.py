@@ -61,6 +61,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     devices_per_hour: int = 20
     """New device identities (a browser's first seat, ``devices.py``) from one address,
     an hour (a burst of as many): one a browser, so a household never meets it."""
+    histories_per_minute: int = 30
+    """A player's history (``GET /api/me``) and its match pages asked for by one address,
+    a minute (a burst of as many): a page shows one; each reads every match of a device
+    from the database (164 ms of CPU for a device with 600 matches on this VM)."""
     max_sheets: int = 100_000
     """Score sheets stored, server-wide."""
     sheet_days: int = 365
@@ -163,6 +167,8 @@ class Quotas:
         self._misses = _Buckets(limits.misses_per_minute / 60, limits.misses_per_minute, clock)
         self._sheets = _Buckets(limits.sheets_per_hour / 3600, limits.sheets_per_hour, clock)
         self._devices = _Buckets(limits.devices_per_hour / 3600, limits.devices_per_hour, clock)
+        per_minute = limits.histories_per_minute
+        self._histories = _Buckets(per_minute / 60, per_minute, clock)
         self._states = _Buckets(limits.address_states_per_s, 4 * limits.address_states_per_s, clock)
         self.created: dict[str, list[str]] = {}
         """Address -> codes of the tables it created that may still be unstarted."""
@@ -255,6 +261,18 @@ class Quotas:
             "too_many_devices",
             f"at most {self.limits.devices_per_hour} new browsers an hour from one address; "
             f"try again in {_seconds(wait)} s",
+            _seconds(wait),
+        )
+
+    def history(self, address: str) -> Refusal | None:
+        """May ``address`` read a player's history or a match of it once more?"""
+        wait = self._histories.take(address)
+        if not wait:
+            return None
+        return Refusal(
+            "too_many_histories",
+            f"at most {self.limits.histories_per_minute} histories and match pages a "
+            f"minute from one address; try again in {_seconds(wait)} s",
             _seconds(wait),
         )
 

@@ -9,6 +9,9 @@ one match hand by hand, and the pages ``/me`` and ``/matches/{id}/{number}``.
   hand (``history.match_breakdown``); with the header, ``you`` names the asker's seat.
   ``404 unknown_match`` if there is no such finished match.
 
+Both are a quota of the client's address (``Limits.histories_per_minute``, ``429
+too_many_histories``).
+
 A join (``POST /api/tables/{code}/join``) with the header records the place the device
 took (``joining_device`` before the seat is taken, ``took_place`` after).
 """
@@ -24,6 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from .commands import Stage
 from .devices import DevicePlace, Devices, device_hash
+from .edge import client_address
 from .history import device_history, match_breakdown
 from .limits import Quotas, Refusal
 from .lobby import Entry, check_name
@@ -67,7 +71,17 @@ async def took_place(
 def me_routes(state: dict[str, Any]) -> list[BaseRoute]:
     """The routes above; ``state`` is the app's (``store`` once started)."""
 
+    def refused(request: Request) -> Response | None:
+        quotas: Quotas = state["quotas"]
+        refusal = quotas.history(client_address(request.scope))
+        if refusal is None:
+            return None
+        state["metrics"].refused(refusal.code)
+        return refusal.response()
+
     async def me(request: Request) -> Response:
+        if (refusal := refused(request)) is not None:
+            return refusal
         try:
             device = device_hash(request, required=True)
         except RequestError as error:
@@ -79,6 +93,8 @@ def me_routes(state: dict[str, Any]) -> list[BaseRoute]:
         return JSONResponse(body)
 
     async def one_match(request: Request) -> Response:
+        if (refusal := refused(request)) is not None:
+            return refusal
         try:
             device = device_hash(request, required=False)
         except RequestError as error:
