@@ -34,7 +34,7 @@ from .foundations import (
 )
 from .jokers import lies_on, misfit, pin
 from .layout import Deal, SeatLayout
-from .legal import PileMoves, joker_moves, legal_moves, pile_moves
+from .legal import JokerPiles, PileMoves, joker_moves, joker_pile_moves, legal_moves, pile_moves
 from .moves import ANY, NERTZ, PILES, Kind, Move
 from .outcome import (
     Called,
@@ -123,7 +123,9 @@ class Hand:
         self._middle_version = 0
         self._blocked: list[tuple[int, int, bool]] = [(-1, -1, False)] * len(self.seats)
         self._pile_moves: list[PileMoves | None] = [None] * len(self.seats)
-        """What each seat's work piles allow (``legal.pile_moves``); None once they change."""
+        self._joker_piles: list[JokerPiles | None] = [None] * len(self.seats)
+        """What each seat's work piles allow (``legal.pile_moves``, with jokers
+        ``legal.joker_pile_moves``); None once they change. A copy starts without them."""
         self._witness = 0
         """The seat last found neither blocked nor stuck."""
         self._jokers = self.rules.jokers
@@ -261,9 +263,9 @@ class Hand:
             return []
         layout = self.seats[seat]
         if self._jokers:
-            announced = {a.joker for a in self.announcements}
-            claimed = {(a.foundation, a.move.card) for a in self.announcements}
-            return joker_moves(seat, layout, self.wants, announced, playing, claimed)
+            held = self._joker_piles[seat] or joker_pile_moves(layout.work)
+            self._joker_piles[seat] = held
+            return joker_moves(seat, layout, held, self.wants, self.announcements, playing)
         piles = self._pile_moves[seat]
         if piles is None:
             piles = self._pile_moves[seat] = pile_moves(layout.work)
@@ -320,7 +322,6 @@ class Hand:
         twin.wants = wants_of(twin.foundations)
         for name in ("middle", "log", "announcements", "_seat_version", "_blocked"):
             setattr(twin, name, getattr(self, name)[:])
-        twin._pile_moves = [None] * len(self.seats)
         return twin
 
     def top(self, seat: int, src: int) -> Card | None:
@@ -400,7 +401,7 @@ class Hand:
         self.middle[seat] += 1
         self._seat_version[seat] += 1
         if src < PILES:
-            self._pile_moves[seat] = None
+            self._pile_moves[seat] = self._joker_piles[seat] = None
         self._middle_version += 1
         self.seats[seat].stuck = False
 
@@ -442,7 +443,7 @@ class Hand:
             revealed = layout.remove_top(src)
         dest += cards
         self._seat_version[seat] += 1
-        self._pile_moves[seat] = None
+        self._pile_moves[seat] = self._joker_piles[seat] = None
         layout.stuck = False
         return Outcome(True, (CardsMoved(seat, move, tuple(cards), -1, False, revealed),))
 
@@ -466,7 +467,7 @@ class Hand:
         revealed = layout.remove_top(src)
         layout.work[dst].insert(0, card)
         self._seat_version[seat] += 1
-        self._pile_moves[seat] = None
+        self._pile_moves[seat] = self._joker_piles[seat] = None
         layout.stuck = False
         return Outcome(True, (CardsMoved(seat, move, (card,), -1, False, revealed),))
 
@@ -583,10 +584,8 @@ class Hand:
         reason = stays_home(announced, layout.top(move.src), self.foundations)
         if reason is not None:
             return JokerStayed(seat, move, joker, reason)
-        number, window = announced.foundation, self.rules.tie_window_ms
-        target = lay_joker(
-            self.foundations, self.wants, joker, announced.card, number, at_ms, window
-        )
+        card, number, window = announced.card, announced.foundation, self.rules.tie_window_ms
+        target = lay_joker(self.foundations, self.wants, joker, card, number, at_ms, window)
         revealed = layout.remove_top(move.src)
         self._sent_to_middle(seat, move.src)
         self.last_card_ms = at_ms

@@ -10,11 +10,12 @@ up in the interned tables of ``moves``, never built.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Sequence
 
+from .announcements import Announcement
 from .cards import Card, Suit
 from .foundations import Foundation
-from .jokers import lies_on, pin
+from .jokers import Pin, lies_on, pin
 from .layout import SeatLayout
 from .moves import (
     CALL,
@@ -29,7 +30,14 @@ from .moves import (
     Move,
 )
 
-__all__ = ["PileMoves", "joker_moves", "legal_moves", "pile_moves"]
+__all__ = [
+    "JokerPiles",
+    "PileMoves",
+    "joker_moves",
+    "joker_pile_moves",
+    "legal_moves",
+    "pile_moves",
+]
 
 PileMoves = tuple[
     list[tuple[tuple[Move, ...], int]],
@@ -145,19 +153,58 @@ def pile_moves(work: list[list[Card]]) -> PileMoves:
     return ends, fixed, {}, takes, empty, unders
 
 
+JokerPiles = tuple[list[Move], dict[int, list[Move]], list[int], list[tuple[int, Card, Pin | None]]]
+"""What a seat's work piles allow at a table with jokers, from ``joker_pile_moves``:
+``(runs, unders, empty, heads)``. ``runs``: the moves of runs between piles (R17-R18,
+R41); ``unders``: each work pile's end card's moves under another pile's head (R19), by
+pile; ``empty``: the empty spaces; ``heads``: each pile's head with its pin, for the Nertz
+and waste tops to slide under (only when a space is empty)."""
+
+
+def joker_pile_moves(work: list[list[Card]]) -> JokerPiles:
+    """``pile_moves`` for a table with jokers (R41): what the work piles allow, to keep
+    until they change. Pins are worked out here, once per change, not per question."""
+    empty = [j for j in _RANGE if not work[j]]
+    heads = [(j, work[j][0], pin(work[j], 0)) for j in _RANGE if work[j]] if empty else []
+    unders: dict[int, list[Move]] = {}
+    runs: list[Move] = []
+    for i in _RANGE:
+        source = work[i]
+        if not source:
+            continue
+        if empty:
+            card = source[-1]
+            unders[i] = [
+                UNDER_MOVES[i][j]
+                for j, head, stands in heads
+                if j != i and lies_on(head, stands, card)
+            ]
+        size = len(source)
+        to_pile = PILE_MOVES[i]
+        for k in range(size):
+            first, stands = source[k], pin(source, k)
+            for j in _RANGE:
+                if j != i and (not work[j] or lies_on(first, stands, work[j][-1])):
+                    runs.append(to_pile[j][size - k - 1])
+    return runs, unders, empty, heads
+
+
 def joker_moves(
     seat: int,
     layout: SeatLayout,
+    piles: JokerPiles,
     wants: dict[int, list[Foundation]],
-    announced: Collection[Card],
+    announcements: Sequence[Announcement],
     playing: bool,
-    claimed: Collection[tuple[int, int]] = (),
 ) -> list[Move]:
-    """``legal_moves`` for ``seat`` at a table with jokers (R41): the same moves, found plainly with
-    the joker rules instead of the kept work-pile moves, plus announcing each joker not
-    already ``announced`` as any card a foundation takes next, or as an ace for a new one
-    (only while ``playing``), except for a place another announcement has ``claimed``
-    (foundation number, ``Card.key``: the first announcement has it, R41)."""
+    """``legal_moves`` for ``seat`` at a table with jokers (R41): the same moves, found with
+    the joker rules (``piles`` is ``joker_pile_moves(layout.work)``, possibly kept from an
+    earlier call), plus announcing each joker not already announced as any card a
+    foundation takes next, or as an ace for a new one (only while ``playing``), except for
+    a place an open announcement has claimed (the first announcement has it, R41)."""
+    runs, unders, empty, heads = piles
+    announced = {a.joker for a in announcements}
+    claimed = {(a.foundation, a.move.card) for a in announcements}
     work = layout.work
     moves: list[Move] = []
     add = moves.append
@@ -165,7 +212,6 @@ def joker_moves(
     tops += [
         (src, pile[-1]) for src, pile in ((NERTZ, layout.nertz), (WASTE, layout.waste)) if pile
     ]
-    empty = [j for j in _RANGE if not work[j]]
     for src, card in tops:
         if card.rank == 0:
             if playing and card not in announced:
@@ -181,23 +227,17 @@ def joker_moves(
             add(FOUNDATION_MOVES[src][0])
         else:
             moves += [FOUNDATION_MOVES[src][f.number + 1] for f in wants.get(card.key, ())]
-        if src >= NERTZ:
-            for j in _RANGE:
-                if not work[j] or lies_on(card, None, work[j][-1]):
-                    add(PILE_MOVES[src][j][0])
-        if empty:
-            for j in _RANGE:
-                head_pile = work[j]
-                if j != src and head_pile and lies_on(head_pile[0], pin(head_pile, 0), card):
-                    add(UNDER_MOVES[src][j])
-    for i in _RANGE:
-        source = work[i]
-        size = len(source)
-        for k in range(size):
-            first, stands = source[k], pin(source, k)
-            for j in _RANGE:
-                if j != i and (not work[j] or lies_on(first, stands, work[j][-1])):
-                    add(PILE_MOVES[i][j][size - k - 1])
+        if src < NERTZ:
+            if empty:
+                moves += unders[src]
+            continue
+        for j in _RANGE:
+            if not work[j] or lies_on(card, None, work[j][-1]):
+                add(PILE_MOVES[src][j][0])
+        for j, head, stands in heads:
+            if lies_on(head, stands, card):
+                add(UNDER_MOVES[src][j])
+    moves += runs
     _add_seat_moves(layout, playing, moves)
     return moves
 
