@@ -11,7 +11,7 @@ policy, kept as a reference for the terminal demo.
 """
 
 from .choices import BOT_NAMES, CHOICES, DEFAULT_CHOICE, Choice, bot_name, choice
-from .driver import Driver
+from .driver import Driver, suggest
 from .greedy import greedy_move
 from .levels import DEFAULT_LEVEL, LEVELS, Level
 from .policy import Bot, Decision
@@ -45,4 +45,5 @@ __all__ = [
     "parse_places",
     "parse_seat",
     "role_for",
+    "suggest",
 ]

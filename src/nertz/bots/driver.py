@@ -20,10 +20,11 @@ from typing import Any
 
 from nertz.engine import LATE_REFUSALS, Card, Event, Holds, Move, Refusal, picked_up, touches
 
+from .levels import Level
 from .policy import Bot
 from .seats import SeatSpec
 
-__all__ = ["Driver"]
+__all__ = ["Driver", "suggest"]
 
 _NOTHING: frozenset[int] = frozenset()
 
@@ -126,3 +127,13 @@ class Driver:
         """The hand is over (or a person took the seat back): no more timers."""
         self.due = None
         self.move = None
+
+
+def suggest(
+    seat: int, seat_view: Mapping[str, Any], now_ms: int, level: Level, totals: Sequence[int] = ()
+) -> Move | None:
+    """The move a fresh bot of ``level`` would make for ``seat`` now, reading only the
+    seat's view: a hint for a person, not a bot at the table (nothing is committed)."""
+    bot = Bot(seat, level, "balanced", 0)
+    bot.begin(seat_view, totals)
+    return bot.decide(now_ms).move

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from nertz.bots import Bot, Level
+from nertz.bots import Level, suggest
 from nertz.engine import Deal, Hand, Match, Move, Phase, Rules, deal, view
 
 from .commands import Out, Stage
@@ -59,9 +59,7 @@ def best_move(hand: Hand, seat: int, totals: tuple[int, ...] = ()) -> Move | Non
     else the first legal move. None when the seat has nothing to do."""
     if hand.phase is not Phase.PLAYING:
         return None
-    bot = Bot(seat, HINT_LEVEL, "balanced", 0)
-    bot.begin(view(hand, seat), totals)
-    chosen = bot.decide(hand.now).move
+    chosen = suggest(seat, view(hand, seat), hand.now, HINT_LEVEL, totals)
     if chosen is not None and hand.copy().play(seat, chosen, hand.now).ok:
         return chosen
     if hand.seats[seat].stuck:
