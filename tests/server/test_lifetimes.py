@@ -5,7 +5,6 @@ except the lobby tests, which run actors on a fast clock."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from nertz.server.settings import Settings
 from nertz.server.store import Store, TableCreated
 
 from .harness import Harness, token_hash
+from .test_actor import Box
 from .test_table import events, greedy_step, play_match
 
 SINGLE = Rules(match="single")
@@ -199,18 +199,6 @@ def test_a_finished_match_with_nobody_there_is_done_after_empty_s() -> None:
     h.advance(2_000)
     assert h.table.done and h.table.closed is None  # over with a result, not closed
     assert h.table.next_deadline() is None
-
-
-class Box:
-    def __init__(self) -> None:
-        self.got: list[dict[str, Any]] = []
-        self.closed: str | None = None
-
-    def send(self, body: bytes) -> None:
-        self.got.append(json.loads(body))
-
-    def close(self, reason: str) -> None:
-        self.closed = reason
 
 
 def test_a_finished_table_leaves_memory_and_its_link_answers_from_the_store(
