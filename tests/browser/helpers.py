@@ -93,7 +93,12 @@ def centre(page: Page, selector: str) -> tuple[float, float]:
 
 def drag(page: Page, source: str, target: str) -> None:
     """A mouse drag with pointer events, in small steps as a hand moves."""
-    x0, y0 = centre(page, source)
+    drag_from(page, centre(page, source), target)
+
+
+def drag_from(page: Page, start: tuple[float, float], target: str) -> None:
+    """A mouse drag from a point (not always a card's centre) to target's centre."""
+    x0, y0 = start
     x1, y1 = centre(page, target)
     page.mouse.move(x0, y0)
     page.mouse.down()

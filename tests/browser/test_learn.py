@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import centre, drag, pile, settle
+from .helpers import drag, drag_from, pile, settle
 from .test_accessibility import SIZES, scan
 
 LESSON = ".lesson"
@@ -32,13 +32,7 @@ def drag_run(page: Page, source: str, target: str) -> None:
     settle(page)
     box = page.locator(source).bounding_box()
     assert box is not None
-    x0, y0 = box["x"] + box["width"] / 2, box["y"] + 10
-    x1, y1 = centre(page, target)
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    page.mouse.move(x0 + 8, y0 - 8, steps=2)
-    page.mouse.move(x1, y1, steps=8)
-    page.mouse.up()
+    drag_from(page, (box["x"] + box["width"] / 2, box["y"] + 10), target)
 
 
 def expect_step(page: Page, number: int, title: str) -> None:
