@@ -285,24 +285,21 @@ def every_shot(browser: Browser, api: Server) -> None:
     page.wait_for_selector(".hand-end", timeout=10_000)
     settle(page)
     page.screenshot(path=str(HERE / "hand-end.png"))
-    phone = browser.new_page(viewport={"width": 844, "height": 390}, has_touch=True)
-    code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
-    seat_in(phone, f"{api.url}/t/{code}", "Phoebe")
-    phone.keyboard.press("0")
-    phone.keyboard.press("f")
-    phone.wait_for_timeout(5000)
-    settle(phone)
-    phone.screenshot(path=str(HERE / "phone.png"))
-    upright = browser.new_page(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
-    seat_in(upright, f"{api.url}/t/{code}", "Uma")
-    upright.keyboard.press("0")
-    upright.keyboard.press("f")
-    upright.wait_for_timeout(5000)
-    settle(upright)
-    upright.screenshot(path=str(HERE / "phone-portrait.png"))
+    for name, shot, phone in (
+        ("Phoebe", "phone.png", browser.new_page(
+            viewport={"width": 844, "height": 390}, has_touch=True
+        )),
+        ("Uma", "phone-portrait.png", browser.new_page(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        )),
+    ):
+        code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
+        seat_in(phone, f"{api.url}/t/{code}", name)
+        phone.keyboard.press("0")
+        phone.keyboard.press("f")
+        phone.wait_for_timeout(5000)
+        settle(phone)
+        phone.screenshot(path=str(HERE / shot))
     sheet = api.post(
         "/api/sheets",
         {"names": ["Ann", "Bob", "Cat", "Dan", "Eve"], "options": {"target": "35"}},
