@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .conftest import Console, Server
 from .helpers import BOT, no_sideways_scroll, seat_in, settle, to_the_middle
@@ -27,8 +27,9 @@ def scan(page: Page, what: str) -> None:
     no_sideways_scroll(page)  # at a phone's width too
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_every_page_passes_an_axe_scan(browser: Browser, server: Server, size: str) -> None:
+def sized(browser: Browser, size: str) -> tuple[BrowserContext, Page, Console]:
+    """A fresh context at one of SIZES (touch on the phone), its page, and a console
+    watching that page; the caller closes the context."""
     width, height = SIZES[size]
     context = browser.new_context(
         viewport={"width": width, "height": height}, has_touch=size == "phone"
@@ -36,6 +37,12 @@ def test_every_page_passes_an_axe_scan(browser: Browser, server: Server, size: s
     page = context.new_page()
     console = Console()
     console.watch(page)
+    return context, page, console
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_passes_an_axe_scan(browser: Browser, server: Server, size: str) -> None:
+    context, page, console = sized(browser, size)
     try:
         page.goto(server.url)
         expect(page.locator(".bot-choice")).to_have_count(3)

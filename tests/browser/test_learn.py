@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
 from .helpers import drag, drag_from, pile, settle
-from .test_accessibility import SIZES, scan
+from .test_accessibility import SIZES, scan, sized
 
 LESSON = ".lesson"
 
@@ -204,13 +204,7 @@ def test_a_practice_pause_stops_every_bot_move(
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_guided_hand_passes_an_axe_scan(browser: Browser, server: Server, size: str) -> None:
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=size == "phone"
-    )
-    page = context.new_page()
-    console = Console()
-    console.watch(page)
+    context, page, console = sized(browser, size)
     try:
         page.goto(f"{server.url}/learn")
         scan(page, "/learn")
