@@ -286,12 +286,18 @@ def every_shot(browser: Browser, api: Server) -> None:
     settle(page)
     page.screenshot(path=str(HERE / "hand-end.png"))
     for name, shot, phone in (
-        ("Phoebe", "phone.png", browser.new_page(
-            viewport={"width": 844, "height": 390}, has_touch=True
-        )),
-        ("Uma", "phone-portrait.png", browser.new_page(
-            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-        )),
+        (
+            "Phoebe",
+            "phone.png",
+            browser.new_page(viewport={"width": 844, "height": 390}, has_touch=True),
+        ),
+        (
+            "Uma",
+            "phone-portrait.png",
+            browser.new_page(
+                viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+            ),
+        ),
     ):
         code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
         seat_in(phone, f"{api.url}/t/{code}", name)

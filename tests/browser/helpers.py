@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .conftest import Console
 
@@ -20,6 +20,20 @@ TWO_ANN = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 """Ann's seat at a two-person table: one Nertz card, so she can play it and call (R27)."""
 TWO_BEN = "nertz: 9S 2S; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
 """Ben's seat beside her: nothing he plays reaches her ace's foundation first."""
+
+
+def watched_page(
+    browser: Browser, width: int, height: int, *, touch: bool = False, mobile: bool = False
+) -> tuple[BrowserContext, Page, Console]:
+    """A fresh context at one screen size, its page, and a console watching that page;
+    the caller closes the context."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=mobile
+    )
+    page = context.new_page()
+    console = Console()
+    console.watch(page)
+    return context, page, console
 
 
 def seat_in(page: Page, url: str, name: str = "Tess") -> None:

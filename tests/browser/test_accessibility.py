@@ -10,7 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .conftest import Console, Server
-from .helpers import BOT, no_sideways_scroll, seat_in, settle, to_the_middle
+from .helpers import BOT, no_sideways_scroll, seat_in, settle, to_the_middle, watched_page
 
 WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 SIZES = {"desktop": (1280, 720), "phone": (390, 844)}
@@ -31,13 +31,7 @@ def sized(browser: Browser, size: str) -> tuple[BrowserContext, Page, Console]:
     """A fresh context at one of SIZES (touch on the phone), its page, and a console
     watching that page; the caller closes the context."""
     width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=size == "phone"
-    )
-    page = context.new_page()
-    console = Console()
-    console.watch(page)
-    return context, page, console
+    return watched_page(browser, width, height, touch=size == "phone")
 
 
 @pytest.mark.parametrize("size", list(SIZES))

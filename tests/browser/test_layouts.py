@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Console, Server
-from .helpers import BOT, no_sideways_scroll, to_the_middle, wait_go
+from .conftest import Server
+from .helpers import BOT, no_sideways_scroll, to_the_middle, wait_go, watched_page
 
 ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 """One Nertz card: play it and call (R27)."""
@@ -32,12 +32,7 @@ def test_a_phone_either_way_up_fits_without_scrolling(
     browser: Browser, server: Server, way: str
 ) -> None:
     width, height = PHONES[way]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    console = Console()
-    console.watch(page)
+    context, page, console = watched_page(browser, width, height, touch=True, mobile=True)
     try:
         code = server.table(
             [ME, BOT, BOT, BOT], bots={str(i): "beginner:scorer" for i in (1, 2, 3)}

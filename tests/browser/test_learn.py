@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import drag, drag_from, pile, settle
+from .helpers import drag, drag_from, pile, settle, watched_page
 from .test_accessibility import SIZES, scan, sized
 
 LESSON = ".lesson"
@@ -107,12 +107,7 @@ def test_the_guided_hand_by_mouse_and_keys(page: Page, server: Server, console: 
 
 
 def test_the_guided_hand_by_touch_on_a_portrait_phone(browser: Browser, server: Server) -> None:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    console = Console()
-    console.watch(page)
+    context, page, console = watched_page(browser, 390, 844, touch=True, mobile=True)
     try:
 
         def tap(selector: str, top: bool = False) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import BOT, drag, pile, seat_in, touch_drag
+from .helpers import BOT, drag, pile, seat_in, touch_drag, watched_page
 
 ME = "nertz: 5D 2H AH; work: 6S / 9C / KC / 4C; stock: 3H 3C 7H; waste: -"
 """The first turn of the stock brings up the 3H for the hearts: the seat is never blocked,
@@ -100,12 +100,7 @@ def test_a_refused_play_springs_back(page: Page, server: Server, console: Consol
 
 
 def test_phone_landscape_by_touch(browser: Browser, server: Server) -> None:
-    context = browser.new_context(
-        viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    console = Console()
-    console.watch(page)
+    context, page, console = watched_page(browser, 844, 390, touch=True, mobile=True)
     code = server.table([ME, BOT, BOT, BOT])
     page.goto(f"{server.url}/t/{code}")
     page.fill("#join-name", "Phoebe")
