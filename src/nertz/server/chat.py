@@ -85,6 +85,13 @@ class _Window:
         return max(0, times[0] + self.window_ms - now)
 
 
+# Each rate limit: its burst, its window and what the refusal calls the messages.
+_LIMITS = {
+    "chat": (CHAT_BURST, CHAT_WINDOW_MS, "lines"),
+    "reaction": (REACTION_BURST, REACTION_WINDOW_MS, "reactions"),
+}
+
+
 class Chatting:
     """The ``Table``'s chat and reactions. State: ``chat_lines`` (the recent lines,
     oldest first), ``chat_count`` (the last line's ``n``) and each place's rate
@@ -110,16 +117,24 @@ class Chatting:
         self.chat_lines = collections.deque(maxlen=RECENT_LINES)
         self._chat_windows = {}
 
-    def _windows(self, index: int, kind: str) -> _Window:
-        windows = self._chat_windows
-        window = windows.get((index, kind))
+    def _too_fast(self, conn: int, index: int, kind: str, now: int) -> bool:
+        """Refuse (``<kind>_too_fast``) when place ``index`` is over its ``kind`` rate
+        limit; otherwise count this one against the limit."""
+        burst, window_ms, noun = _LIMITS[kind]
+        window = self._chat_windows.get((index, kind))
         if window is None:
-            if kind == "chat":
-                window = _Window(CHAT_BURST, CHAT_WINDOW_MS)
-            else:
-                window = _Window(REACTION_BURST, REACTION_WINDOW_MS)
-            windows[(index, kind)] = window
-        return window
+            window = self._chat_windows[(index, kind)] = _Window(burst, window_ms)
+        wait = window.wait_ms(now)
+        if wait:
+            self._error(
+                conn,
+                f"{kind}_too_fast",
+                f"slow down: at most {burst} {noun} in {window_ms // 1000} seconds; "
+                f"try again in {math.ceil(wait / 1000)} s",
+            )
+            return True
+        window.times.append(now)
+        return False
 
     # ------------------------------------------------------------------ input
 
@@ -149,17 +164,8 @@ class Chatting:
                 f"that line has {len(line)} characters; the limit is {CHAT_MAX_CHARS}",
             )
             return
-        window = self._windows(index, "chat")
-        wait = window.wait_ms(now)
-        if wait:
-            self._error(
-                conn,
-                "chat_too_fast",
-                f"slow down: at most {CHAT_BURST} lines in {CHAT_WINDOW_MS // 1000} seconds; "
-                f"try again in {math.ceil(wait / 1000)} s",
-            )
+        if self._too_fast(conn, index, "chat", now):
             return
-        window.times.append(now)
         self.chat_count += 1
         said = ChatLine(
             n=self.chat_count,
@@ -177,17 +183,8 @@ class Chatting:
         if what not in REACTIONS:
             self._error(conn, "bad_reaction", f"reactions are {' '.join(REACTIONS)}, not {what!r}")
             return
-        window = self._windows(index, "reaction")
-        wait = window.wait_ms(now)
-        if wait:
-            self._error(
-                conn,
-                "reaction_too_fast",
-                f"slow down: at most {REACTION_BURST} reactions in "
-                f"{REACTION_WINDOW_MS // 1000} seconds; try again in {math.ceil(wait / 1000)} s",
-            )
+        if self._too_fast(conn, index, "reaction", now):
             return
-        window.times.append(now)
         reaction = ReactionMsg(
             seat=place.number, name=place.name, what=what, partner=self._partner_no(place)
         )
