@@ -31,6 +31,7 @@ def test_no_sound_before_the_first_gesture_one_after_and_the_setting_is_kept(
     ben.goto(url)  # Ben sits first: he is the host
     ben.fill("#join-name", "Ben")
     ben.click("text=Take a seat")
+    expect(ben.locator(".host-btn")).to_be_visible()  # his seat is taken before Ann's
     token = server.post(f"/api/tables/{code}/join", {"name": "Ann"})["token"]
     ann.goto(f"{url}#seat={token}")  # Ann's page opens at her seat: no click, no key
     expect(ann.locator(".overlay .seating")).to_be_visible()
