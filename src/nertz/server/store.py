@@ -77,10 +77,14 @@ GROUP_COMMIT_MS = 50
 _CHUNK = 400
 """Rows per multi-row INSERT (6 columns x 400 stays under SQLite's 32766 variables)."""
 _TICK = 0.005
-"""The writer's poll: a batch waits at most this long plus one write before commit."""
+"""The writer's pause after each transaction, while the next batch gathers: under load a
+command waits at most this long plus one write before commit; an idle writer is woken at
+once by the first command queued."""
 NETWORK_TICK = 0.001
-"""The poll on a networked database: its commit (a round trip and a WAL flush) already
+"""The pause on a networked database: its commit (a round trip and a WAL flush) already
 lasts a millisecond or more, and the next batch gathers meanwhile."""
+_IDLE_S = 0.25
+"""How long an idle writer sleeps when nothing wakes it (a safety net, not the path)."""
 CHECKPOINT_S = 1.0
 
 _DELETE_SEAT = delete(seats_t).where(
@@ -181,9 +185,9 @@ class Store:
             upgrade(self.engine)  # Alembic: the same tables, by revision (migrate.py)
         self._tick = _TICK if self.sqlite else NETWORK_TICK
         self._qmark = self.engine.dialect.paramstyle == "qmark" and self.sqlite
-        self._queue: collections.deque[
-            tuple[str, Sequence[Any], float, Callable[[], None] | None] | threading.Event | None
-        ] = collections.deque()
+        self._queue: collections.deque[_Work | threading.Event | None] = collections.deque()
+        self._wake = threading.Event()
+        """Set when something is queued; cleared by the writer only once it is idle."""
         self._loop: asyncio.AbstractEventLoop | None = None
         """The event loop that ``submit``'s ``committed`` callbacks run on."""
         self.commit_lag_ms = 0.0
@@ -223,7 +227,7 @@ class Store:
         if committed is not None and self._loop is None:
             self._loop = asyncio.get_running_loop()
         if records:
-            self._queue.append((table_id, records, time.monotonic(), committed))
+            self._put((table_id, records, time.monotonic(), committed))
         elif committed is not None:
             committed()
 
@@ -247,12 +251,12 @@ class Store:
     def flush(self, timeout: float = 10.0) -> None:
         """Wait until everything queued so far is committed."""
         done = threading.Event()
-        self._queue.append(done)
+        self._put(done)
         if not done.wait(timeout):
             raise TimeoutError("the store writer did not catch up")
 
     def close(self) -> None:
-        self._queue.append(None)
+        self._put(None)
         self._thread.join(10)
         self._stop.set()
         if self._checkpointer is not None:
@@ -261,14 +265,24 @@ class Store:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         self.engine.dispose()
 
+    def _put(self, item: _Work | threading.Event | None) -> None:
+        self._queue.append(item)
+        # Only an idle writer has cleared the event: while it is busy, or pausing between
+        # transactions, a play costs the event loop no more than the append.
+        if not self._wake.is_set():
+            self._wake.set()
+
     def _run(self) -> None:
-        # A deque polled every ``_TICK`` rather than a blocking queue: the event loop
-        # appends without waking this thread for every play, and each transaction holds
-        # everything that came in since the last one (the group commit).
+        # A deque and an event rather than a blocking queue: the event loop appends
+        # without waking this thread for every play (only an idle writer is woken), and
+        # each transaction holds everything that came in since the last one (the group
+        # commit), gathered during the pause of ``_tick`` after each.
         pending = self._queue
         while True:
             if not pending:
-                time.sleep(self._tick)
+                self._wake.clear()
+                if not pending:  # an append between the test and the clear is not lost
+                    self._wake.wait(_IDLE_S)
                 continue
             batch = []
             while pending:
