@@ -69,7 +69,7 @@ RACES = ["1>F1", "2>F2", "3>F3", "4>F4", "N>F1"]
 SERVER = """
 import sys, uvicorn
 from nertz.server.app import Config, create_app
-from nertz.server.cli import uvicorn_config
+from nertz.server.cli import tune_process, uvicorn_config
 from nertz.server.limits import Limits
 roomy = Limits(creates_per_minute=10**6, open_tables_per_address=10**6,
     joins_per_minute=10**6, sheets_per_hour=10**6, address_states_per_s=10**6)
@@ -77,6 +77,7 @@ if sys.argv[3]:  # --store-tick-ms: the store writer's poll (its acks wait for a
     import nertz.server.store
     nertz.server.store._TICK = float(sys.argv[3]) / 1000
 config = Config(db=sys.argv[1], port=int(sys.argv[2]), test_hooks=True, limits=roomy)
+tune_process()  # as ``nertz serve`` does
 uvicorn.Server(uvicorn_config(create_app(config), config)).run()
 """
 

@@ -22,7 +22,7 @@ from .metrics import Metrics
 from .protocol import MAX_MESSAGE_BYTES
 from .store import db_url
 
-__all__ = ["JsonLines", "add_parser", "main", "uvicorn_config"]
+__all__ = ["JsonLines", "add_parser", "main", "tune_process", "uvicorn_config"]
 
 _LIMITS = ", ".join(Limits.__struct_fields__)
 
@@ -147,6 +147,16 @@ def uvicorn_config(
     )
 
 
+def tune_process() -> None:
+    """What a server process sets before it serves (``nertz serve`` and the benchmarks
+    that run the app themselves)."""
+    # The store's writer thread gives up the GIL for every row SQLite writes and must
+    # win it back from the event loop each time; at the default 5 ms switch interval a
+    # busy loop makes a batch, and so every acknowledgement, wait up to 5 ms per step
+    # (docs/performance.md).
+    sys.setswitchinterval(0.0005)
+
+
 def main(args: argparse.Namespace) -> int:
     handler = logging.StreamHandler()
     if args.log_json:
@@ -154,10 +164,7 @@ def main(args: argparse.Namespace) -> int:
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler])
-    # The store's writer thread gives up the GIL for every row SQLite writes and must
-    # win it back from the event loop each time; at the default 5 ms switch interval a
-    # busy loop makes a batch wait up to 5 ms per row (docs/performance.md).
-    sys.setswitchinterval(0.0005)
+    tune_process()
     try:
         limits = parse_limits(args.limit, args.max_tables)
     except ValueError as error:

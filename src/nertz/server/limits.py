@@ -156,6 +156,14 @@ def _seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
 
 
+def _slow_down(wait: float, code: str, limit: str) -> Refusal | None:
+    """None when ``wait`` is 0 (a token was there), else the refusal ``code`` saying the
+    ``limit`` and when to try again."""
+    if not wait:
+        return None
+    return Refusal(code, f"{limit}; try again in {_seconds(wait)} s", _seconds(wait))
+
+
 class Quotas:
     """Per-address counts and rates for one server (``Limits``)."""
 
@@ -196,15 +204,11 @@ class Quotas:
                 "address): start or leave one first",
                 60,
             )
-        wait = self._creates.take(address)
-        if wait:
-            return Refusal(
-                "too_many_creates",
-                f"at most {self.limits.creates_per_minute} new tables a minute from one "
-                f"address; try again in {_seconds(wait)} s",
-                _seconds(wait),
-            )
-        return None
+        return _slow_down(
+            self._creates.take(address),
+            "too_many_creates",
+            f"at most {self.limits.creates_per_minute} new tables a minute from one address",
+        )
 
     def table_created(self, address: str, code: str, unstarted: Callable[[str], bool]) -> None:
         if address not in self.created and len(self.created) >= _TRACKED_MAX:
@@ -214,27 +218,20 @@ class Quotas:
         self.created.setdefault(address, []).append(code)
 
     def join(self, address: str) -> Refusal | None:
-        wait = self._joins.take(address)
-        if not wait:
-            return None
-        return Refusal(
+        return _slow_down(
+            self._joins.take(address),
             "too_many_joins",
-            f"at most {self.limits.joins_per_minute} joins a minute from one address; "
-            f"try again in {_seconds(wait)} s",
-            _seconds(wait),
+            f"at most {self.limits.joins_per_minute} joins a minute from one address",
         )
 
     def lookup(self, address: str) -> Refusal | None:
         """May ``address`` look a table up by a code, key or invite? Not while its
         misses are spent (``missed``), so that probing for private tables stays slow."""
-        wait = self._misses.wait(address)
-        if not wait:
-            return None
-        return Refusal(
+        return _slow_down(
+            self._misses.wait(address),
             "too_many_misses",
             f"too many unknown codes or wrong invites from one address (at most "
-            f"{self.limits.misses_per_minute} a minute); try again in {_seconds(wait)} s",
-            _seconds(wait),
+            f"{self.limits.misses_per_minute} a minute)",
         )
 
     def missed(self, address: str) -> None:
@@ -242,38 +239,27 @@ class Quotas:
         self._misses.take(address)
 
     def sheet(self, address: str) -> Refusal | None:
-        wait = self._sheets.take(address)
-        if not wait:
-            return None
-        return Refusal(
+        return _slow_down(
+            self._sheets.take(address),
             "too_many_sheets",
-            f"at most {self.limits.sheets_per_hour} new score sheets an hour from one "
-            f"address; try again in {_seconds(wait)} s",
-            _seconds(wait),
+            f"at most {self.limits.sheets_per_hour} new score sheets an hour from one address",
         )
 
     def device(self, address: str) -> Refusal | None:
         """May ``address`` make one more device identity?"""
-        wait = self._devices.take(address)
-        if not wait:
-            return None
-        return Refusal(
+        return _slow_down(
+            self._devices.take(address),
             "too_many_devices",
-            f"at most {self.limits.devices_per_hour} new browsers an hour from one address; "
-            f"try again in {_seconds(wait)} s",
-            _seconds(wait),
+            f"at most {self.limits.devices_per_hour} new browsers an hour from one address",
         )
 
     def history(self, address: str) -> Refusal | None:
         """May ``address`` read a player's history or a match of it once more?"""
-        wait = self._histories.take(address)
-        if not wait:
-            return None
-        return Refusal(
+        return _slow_down(
+            self._histories.take(address),
             "too_many_histories",
             f"at most {self.limits.histories_per_minute} histories and match pages a "
-            f"minute from one address; try again in {_seconds(wait)} s",
-            _seconds(wait),
+            "minute from one address",
         )
 
     # ------------------------------------------------------------------ WebSocket
@@ -328,14 +314,11 @@ class Quotas:
         wait = mine.take(self.clock())
         if not wait:
             wait = self._states.take(address)
-        if not wait:
-            return None
-        return Refusal(
+        return _slow_down(
+            wait,
             "rate_limited",
             f"too many full states: at most {self.limits.states_per_s:g} a second per "
-            f"connection and {self.limits.address_states_per_s:g} per address; "
-            f"try again in {_seconds(wait)} s",
-            _seconds(wait),
+            f"connection and {self.limits.address_states_per_s:g} per address",
         )
 
 
