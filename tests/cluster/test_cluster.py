@@ -187,3 +187,23 @@ def test_a_node_paused_past_its_lease_never_writes_again(cluster: Cluster) -> No
     shown = httpx.get(f"{cluster.http}/api/tables/{table['code']}", follow_redirects=True)
     assert shown.status_code == 200
     engine.dispose()
+
+
+def test_a_client_spread_over_the_nodes_gets_one_share_of_misses_and_sheets(
+    pg_url: str, redis_clean: str
+) -> None:
+    """Through the balancer, round robin: unknown codes asked of three nodes spend the
+    misses of all three, and score sheets made on two spend the sheets of the third."""
+    limits = ["--limit", "misses_per_minute=3", "--limit", "sheets_per_hour=2"]
+    with running(pg_url, redis_clean, 3, extra=limits) as c:
+        probes = [
+            httpx.get(f"{c.http}/api/tables/QQQQQ{i}?node=n{i}", timeout=10) for i in (1, 2, 3)
+        ]
+        assert [p.status_code for p in probes] == [404, 404, 404]
+        slowed = httpx.get(f"{c.http}/api/tables/QQQQQ4?node=n1", timeout=10)
+        assert slowed.status_code == 429 and slowed.json()["error"] == "too_many_misses"
+        assert "across the servers" in slowed.json()["reason"]
+        sheet = {"names": ["Ann", "Bo"]}
+        made = [httpx.post(f"{c.http}/api/sheets?node=n{i}", json=sheet) for i in (1, 2, 3)]
+        assert [m.status_code for m in made] == [201, 201, 429]
+        assert made[2].json()["error"] == "too_many_sheets"

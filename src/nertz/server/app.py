@@ -44,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from nertz.bots import DEFAULT_CHOICE, bot_name, choice
 from nertz.engine import preset
 
-from .cluster.quotas import shared_rate
+from .cluster.quotas import shared_lookup, shared_missed, shared_rate
 from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
@@ -227,7 +227,7 @@ def create_app(config: Config) -> Starlette:
     async def show_table(request: Request) -> Response:
         code, key = request.path_params["code"], request.query_params.get("key")
         address = client_address(request.scope)
-        refusal = quotas.lookup(address)
+        refusal = await shared_lookup(state, address)
         if refusal is not None:
             return refused(refusal)
         try:
@@ -237,13 +237,13 @@ def create_app(config: Config) -> Starlette:
             if not entry.watch_ok(key):
                 raise unknown_table(code)  # the same answer: private codes cannot be probed
         except LobbyError as error:
-            quotas.missed(address)
+            await shared_missed(state, address)
             return error.response()
         return JSONResponse(entry.table.info())
 
     async def join_table(request: Request) -> Response:
         address = client_address(request.scope)
-        refusal = quotas.join(address) or quotas.lookup(address)
+        refusal = quotas.join(address) or await shared_lookup(state, address)
         if refusal is not None:
             return refused(refusal)
         code = request.path_params["code"]
@@ -261,7 +261,7 @@ def create_app(config: Config) -> Starlette:
                 await took_place(state, device, entry, seat, partner, body.name)
         except RequestError as error:
             if error.code in ("private_table", "unknown_table"):  # the same answer for both
-                quotas.missed(address)
+                await shared_missed(state, address)
                 return unknown_table(code).response()
             return error.response()
         answer: dict[str, Any] = {"code": entry.code, "seat": seat, "token": token, "ws": "/ws"}
@@ -356,7 +356,7 @@ def create_app(config: Config) -> Starlette:
                     conn.send(encode(ErrorMsg(decoded.code, decoded.reason)))
                     continue
                 if type(decoded) is Hello and entry is None:
-                    refusal = quotas.lookup(address)
+                    refusal = await shared_lookup(state, address)
                     node = None if refusal else await elsewhere(state, decoded.table)
                     if node is not None:
                         conn.send(encode(RouteMsg(node)))
@@ -376,7 +376,7 @@ def create_app(config: Config) -> Starlette:
                                 conn.send(encode(StateMsg(gone.version, gone.info)))
                                 conn.close("match over")
                                 break
-                            quotas.missed(address)
+                            await shared_missed(state, address)
                         conn.send(encode(ErrorMsg(error.code, error.reason)))
                         continue
                     refusal = None if decoded.token else quotas.spectate(address)

@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from .cluster.quotas import shared_rate
 from .commands import Stage
 from .devices import DevicePlace, Devices, device_hash
 from .edge import client_address
@@ -54,7 +55,7 @@ async def joining_device(
     if device is None or await asyncio.to_thread(_devices(state).known, device):
         return device, None
     quotas: Quotas = state["quotas"]
-    return device, quotas.device(address)
+    return device, quotas.device(address) or await shared_rate(state, "devices", address)
 
 
 async def took_place(
@@ -71,16 +72,17 @@ async def took_place(
 def me_routes(state: dict[str, Any]) -> list[BaseRoute]:
     """The routes above; ``state`` is the app's (``store`` once started)."""
 
-    def refused(request: Request) -> Response | None:
+    async def refused(request: Request) -> Response | None:
         quotas: Quotas = state["quotas"]
-        refusal = quotas.history(client_address(request.scope))
+        address = client_address(request.scope)
+        refusal = quotas.history(address) or await shared_rate(state, "histories", address)
         if refusal is None:
             return None
         state["metrics"].refused(refusal.code)
         return refusal.response()
 
     async def me(request: Request) -> Response:
-        if (refusal := refused(request)) is not None:
+        if (refusal := await refused(request)) is not None:
             return refusal
         try:
             device = device_hash(request, required=True)
@@ -93,7 +95,7 @@ def me_routes(state: dict[str, Any]) -> list[BaseRoute]:
         return JSONResponse(body)
 
     async def one_match(request: Request) -> Response:
-        if (refusal := refused(request)) is not None:
+        if (refusal := await refused(request)) is not None:
             return refusal
         try:
             device = device_hash(request, required=False)

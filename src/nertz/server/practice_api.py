@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 from nertz.bots import choice
 from nertz.engine import Rules, preset
 
+from .cluster.quotas import shared_rate
 from .cluster.routing import new_table
 from .commands import Stage
 from .edge import client_address
@@ -95,6 +96,8 @@ def practice_routes(state: dict[str, Any]) -> list[BaseRoute]:
         quotas: Quotas = state["quotas"]
         address = client_address(request.scope)
         refusal = quotas.create_table(address, unstarted) or quotas.join(address)
+        refusal = refusal or await shared_rate(state, "creates", address)
+        refusal = refusal or await shared_rate(state, "joins", address)
         if refusal is not None:
             state["metrics"].refused(refusal.code)
             return refusal.response()

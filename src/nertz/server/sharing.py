@@ -22,9 +22,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from .cluster.quotas import shared_lookup, shared_missed
 from .edge import client_address
 from .invites import invite_form, links, qr_svg
-from .limits import Quotas
 from .lobby import CODE_LENGTH, Entry, Lobby, LobbyError, unknown_table
 
 __all__ = ["sharing_routes"]
@@ -40,9 +40,8 @@ def sharing_routes(state: dict[str, Any]) -> list[BaseRoute]:
         a miss (``unknown_table``) counts against it."""
 
         async def run(request: Request) -> Response:
-            quotas: Quotas = state["quotas"]
             address = client_address(request.scope)
-            refusal = quotas.lookup(address)
+            refusal = await shared_lookup(state, address)
             if refusal is not None:
                 state["metrics"].refused(refusal.code)
                 return refusal.response()
@@ -50,7 +49,7 @@ def sharing_routes(state: dict[str, Any]) -> list[BaseRoute]:
                 response: Response = await handler(request, state["lobby"])
             except LobbyError as error:
                 if error.code == "unknown_table":
-                    quotas.missed(address)
+                    await shared_missed(state, address)
                 return error.response()
             return response
 

@@ -50,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 from nertz.bots import CHOICES
 from nertz.engine import OPTIONS, PRESETS, Deal
 
+from .cluster.quotas import shared_rate
 from .edge import client_address
 from .installable import installable_routes
 from .limits import Quotas, Refusal
@@ -122,7 +123,8 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
     @guarded
     async def create_sheet(request: Request) -> Response:
         quotas: Quotas = state["quotas"]
-        refusal = quotas.sheet(client_address(request.scope))
+        address = client_address(request.scope)
+        refusal = quotas.sheet(address) or await shared_rate(state, "sheets", address)
         if refusal is None and sheets().count >= quotas.limits.max_sheets:
             refusal = Refusal(
                 "too_many_sheets",

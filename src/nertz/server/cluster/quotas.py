@@ -1,12 +1,14 @@
-"""The per-address rates that must span a cluster: new tables and joins a minute.
+"""The per-address rates that must span a cluster.
 
 A node's own ``Quotas`` (``limits.py``) count what one client does *there*; behind a
 round-robin balancer the same client would get a full share from every node. So a
-cluster node also counts each create and join in Redis, in one key per kind, address
-and minute (``INCR`` and an expiry in one transaction), and refuses past the limit. A
-fixed minute, not a sliding one: at a minute's turn a client may get up to twice the
+cluster node also counts, in Redis, each new table, join, score sheet, new browser,
+history read and miss (an unknown code or a wrong invite), in one key per kind, address
+and window (``INCR`` and an expiry in one transaction), and refuses past the limit. A
+fixed window, not a sliding one: at a window's turn a client may get up to twice the
 rate for a moment, which a limit meant to stop floods can afford. Counted on the node
-that does the work, after any redirect, so a routed request counts once.
+that does the work, after any redirect, so a routed request counts once. On a single
+server every function here answers at once and counts nothing.
 """
 
 from __future__ import annotations
@@ -15,34 +17,74 @@ import math
 import time
 from typing import Any
 
-from ..limits import Refusal
+from ..limits import Limits, Refusal
 
-__all__ = ["WINDOW_S", "shared_rate"]
+__all__ = ["RATES", "shared_lookup", "shared_missed", "shared_rate"]
 
-WINDOW_S = 60
+RATES: dict[str, tuple[str, int, str]] = {
+    "creates": ("creates_per_minute", 60, "new tables a minute"),
+    "joins": ("joins_per_minute", 60, "joins a minute"),
+    "sheets": ("sheets_per_hour", 3600, "new score sheets an hour"),
+    "devices": ("devices_per_hour", 3600, "new browsers an hour"),
+    "histories": ("histories_per_minute", 60, "histories and match pages a minute"),
+    "misses": ("misses_per_minute", 60, "unknown codes or wrong invites a minute"),
+}
+"""Kind -> the ``Limits`` field that bounds it, its window (s), and its words."""
+
+
+def _key(kind: str, address: str, now: float) -> str:
+    window = RATES[kind][1]
+    return f"nertz:rate:{kind}:{address}:{int(now // window)}"
+
+
+def _refusal(limits: Limits, kind: str, count: int, now: float) -> Refusal | None:
+    field, window, words = RATES[kind]
+    limit: int = getattr(limits, field)
+    if count <= limit:
+        return None
+    wait = max(1, math.ceil(window - now % window))
+    return Refusal(
+        f"too_many_{kind}",
+        f"at most {limit} {words} from one address, across the servers; try again in {wait} s",
+        wait,
+    )
+
+
+async def _count(node: Any, kind: str, address: str, now: float) -> int:
+    key = _key(kind, address, now)
+    async with node.redis.pipeline(transaction=True) as pipe:
+        pipe.incr(key)
+        pipe.expire(key, 2 * RATES[kind][1])
+        count, _ = await pipe.execute()
+    return int(count)
 
 
 async def shared_rate(state: dict[str, Any], kind: str, address: str) -> Refusal | None:
-    """Count one ``kind`` (``creates`` or ``joins``) from ``address`` across the
-    cluster; a refusal past the limit a minute (None on a single server)."""
+    """Count one ``kind`` (a key of ``RATES``) from ``address`` across the cluster; a
+    refusal past its limit (None on a single server)."""
     node = state.get("cluster")
     if node is None:
         return None
-    limits = state["quotas"].limits
-    limit = limits.creates_per_minute if kind == "creates" else limits.joins_per_minute
     now = time.time()
-    key = f"nertz:rate:{kind}:{address}:{int(now // WINDOW_S)}"
-    async with node.redis.pipeline(transaction=True) as pipe:
-        pipe.incr(key)
-        pipe.expire(key, 2 * WINDOW_S)
-        count, _ = await pipe.execute()
-    if int(count) <= limit:
-        return None
-    wait = max(1, math.ceil(WINDOW_S - now % WINDOW_S))
-    what = "new tables" if kind == "creates" else "joins"
-    return Refusal(
-        f"too_many_{kind}",
-        f"at most {limit} {what} a minute from one address, across the servers; "
-        f"try again in {wait} s",
-        wait,
-    )
+    return _refusal(state["quotas"].limits, kind, await _count(node, kind, address, now), now)
+
+
+async def shared_lookup(state: dict[str, Any], address: str) -> Refusal | None:
+    """May ``address`` look a table up, its misses across the cluster not spent? (The
+    node's own ``Quotas.lookup`` first; a lookup itself counts nothing.)"""
+    refusal: Refusal | None = state["quotas"].lookup(address)
+    node = state.get("cluster")
+    if refusal is not None or node is None:
+        return refusal
+    now = time.time()
+    spent = await node.redis.get(_key("misses", address, now))
+    return _refusal(state["quotas"].limits, "misses", int(spent or 0) + 1, now)
+
+
+async def shared_missed(state: dict[str, Any], address: str) -> None:
+    """``address`` asked for a table that does not exist, or that it holds no key to:
+    counted on this node (``Quotas.missed``) and across the cluster."""
+    state["quotas"].missed(address)
+    node = state.get("cluster")
+    if node is not None:
+        await _count(node, "misses", address, time.time())
