@@ -89,7 +89,13 @@ def test_the_ready_countdown_stops_when_someone_leaves() -> None:
         h.connect(conn, token)
     h.drop(2)
     assert kinds(h, 1)[-2:] == [
-        {"k": "connected", "seat": 1, "connected": False},
+        {
+            "k": "connected",
+            "seat": 1,
+            "connected": False,
+            "kept_until_ms": 120_000,
+            "bot_from_ms": 30_000,
+        },
         {"k": "ready_by", "at_ms": None, "in_ms": None},
     ]
     h.advance(90_000)

@@ -82,8 +82,12 @@ class Lifetimes:
 
     def _lifetime_info(self) -> dict[str, Any]:
         """What ``info()`` shows of this part: the ready countdown's deadline (table time,
-        as ``now_ms`` in a state), and why the table ended without a result."""
-        return {"ready_by_ms": self.ready_by, "closed": self.closed}
+        as ``now_ms`` in a state), why the table ended without a result, and between
+        hands when the next deal comes at the latest (``next_at_ms``, only then)."""
+        info: dict[str, Any] = {"ready_by_ms": self.ready_by, "closed": self.closed}
+        if self.stage is Stage.BETWEEN and self.next_at is not None:
+            info["next_at_ms"] = self.next_at
+        return info
 
     def _lifetime_dues(self) -> list[tuple[int, str]]:
         """This part's timers (table time, what) for ``Table._next_due``."""

@@ -229,21 +229,27 @@ class _Event(msgspec.Struct, tag_field="k", kw_only=True, omit_defaults=True, fr
 
 
 class SeatEvent(_Event, tag="seat", kw_only=True, frozen=True):
-    """A person took a place (or lost it: ``name`` null)."""
+    """A person took a place (or lost it: ``name`` null); ``kept_until_ms`` and
+    ``bot_from_ms`` as in ``connected`` until they connect."""
 
     seat: int
     partner: int | None = None
     """Which of a partnership seat's two places (R40); absent at other tables."""
     name: str | None
     bot: str | None
+    kept_until_ms: int | None = None
+    bot_from_ms: int | None = None
 
 
 class ConnectedEvent(_Event, tag="connected", kw_only=True, frozen=True):
-    """A person's connection came or went."""
+    """A person's connection came or went: gone, the place is kept until ``kept_until_ms``
+    and a bot plays it from ``bot_from_ms`` while a hand is on (table time)."""
 
     seat: int
     partner: int | None = None
     connected: bool
+    kept_until_ms: int | None = None
+    bot_from_ms: int | None = None
 
 
 class TakeoverEvent(_Event, tag="takeover", kw_only=True, frozen=True):
@@ -348,7 +354,8 @@ class EndedEvent(_Event, tag="ended", kw_only=True, frozen=True):
 
 class HandEndEvent(_Event, tag="hand_end", kw_only=True, frozen=True):
     """The breakdown (R29-R31): per seat ``middle``, ``nertz_left``, ``bonus``,
-    ``score``; the match's ``totals``."""
+    ``score``; the match's ``totals``; the next deal at the latest at ``next_at_ms``
+    (table time), in ``next_in_ms`` (both absent once the match is over)."""
 
     hand: int
     reason: str
@@ -358,6 +365,8 @@ class HandEndEvent(_Event, tag="hand_end", kw_only=True, frozen=True):
     lost: list[list[int]] = msgspec.field(default_factory=list)
     """With ``fair_races``: each race lost this hand as ``[seat, ms]``, by how many ms of
     credited play time (docs/fairness.md); absent when none was lost."""
+    next_at_ms: int | None = None
+    next_in_ms: int | None = None
 
 
 class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
@@ -533,9 +542,8 @@ class Ping(_Server, tag="ping", omit_defaults=False):
 
 
 class HintMsg(_Server, tag="hint", omit_defaults=False):
-    """The answer to ``hint``: the move the bots' own policy would play now, chosen
-    among the engine's legal moves (the notation: ``N>F2``, ``3/2>1``, ``T``,
-    ``STUCK`` ...), or null when the hand is not being played."""
+    """The answer to ``hint``: the move the bots' own policy would play now, among the
+    engine's legal moves (``N>F2``, ``3/2>1``, ``T``, ``STUCK`` ...); null off a hand."""
 
     move: str | None
 

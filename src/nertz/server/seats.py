@@ -135,7 +135,7 @@ class Seating:
         picked up (face-up cards only)."""
         first = self.place(number)
         if self.per_seat == 1:
-            return first.public()
+            return {**first.public(), **self._away_public(first)}
         both = [self.place(number, p) for p in range(PARTNERS)]
         names = [p.name for p in both if p.name]
         specs = [p.bot for p in both]
@@ -148,9 +148,27 @@ class Seating:
             and any(p.taken for p in both),
             "ready": all(p.public()["ready"] for p in both),
             "takeover": any(p.public()["takeover"] for p in both),
-            "partners": [{**p.public(), "partner": p.partner} for p in both],
+            "partners": [
+                {**p.public(), "partner": p.partner, **self._away_public(p)} for p in both
+            ],
             "holding": [None if h is None else source_text(h) for h in held],
         }
+
+    def _away_times(self, place: Place) -> tuple[int | None, int | None]:
+        """For a person not connected who holds a place: when it is released
+        (``reconnect_s``) and, if before that, when a bot plays it while a hand is on
+        (``bot_takeover_s``), in table time. (None, None) for anyone else."""
+        left, s = place.left_ms, self.settings
+        if left is None or place.bot is not None or place.token_hash is None:
+            return None, None
+        bot = left + s.bot_takeover_s * 1000 if 0 < s.bot_takeover_s < s.reconnect_s else None
+        return left + s.reconnect_s * 1000, bot
+
+    def _away_public(self, place: Place) -> dict[str, int]:
+        """``_away_times`` as a place's entry in ``info()`` shows them (absent: none)."""
+        kept, bot = self._away_times(place)
+        times = {"kept_until_ms": kept, "bot_from_ms": bot}
+        return {key: at for key, at in times.items() if at is not None}
 
     def _seat_records(self, seats: Sequence[SeatRecord]) -> None:
         """Every place from its latest stored record (``Table.restore``)."""
@@ -221,8 +239,16 @@ class Seating:
         self._out.records.append(
             SeatRecord(place.number, place.name, place.token_hash, None, place.partner)
         )
+        kept, bot = self._away_times(place)  # until they connect
         self._emit(
-            SeatEvent(seat=place.number, partner=self._partner_no(place), name=place.name, bot=None)
+            SeatEvent(
+                seat=place.number,
+                partner=self._partner_no(place),
+                name=place.name,
+                bot=None,
+                kept_until_ms=kept,
+                bot_from_ms=bot,
+            )
         )
         self._replan_partner(place, now)  # a bot partner now shares the seat with a person
         return (place.number, place.partner), None
@@ -300,8 +326,15 @@ class Seating:
         if place.conn == conn:
             place.conn, place.left_ms, place.ready = None, now, False
             self._let_go(place)  # R40: a hold lapses when its person leaves
+            kept, bot = self._away_times(place)  # a visible countdown for everyone
             self._emit(
-                ConnectedEvent(seat=place.number, partner=self._partner_no(place), connected=False)
+                ConnectedEvent(
+                    seat=place.number,
+                    partner=self._partner_no(place),
+                    connected=False,
+                    kept_until_ms=kept,
+                    bot_from_ms=bot,
+                )
             )
 
     def _takeover(self, place: Place, now: int) -> None:

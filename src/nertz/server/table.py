@@ -513,15 +513,23 @@ class Table(
         end = hand.end_reason.value if hand.end_reason else "?"
         self._out.records.append(ScoreRecord(self.hand_no, scores, caller, end))
         totals, lost = list(self.match.totals), [list(race) for race in self.lost]
+        in_ms = None if self.match.over else self.settings.next_hand_s * 1000
+        self.next_at = None if in_ms is None else now + in_ms  # the next deal at the latest
         event = HandEndEvent(
-            hand=self.hand_no, reason=end, caller=caller, scores=scores, totals=totals, lost=lost
+            hand=self.hand_no,
+            reason=end,
+            caller=caller,
+            scores=scores,
+            totals=totals,
+            lost=lost,
+            next_at_ms=self.next_at,
+            next_in_ms=in_ms,
         )
         self._emit(event)
         if self.match.over:
             self._match_over(now)
         else:
             self.stage = Stage.BETWEEN
-            self.next_at = now + self.settings.next_hand_s * 1000
         for place in self.places:
             place.ready = False
         self._end_races()

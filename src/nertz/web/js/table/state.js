@@ -7,8 +7,9 @@
 // The state holds ``table`` (as ``GET /api/tables/{code}``: seats, stage, totals ...),
 // ``model`` (the engine's view, docs/engine.md "What a seat sees", kept current by the
 // events), ``me`` and ``partner`` (this page's seat and place, R40), ``v`` (the last
-// version applied), ``epoch`` (the table incarnation ``v`` counts in) and the last
-// ``handEnd`` and ``matchEnd`` events.
+// version applied), ``epoch`` (the table incarnation ``v`` counts in), ``clock`` (this
+// page's clock less the table's, from the last ``state``: a table time ``at`` is
+// ``at + clock`` here) and the last ``handEnd`` and ``matchEnd`` events.
 //
 // In the model face-down cards are counts only; the waste is remembered card by card
 // from the turns this page saw (a view shows only the last turn's fan), and a card never
@@ -28,7 +29,7 @@ export function srcName(src) {
 // ---------------------------------------------------------------------- the state
 
 export function emptyState() {
-  return { v: 0, epoch: null, table: null, model: null, me: null, partner: null, handEnd: null, matchEnd: null, hostStartAt: null, resyncing: false };
+  return { v: 0, epoch: null, table: null, model: null, me: null, partner: null, handEnd: null, matchEnd: null, hostStartAt: null, clock: 0, resyncing: false };
 }
 
 /** Apply one message from the server to ``st``. Returns the events applied (in order)
@@ -45,6 +46,7 @@ export function receive(st, msg, now) {
         epoch: msg.epoch ?? null, // the incarnation ``v`` counts in (a resume names it)
         table: msg.table,
         me: msg.seat ?? null, // a spectator's state leaves ``seat`` out
+        clock: now - (msg.now_ms ?? 0), // table times (``*_ms``) on this page's clock
         partner: msg.partner ?? null, // which of a partnership seat's two (R40)
         // An open announcement's window, counted on this page's clock (R41).
         model: fromView(msg.view, now, (until) => until - (msg.now_ms ?? until)),
@@ -89,8 +91,10 @@ function applyEvent(st, e, now) {
   switch (e.k) {
     case "seat":
       setPlace(t.seats[e.seat], e.partner, { name: e.name, bot: e.bot });
+      setAway(t.seats[e.seat], e.partner, e);
       break;
     case "connected":
+      setAway(t.seats[e.seat], e.partner, e);
       if (e.connected) setPlace(t.seats[e.seat], e.partner, { connected: true });
       else {
         // Who leaves is no longer ready, and puts down what they held (R40), as the
@@ -108,6 +112,7 @@ function applyEvent(st, e, now) {
     case "dealt":
       t.hand = e.hand;
       t.ready_by_ms = null; // the ready countdown (``ready_by``) is over
+      delete t.next_at_ms; // so is the wait between hands
       t.stage = "countdown";
       st.model = fromView(e.table, now);
       st.handEnd = null;
@@ -157,6 +162,7 @@ function applyEvent(st, e, now) {
       t.stage = "between";
       t.totals = e.totals;
       st.handEnd = e;
+      if (e.next_at_ms != null) t.next_at_ms = e.next_at_ms; // the next deal at the latest
       // The server's per-hand totals (docs/protocol.md, ``history``), this hand added.
       // Hands are numbered across a series; ``history`` holds the current match's.
       t.history = [...(t.history || []).slice(0, e.hand - ((t.series && t.series.first_hand) || 1)), e.totals];
@@ -191,6 +197,7 @@ function applyEvent(st, e, now) {
       t.stage = "over";
       t.closed = e.reason;
       t.ready_by_ms = null;
+      delete t.next_at_ms;
       break;
     case "resumed":
       return true;
@@ -220,6 +227,17 @@ function setPlace(seat, partner, fields) {
   }
   Object.assign(seat.partners[partner], fields);
   Object.assign(seat, seatFromPlaces(seat.partners));
+}
+
+/** A person away holds the place until ``kept_until_ms``, a bot playing it from
+ * ``bot_from_ms`` (table times, as the event says; both gone once they are back, or the
+ * place changed hands). At a partnership seat the times are the partner's. */
+function setAway(seat, partner, e) {
+  const place = partner === undefined || !seat.partners ? seat : seat.partners[partner];
+  for (const key of ["kept_until_ms", "bot_from_ms"]) {
+    if (e[key] == null) delete place[key];
+    else place[key] = e[key];
+  }
 }
 
 /** A partnership seat as everyone sees it, from its two places (R40): the names joined
