@@ -197,6 +197,39 @@ def test_a_practice_pause_stops_every_bot_move(
     assert bot_moved(start), "the bot carries on"
 
 
+def test_the_rules_pause_a_practice_hand_until_they_close(
+    page: Page, server: Server, console: Console
+) -> None:
+    seen: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda b: seen.append(json.loads(b))))
+    page.goto(server.url)
+    page.fill("#name", "Tess")
+    page.click("text=Practice against a bot")
+    page.locator(".ready-btn").click()
+    expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+    page.locator(".pace").select_option("100")
+    page.click(".rules-btn")  # the hand stops while Tess reads
+    expect(page.locator(".rules-dialog .rules-note")).to_contain_text("paused while you read")
+    expect(page.locator(f"{LESSON} h2")).to_have_text("Paused")
+    start = len(seen)
+    page.wait_for_timeout(3000)
+    assert [m for m in seen[start:] if m["type"] != "ping"] == []  # not one bot move
+    page.keyboard.press("Escape")  # closing them carries on
+    expect(page.locator(".pause-btn")).to_have_text("Pause (P)")
+    assert {"k": "paused", "paused": False} in [m.get("e") for m in seen[start:]]
+    # Paused by Tess herself, the hand stays paused after the rules.
+    page.keyboard.press("p")
+    expect(page.locator(".pause-btn")).to_have_text("Carry on (P)")
+    page.keyboard.press("?")
+    expect(page.locator(".rules-dialog")).to_be_visible()
+    expect(page.locator(".rules-dialog .rules-note")).to_have_count(0)
+    page.click(".rules-dialog .close-x")
+    expect(page.locator(".rules-dialog")).to_be_hidden()
+    page.wait_for_timeout(500)
+    expect(page.locator(".pause-btn")).to_have_text("Carry on (P)")
+    assert console.errors == [], console.errors
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_guided_hand_passes_an_axe_scan(browser: Browser, server: Server, size: str) -> None:
     context, page, console = sized(browser, size)

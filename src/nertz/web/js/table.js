@@ -10,7 +10,6 @@ import { cardName } from "./cards.js";
 import { closeOnOutsideClick, dialogHead } from "./dialog.js";
 import { seatFor } from "./home.js";
 import { TableSocket } from "./net.js";
-import { rulesContent } from "./rules.js";
 import { play } from "./sound.js";
 import { Chat } from "./table/chat.js";
 import { renderChooser } from "./table/chooser.js";
@@ -18,11 +17,12 @@ import { onDoubleClick, onKey, onPointerDown } from "./table/input.js";
 import { showJoin } from "./table/join.js";
 import { hostContent, isHost, optionsNotice } from "./table/host.js";
 import { canInvite, showInvite } from "./table/invite.js";
-import { readyEndOf, tableEnded } from "./table/lifetimes.js";
+import { tableEnded, tickLifetimes } from "./table/lifetimes.js";
 import { closePanel, readyButton, renderOverlay } from "./table/panels.js";
 import { Practice } from "./table/practice.js";
 import { presenceNotice } from "./table/presence.js";
 import { draw, finish, rects, renderStatus, tickBadge } from "./table/render.js";
+import { showRules } from "./table/rulesdialog.js";
 import { tickHostStart } from "./table/series.js";
 import { settingsMenu } from "./table/settings.js";
 import { soundOf } from "./table/sounds.js";
@@ -68,7 +68,6 @@ class TableView {
     this.stripOpen = false;
     this.banner = null;
     this.countdownEnd = null;
-    this.readyEnd = null; // the first deal's deadline for anyone not ready (ready_by)
     this.overlayHidden = false;
     this.chooser = null;
   }
@@ -179,7 +178,6 @@ class TableView {
           store.set("seats", seats);
         }
         if (this.table.stage === "countdown") this.countdownEnd = performance.now() + 1000;
-        this.readyEnd = readyEndOf(msg, performance.now());
         break;
       case "event":
         break;
@@ -246,9 +244,6 @@ class TableView {
         break;
       case "countdown":
         this.countdownEnd = performance.now() + e.go_in_ms;
-        break;
-      case "ready_by": // everyone is here: the first deal comes then, ready or not
-        this.readyEnd = readyEndOf(e, performance.now());
         break;
       case "go":
         this.countdownEnd = null;
@@ -453,8 +448,8 @@ class TableView {
   }
 
   tickBanner() {
-    if (this.readyEnd !== null && this.table && this.table.stage === "seating") renderStatus(this);
     const now = performance.now();
+    tickLifetimes(this, now, renderStatus); // the countdowns of table/lifetimes.js
     for (const badge of this.foundations.querySelectorAll(".announce")) tickBadge(badge, now);
     tickHostStart(this, now);
     let text = "";
@@ -491,10 +486,6 @@ class TableView {
   }
 
   showRulesDialog() {
-    this.dialog.dataset.kind = "rules";
-    // The table's rules: between matches they are the next match's (the host's change).
-    const rules = (this.table && this.table.rules) || (this.base && this.base.rules);
-    this.dialog.replaceChildren(dialogHead("Rules"), rulesContent(rules, `table ${this.code}`));
-    this.dialog.showModal();
+    showRules(this); // a practice hand pauses while it is open (table/rulesdialog.js)
   }
 }

@@ -1,12 +1,15 @@
 // The panels over the table: the seating, a hand's breakdown and the running totals,
 // and the end of the match. They lie below the top bar (Rules, ⚙ and Home stay
 // clickable); a panel after a hand closes by its ✕, Esc or a click beside it ("Look at
-// the table"), and then a Ready button beside the table brings the next deal.
+// the table"), and then a Ready button beside the table brings the next deal. Between
+// hands the panel counts the next deal down, and every seat list the place of a person
+// away (table/lifetimes.js).
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { totalsChart } from "../chart.js";
 import { hostLine } from "./host.js";
 import { canInvite, showInvite } from "./invite.js";
+import { awayLine, nextHandText, ticking } from "./lifetimes.js";
 import { handInMatch, hostStartLine, playAgainLine, seriesTable } from "./series.js";
 import { myPlace, nameOf } from "./state.js";
 
@@ -67,7 +70,7 @@ function seatingPanel(tv) {
     h("ul", { class: "seat-list" }, t.seats.map((s) => h("li", {},
       h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
       ` ${s.name || s.bot ? nameOf(tv.st, s.seat) : "waiting for a player"}`,
-      s.bot || s.ready ? " — ready" : s.name ? (s.connected ? " — not ready" : " — not here") : ""))),
+      s.bot || s.ready ? " — ready" : s.name ? (s.connected ? " — not ready" : awayLine(tv, s, "not here") || " — not here") : ""))),
     me && !me.ready
       ? h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "I'm ready — deal! ", h("kbd", { text: "Enter" }))
       : h("p", { text: "The deal comes when every seat is taken and everyone is ready." }),
@@ -89,12 +92,19 @@ function chart(tv) {
   return totalsChart(series(tv), t.seats.map((s) => nameOf(tv.st, s.seat)), { target: t.rules.match === "race" ? t.rules.target : null });
 }
 
+/** "Ready for the next hand" (or who it waits for) and the next deal's countdown. */
 function readyLine(tv) {
   const me = tv.me !== null ? tv.table.seats[tv.me] : null;
-  if (!me) return null;
+  const next = ticking("span", { class: "next-hand", role: "timer" }, (now) => nextHandText(tv, now));
+  if (!me) return h("p", {}, next);
   return me.ready
-    ? h("p", { class: "waiting", text: "Waiting for the others… the next deal comes soon." })
-    : h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "Ready for the next hand ", h("kbd", { text: "Enter" }));
+    ? h("p", { class: "waiting" }, "Waiting for the others… ", next)
+    : [h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "Ready for the next hand ", h("kbd", { text: "Enter" })), next];
+}
+
+/** A seat's name in a list after a hand, with how long the place of one away is kept. */
+function seatName(tv, s, extra = "") {
+  return h("th", {}, h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }), ` ${nameOf(tv.st, s.seat)}`, extra, awayLine(tv, s));
 }
 
 /** Between hands without the breakdown (this page was opened or reloaded after the
@@ -110,7 +120,7 @@ function betweenPanel(tv) {
     h("table", { class: "breakdown" },
       h("thead", {}, h("tr", {}, ["", "hand score", "total"].map((x) => h("th", { text: x })))),
       h("tbody", {}, t.seats.map((s) => h("tr", {},
-        h("th", {}, h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }), ` ${nameOf(tv.st, s.seat)}`),
+        seatName(tv, s),
         h("td", { text: String(last[s.seat] - before[s.seat]) }),
         h("td", { class: "total", text: `${before[s.seat]} → ${last[s.seat]}` }))))),
     h("h3", { text: "Running totals" }),
@@ -125,7 +135,7 @@ function breakdownTable(tv, e) {
   return h("table", { class: "breakdown" },
     h("thead", {}, h("tr", {}, ["", "cards in the middle, sorted by back (R29)", "Nertz cards left", "caller bonus", "hand score (R30)", "total"].map((x) => h("th", { text: x })))),
     h("tbody", {}, e.scores.map((s, i) => h("tr", { class: e.caller === i ? "caller" : "" },
-      h("th", {}, h("span", { class: "chip", style: `background:${seatColour(i)}` }), ` ${nameOf(tv.st, i)}`, e.caller === i ? " (called)" : ""),
+      seatName(tv, t.seats[i], e.caller === i ? " (called)" : ""),
       h("td", {}, h("span", { class: "stackbar", style: `--n:${s.middle};--back:${seatColour(i)}`, title: `${s.middle} cards with ${nameOf(tv.st, i)}'s back` }), ` ${s.middle}`),
       h("td", { text: `${s.nertz_left} × −${rules.penalty}` }),
       h("td", { text: s.bonus ? `+${s.bonus}` : "—" }),
@@ -141,7 +151,6 @@ function handEndPanel(tv) {
     : "Nobody could play: the hand ends with no call (R26).";
   const best = Math.max(...e.scores.map((s) => s.score));
   const top = e.scores.map((s, i) => (s.score === best ? nameOf(tv.st, i) : null)).filter(Boolean);
-  const me = tv.me !== null ? myPlace(tv.st) : null;
   const n = handInMatch({ ...t, hand: e.hand });
   const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} breakdown` },
     panelHead(tv, `Hand ${n} over — ${why}`),
@@ -154,7 +163,7 @@ function handEndPanel(tv) {
     panel.append(winnersLine(tv, tv.st.matchEnd.winners));
     panel.append(...[seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv), hostStartLine(tv))].filter(Boolean));
   } else {
-    panel.append(panelFoot(tv, me ? readyLine(tv) : null));
+    panel.append(panelFoot(tv, readyLine(tv)));
   }
   return panel;
 }

@@ -82,6 +82,17 @@ export class Practice {
     this.tv.socket.send({ type: "pause", on: !this.info.paused });
   }
 
+  /** The Rules dialog opens (table/rulesdialog.js): a practice hand being played pauses
+   * until ``dialog`` closes. Not one the player paused: it stays as they left it.
+   * Whether it paused. */
+  pauseWhile(dialog) {
+    // A lesson's step waits for the player anyway: nothing to stop.
+    if (!this.info || this.info.paused || this.step || this.tv.table.stage !== "playing") return false;
+    this.tv.socket.send({ type: "pause", on: true });
+    dialog.addEventListener("close", () => this.tv.socket.send({ type: "pause", on: false }), { once: true });
+    return true;
+  }
+
   askHint() {
     if (!this.playing) return;
     this.asked = true;

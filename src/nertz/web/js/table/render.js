@@ -4,7 +4,7 @@
 // flight of a card from where it was to where it is now.
 import { h } from "../api.js";
 import { backEl, cardEl, cardName, isJoker, jokerName, parse, pinOf, seatColour, shortName, slotEl } from "../cards.js";
-import { lifetimeStatus } from "./lifetimes.js";
+import { awayText, lifetimeStatus, ticking } from "./lifetimes.js";
 import { handInMatch, seriesLabel } from "./series.js";
 import { heldBy, myNames, nameOf, topOf, wasteFan } from "./state.js";
 
@@ -107,18 +107,20 @@ export function renderStatus(tv) {
     between: "Hand over",
     over: "Match over",
   };
-  let text = lifetimeStatus(t, tv.readyEnd, performance.now()) || words[t.stage] || t.stage;
+  let text = lifetimeStatus(tv, performance.now()) || words[t.stage] || t.stage;
   if (tv.me === null) text += " · watching";
   tv.status.textContent = text;
   tv.status.className = "status";
 }
 
-function seatBadges(s) {
+/** A seat's badges; a person away has their place's countdown (table/lifetimes.js). */
+function seatBadges(tv, s, now) {
   const badges = [];
+  const away = s.bot || !s.name ? null : awayText(tv, s, now);
   if (s.bot) badges.push("bot");
   else if (!s.name) badges.push("waiting for a player"); // nobody sits here yet
-  else if (!s.connected) badges.push("away");
-  if (s.takeover) badges.push("bot playing");
+  else if (!s.connected) badges.push(away || "away");
+  if (s.takeover && !away) badges.push("bot playing");
   return badges.filter(Boolean).join(" · ");
 }
 
@@ -133,7 +135,7 @@ function renderOpponents(tv, view) {
     const head = h("div", { class: "opp-head" },
       h("span", { class: "chip", style: `background:${seatColour(n)}` }),
       h("b", { text: nameOf(tv.st, n) }),
-      h("small", { text: seatBadges(s) }),
+      ticking("small", {}, (now) => seatBadges(tv, s, now)),
       vs && vs.stuck ? h("span", { class: "tag", text: "stuck" }) : null,
       view && view.caller === n ? h("span", { class: "tag call-tag", text: "called" }) : null);
     const panel = h("div", { class: "opp", "data-seat": String(n), style: `--seat:${seatColour(n)}`, "aria-label": `${nameOf(tv.st, n)}'s layout` }, head);

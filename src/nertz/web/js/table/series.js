@@ -4,6 +4,7 @@
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { isHost } from "./host.js";
+import { awayLine } from "./lifetimes.js";
 import { myPlace, nameOf } from "./state.js";
 
 /** The hand's number within the current match (1 for its first deal). */
@@ -29,7 +30,7 @@ export function seriesTable(tv) {
     h("ul", { class: "seat-list" }, t.seats.map((seat) => h("li", {},
       h("span", { class: "chip", style: `background:${seatColour(seat.seat)}` }),
       ` ${nameOf(tv.st, seat.seat)}: `, h("b", { class: "wins", text: String(s.wins[seat.seat]) }),
-      ` won${seat.name && !seat.bot ? (seat.ready ? " — plays again" : seat.connected ? "" : " — away") : ""}`))));
+      " won", seat.name && !seat.bot ? (seat.ready ? " — plays again" : seat.connected ? "" : awayLine(tv, seat) || " — away") : ""))));
 }
 
 /** "Play again" (the ``ready`` message once a match is over) and "Leave the table"
