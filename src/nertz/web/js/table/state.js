@@ -7,9 +7,9 @@
 // The state holds ``table`` (as ``GET /api/tables/{code}``: seats, stage, totals ...),
 // ``model`` (the engine's view, docs/engine.md "What a seat sees", kept current by the
 // events), ``me`` and ``partner`` (this page's seat and place, R40), ``v`` (the last
-// version applied), ``epoch`` (the table incarnation ``v`` counts in), ``clock`` (this
-// page's clock less the table's, from the last ``state``: a table time ``at`` is
-// ``at + clock`` here) and the last ``handEnd`` and ``matchEnd`` events.
+// version applied), ``epoch`` (the incarnation ``v`` counts in), ``clock`` (this page's
+// clock less the table's: a table time ``at`` is ``at + clock`` here), ``handEnd`` and
+// ``matchEnd`` (the last such events).
 //
 // In the model face-down cards are counts only; the waste is remembered card by card
 // from the turns this page saw (a view shows only the last turn's fan), and a card never
@@ -88,13 +88,12 @@ function step(st, msg, now, out) {
 function applyEvent(st, e, now) {
   const t = st.table;
   const m = st.model;
+  if (e.k === "seat" || e.k === "connected") setAway(t.seats[e.seat], e.partner, e);
   switch (e.k) {
     case "seat":
       setPlace(t.seats[e.seat], e.partner, { name: e.name, bot: e.bot });
-      setAway(t.seats[e.seat], e.partner, e);
       break;
     case "connected":
-      setAway(t.seats[e.seat], e.partner, e);
       if (e.connected) setPlace(t.seats[e.seat], e.partner, { connected: true });
       else {
         // Who leaves is no longer ready, and puts down what they held (R40), as the
@@ -112,7 +111,7 @@ function applyEvent(st, e, now) {
     case "dealt":
       t.hand = e.hand;
       t.ready_by_ms = null; // the ready countdown (``ready_by``) is over
-      delete t.next_at_ms; // so is the wait between hands
+      delete t.next_at_ms; // and so is the wait between hands
       t.stage = "countdown";
       st.model = fromView(e.table, now);
       st.handEnd = null;
@@ -230,8 +229,7 @@ function setPlace(seat, partner, fields) {
 }
 
 /** A person away holds the place until ``kept_until_ms``, a bot playing it from
- * ``bot_from_ms`` (table times, as the event says; both gone once they are back, or the
- * place changed hands). At a partnership seat the times are the partner's. */
+ * ``bot_from_ms`` (as the event says; gone when absent): at a partnership, their place. */
 function setAway(seat, partner, e) {
   const place = partner === undefined || !seat.partners ? seat : seat.partners[partner];
   for (const key of ["kept_until_ms", "bot_from_ms"]) {
