@@ -79,7 +79,7 @@ export function awayLine(tv, seat, word = "away") {
  * every ``ticking`` line on the board. */
 export function tickLifetimes(tv, now, renderStatus) {
   if (!tv.table) return;
-  if (tv.table.stage === "seating" || tv.table.stage === "between") renderStatus(tv);
+  if (tv.connected && lifetimeStatus(tv, now)) renderStatus(tv); // never over "Disconnected"
   for (const el of tv.board.querySelectorAll(".ticks")) {
     const text = el.tick(now) || "";
     if (el.textContent !== text) el.textContent = text;
