@@ -64,6 +64,7 @@ def test_the_next_hand_is_counted_down_and_a_page_that_leaves_keeps_its_seat(
     away = ann.locator(".hand-end .breakdown .away")
     expect(away).to_contain_text(re.compile(r"away, a bot in 0:\d\d, seat kept 1:\d\d"))
     kept = away.inner_text()
+    expect(ann.locator(".opp-head").first).to_contain_text("seat kept 1:")  # above her cards
     expect(away).not_to_have_text(kept)  # counting down
     assert server.get(f"/api/tables/{code}")["seats"][1]["name"] == "Ben"
 

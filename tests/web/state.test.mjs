@@ -151,3 +151,19 @@ test("once a match is over the page knows when the host may start the next", () 
   }
   assert.ok(end && end.host_wait_ms === 60000, "the series ended a match");
 });
+
+test("a person away carries their place's countdown until they are back", () => {
+  const st = emptyState();
+  const seat = (n) => ({ seat: n, name: `P${n}`, bot: null, connected: true, ready: false, takeover: false });
+  const table = { stage: "between", hand: 1, seats: [seat(0), seat(1)], totals: [1, -4], next_at_ms: 40000 };
+  receive(st, { type: "state", v: 5, table, seat: 0, now_ms: 10000 }, NOW);
+  assert.equal(st.clock, NOW - 10000); // a table time ``at`` is ``at + clock`` on the page
+  const away = { k: "connected", seat: 1, connected: false, kept_until_ms: 130000, bot_from_ms: 40000 };
+  receive(st, { type: "event", v: 6, e: away }, NOW);
+  assert.deepEqual([st.table.seats[1].kept_until_ms, st.table.seats[1].bot_from_ms], [130000, 40000]);
+  receive(st, { type: "event", v: 7, e: { k: "connected", seat: 1, connected: true } }, NOW);
+  assert.equal("kept_until_ms" in st.table.seats[1], false);
+  assert.equal("bot_from_ms" in st.table.seats[1], false);
+  receive(st, { type: "event", v: 8, e: { k: "dealt", hand: 2, table: null } }, NOW);
+  assert.equal("next_at_ms" in st.table, false); // the wait between hands is over
+});
