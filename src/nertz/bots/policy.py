@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -52,15 +52,15 @@ from .styles import STYLES, CallSituation, Style
 
 __all__ = ["Bot", "Decision"]
 
-_TURN = Move.parse("T")
-_CALL = Move.parse("NERTZ")
-_STUCK = Move.parse("STUCK")
-_TO_MIDDLE = tuple(Move.to_foundation(src) for src in range(6))
-_MAX_SHUFFLES = 2
+_TURN: Final = Move.parse("T")
+_CALL: Final = Move.parse("NERTZ")
+_STUCK: Final = Move.parse("STUCK")
+_TO_MIDDLE: Final = tuple(Move.to_foundation(src) for src in range(6))
+_MAX_SHUFFLES: Final = 2
 """Work-pile rearrangements allowed between two steps of progress (no idle loops)."""
-_JOKER_KEYS = frozenset(Card.joker(n).key for n in (1, 2))
+_JOKER_KEYS: Final = frozenset(Card.joker(n).key for n in (1, 2))
 """The keys a joker leaves in ``Memory.pool`` (rank 0: no real card has them)."""
-_SUITS = tuple(Card.parse(f"A{s}").suit for s in "CDHS")
+_SUITS: Final = tuple(Card.parse(f"A{s}").suit for s in "CDHS")
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ decide which runs move between the work piles.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from .cards import Card, Suit
 from .foundations import Foundation
@@ -26,8 +27,8 @@ from .layout import SeatLayout
 
 __all__ = ["is_blocked", "waste_reachable"]
 
-_BLACK = (Suit.CLUBS, Suit.SPADES)
-_RED = (Suit.DIAMONDS, Suit.HEARTS)
+_BLACK: Final = (Suit.CLUBS, Suit.SPADES)
+_RED: Final = (Suit.DIAMONDS, Suit.HEARTS)
 
 
 def waste_reachable(stock: Sequence[Card], waste: Sequence[Card], draw: int) -> list[Card]:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Final
 
 __all__ = ["JOKER", "MAX_SEATS", "RANK_NAMES", "Card", "Suit", "full_deck"]
 
-MAX_SEATS = 8
+MAX_SEATS: Final = 8
 """R2: at most eight seats."""
 
 
@@ -46,16 +47,19 @@ class Suit(IntEnum):
         return self is Suit.DIAMONDS or self is Suit.HEARTS
 
 
-JOKER = 0
+JOKER: Final = 0
 """R41: the rank of a joker."""
-_JOKER_SUITS = (Suit.CLUBS, Suit.HEARTS)
+_JOKER_SUITS: Final = (Suit.CLUBS, Suit.HEARTS)
 """``JK1`` and ``JK2``: the suit only tells a deck's two jokers apart."""
 
-RANK_NAMES = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_RANK_OF = {name: i for i, name in enumerate(RANK_NAMES) if i} | {"T": 10, "1": 1}
-_SUIT_OF = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
-# Symbol variants people type: the white suits and emoji forms.
-_SUIT_OF |= {"♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♤": Suit.SPADES, "♧": Suit.CLUBS}
+RANK_NAMES: Final = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_RANK_OF: Final = {name: i for i, name in enumerate(RANK_NAMES) if i} | {"T": 10, "1": 1}
+_SUIT_OF: Final = (
+    {s.letter: s for s in Suit}
+    | {s.symbol: s for s in Suit}
+    # Symbol variants people type: the white suits and emoji forms.
+    | {"♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♤": Suit.SPADES, "♧": Suit.CLUBS}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +184,7 @@ class Card:
         return f"Card.parse({str(self)!r}, owner={self.owner})"
 
 
-_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+_CARDS: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
     tuple(tuple(Card(r, s, o) for r in range(14)) for s in Suit) for o in range(MAX_SEATS)
 )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Sequence
 from operator import attrgetter
+from typing import Final
 
 from .cards import Card, Suit
 from .outcome import Outcome, Refusal, refuse
@@ -84,7 +85,7 @@ class Foundation:
 Wants = dict[int, list[Foundation]]
 """``Card.key`` -> the foundations that take that card next, oldest first (R13)."""
 
-_NUMBER = attrgetter("number")
+_NUMBER: Final = attrgetter("number")
 
 
 def wants_of(foundations: Sequence[Foundation]) -> Wants:

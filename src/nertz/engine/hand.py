@@ -19,6 +19,7 @@ hand rebuilt from its deal and log is identical (``replay``).
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
 from .announcements import Announcement, announce, due, stays_home
 from .blocked import is_blocked
@@ -61,17 +62,22 @@ __all__ = ["Hand", "LogEntry", "Phase"]
 LogEntry = tuple[int, int, str]
 """``(at_ms, seat, text)``: one accepted input; seat -1 and text ``GO``/``TICK`` for the table."""
 
-SETTLE_MS = 1000
+SETTLE_MS: Final = 1000
 """R25 (online): ``tick`` looks for an all-blocked table once no card has moved for this
 long, as people at a table notice it is stuck (and again after a turn of the stock that
 may have blocked a seat); saying stuck checks at once."""
 
-_OK = Outcome(True)
-_NO_EVENTS: list[Event] = []
+_OK: Final = Outcome(True)
+_NO_EVENTS: Final[list[Event]] = []
 """Shared and never changed: ``tick`` builds new lists rather than appending to it."""
-_TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
-_SHARED: tuple[str, ...] = ("phase", "now", "last_card_ms", "_look_at", "caller", "call_ms")
-_SHARED += ("rotations", "rotations_total", "end_reason", "_middle_version", "_witness")
+_TURN: Final = Kind.TURN
+_FOUNDATION_KIND: Final = Kind.FOUNDATION
+_PILE_KIND: Final = Kind.PILE
+_UNDER_KIND: Final = Kind.UNDER
+_SHARED: Final[tuple[str, ...]] = (
+    *("phase", "now", "last_card_ms", "_look_at", "caller", "call_ms"),
+    *("rotations", "rotations_total", "end_reason", "_middle_version", "_witness"),
+)
 
 
 class Phase(StrEnum):
@@ -265,7 +271,7 @@ class Hand:
         if self._jokers:
             held = self._joker_piles[seat] or joker_pile_moves(layout.work)
             self._joker_piles[seat] = held
-            return joker_moves(seat, layout, held, self.wants, self.announcements, playing)
+            return joker_moves(layout, held, self.wants, self.announcements, playing)
         piles = self._pile_moves[seat]
         if piles is None:
             piles = self._pile_moves[seat] = pile_moves(layout.work)

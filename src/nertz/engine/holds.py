@@ -14,16 +14,18 @@ picked up, dropped, or lapses. A partner is 0 or 1 within its seat.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import Card
 from .moves import WASTE, Kind, Move, source_name
 from .outcome import Outcome, Refusal, refuse
 
 __all__ = ["PARTNERS", "Holds", "picked_up", "touches"]
 
-PARTNERS = 2
+PARTNERS: Final = 2
 """R40: two people share a seat."""
 
-_OK = Outcome(True)
+_OK: Final = Outcome(True)
 
 
 def touches(move: Move) -> frozenset[int]:

@@ -11,6 +11,7 @@ up in the interned tables of ``moves``, never built.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .announcements import Announcement
 from .cards import Card, Suit
@@ -28,6 +29,7 @@ from .moves import (
     UNDER_MOVES,
     WASTE,
     Move,
+    announce_key,
 )
 
 __all__ = [
@@ -55,7 +57,9 @@ Nertz or waste top into the piles by ``src * 32 + Card.place``; ``takes``: which
 take a card, by its ``Card.place``; ``empty``: the empty spaces; ``unders``: the piles
 whose head a card may slide under, by its ``Card.place`` (only when a space is empty)."""
 
-_RANGE = tuple(range(PILES))
+_RANGE: Final = tuple(range(PILES))
+_ACE_KEYS: Final = tuple(Card.of(1, suit).key for suit in Suit)
+"""The aces a joker may be announced as, for a new foundation, in suit order."""
 
 
 def legal_moves(
@@ -190,18 +194,18 @@ def joker_pile_moves(work: list[list[Card]]) -> JokerPiles:
 
 
 def joker_moves(
-    seat: int,
     layout: SeatLayout,
     piles: JokerPiles,
     wants: dict[int, list[Foundation]],
     announcements: Sequence[Announcement],
     playing: bool,
 ) -> list[Move]:
-    """``legal_moves`` for ``seat`` at a table with jokers (R41): the same moves, found with
-    the joker rules (``piles`` is ``joker_pile_moves(layout.work)``, possibly kept from an
-    earlier call), plus announcing each joker not already announced as any card a
-    foundation takes next, or as an ace for a new one (only while ``playing``), except for
-    a place an open announcement has claimed (the first announcement has it, R41)."""
+    """``legal_moves`` for the seat with ``layout`` at a table with jokers (R41): the
+    same moves, found with the joker rules (``piles`` is ``joker_pile_moves(layout.work)``,
+    possibly kept from an earlier call), plus announcing each joker not already announced
+    as any card a foundation takes next, or as an ace for a new one (only while
+    ``playing``), except for a place an open announcement has claimed (the first
+    announcement has it, R41)."""
     runs, unders, empty, heads = piles
     announced = {a.joker for a in announcements}
     claimed = {(a.foundation, a.move.card) for a in announcements}
@@ -215,14 +219,13 @@ def joker_moves(
     for src, card in tops:
         if card.rank == 0:
             if playing and card not in announced:
-                for key, fits in wants.items():
-                    real = Card.of(key & 15, Suit(key >> 4), seat)
+                for key, fits in wants.items():  # a real card's key: its suit and rank
                     moves += [
-                        Move.announce(src, real, f.number)
+                        announce_key(src, key, f.number)
                         for f in fits
                         if (f.number, key) not in claimed
                     ]
-                moves += [Move.announce(src, Card.of(1, suit, seat)) for suit in Suit]
+                moves += [announce_key(src, key) for key in _ACE_KEYS]
         elif card.rank == 1:
             add(FOUNDATION_MOVES[src][0])
         else:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Final
 
 from .cards import Card, Suit
 
@@ -51,20 +52,20 @@ __all__ = [
     "source_text",
 ]
 
-PILES = 4
+PILES: Final = 4
 """R5: four work piles per seat."""
-NERTZ = 4
+NERTZ: Final = 4
 """Source code of the Nertz pile's top card."""
-WASTE = 5
+WASTE: Final = 5
 """Source code of the waste's top card."""
-ANY = -1
+ANY: Final = -1
 """Foundation target meaning "whichever takes it" (for an ace: a new foundation)."""
 
-MAX_RUN = 54
+MAX_RUN: Final = 54
 """The longest run a work pile can hold: a whole deck with its jokers (R41 lets any card
 lie on a joker, so a pile is not limited to thirteen)."""
 
-MAX_FOUNDATIONS = 4 * 8
+MAX_FOUNDATIONS: Final = 4 * 8
 """At most one foundation per ace in play: four per seat, eight seats."""
 
 
@@ -81,7 +82,7 @@ class Kind(IntEnum):
     """R41: a joker announced as a card for a foundation; it lands when the window ends."""
 
 
-SOURCES: tuple[tuple[str, str], ...] = (
+SOURCES: Final[tuple[tuple[str, str], ...]] = (
     ("1", "work pile 1"),
     ("2", "work pile 2"),
     ("3", "work pile 3"),
@@ -91,7 +92,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 """Every source by its code (work piles 0-3, ``NERTZ``, ``WASTE``): its notation and its
 name in words. The one list of them: moves, refusals and the server read it here."""
-_SOURCE_TEXT = tuple(text for text, _ in SOURCES)
+_SOURCE_TEXT: Final = tuple(text for text, _ in SOURCES)
 
 
 def source_name(src: int) -> str:
@@ -151,11 +152,7 @@ class Move:
         announced for a new foundation (``ANY``)."""
         if card.rank == 0:
             raise ValueError("a joker is announced as a real card, not as a joker (R41)")
-        key = (src, foundation, card.key)
-        move = _ANNOUNCE.get(key)
-        if move is None:
-            move = _ANNOUNCE[key] = Move(Kind.ANNOUNCE, src, 1, foundation, card.key)
-        return move
+        return announce_key(src, card.key, foundation)
 
     @property
     def announced(self) -> Card | None:
@@ -233,23 +230,34 @@ def _parse_pile(text: str) -> int:
 
 
 # Every move is interned: legal-move generation looks moves up instead of building them.
-FOUNDATION_MOVES = tuple(
+def announce_key(src: int, key: int, foundation: int = ANY) -> Move:
+    """``Move.announce`` for a real card given by its ``Card.key`` (never a joker's):
+    the legal-move lists ask it for every card a foundation takes next, and each such
+    move is made once and kept."""
+    at = (src, foundation, key)
+    move = _ANNOUNCE.get(at)
+    if move is None:
+        move = _ANNOUNCE[at] = Move(Kind.ANNOUNCE, src, 1, foundation, key)
+    return move
+
+
+FOUNDATION_MOVES: Final = tuple(
     tuple(Move(Kind.FOUNDATION, src, 1, f) for f in range(ANY, MAX_FOUNDATIONS)) for src in range(6)
 )
 """``FOUNDATION_MOVES[src][foundation + 1]``: every card-to-the-middle move (``ANY`` first)."""
-PILE_MOVES = tuple(
+PILE_MOVES: Final = tuple(
     tuple(
         tuple(Move(Kind.PILE, src, n, pile) for n in range(1, MAX_RUN + 1)) for pile in range(PILES)
     )
     for src in range(6)
 )
 """``PILE_MOVES[src][pile][count - 1]``: every move onto or into a work pile."""
-UNDER_MOVES = tuple(
+UNDER_MOVES: Final = tuple(
     tuple(Move(Kind.UNDER, src, 1, pile) for pile in range(PILES)) for src in range(6)
 )
 """``UNDER_MOVES[src][pile]``: every slide-under move (R19)."""
-_ANNOUNCE: dict[tuple[int, int, int], Move] = {}
+_ANNOUNCE: Final[dict[tuple[int, int, int], Move]] = {}
 """Announcements, interned as they are first made (there are thousands of possible ones)."""
-TURN = Move(Kind.TURN)
-CALL = Move(Kind.CALL)
-STUCK = Move(Kind.STUCK)
+TURN: Final = Move(Kind.TURN)
+CALL: Final = Move(Kind.CALL)
+STUCK: Final = Move(Kind.STUCK)

@@ -62,7 +62,7 @@ class Refusal(StrEnum):
     """R40: the seat's other partner has picked up that card (``holds.Holds``)."""
 
 
-LATE_REFUSALS = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
+LATE_REFUSALS: Final = frozenset({Refusal.BEATEN, Refusal.HAND_OVER, Refusal.ALREADY_CALLED})
 """The refusals a correct player can still get: the table moved on while its move was on
 its way (a lost race, R16; the call and the end of the landing window, R28). Any other
 refusal of a bot's move is a bug in the bot."""
