@@ -70,14 +70,9 @@ may have blocked a seat); saying stuck checks at once."""
 _OK: Final = Outcome(True)
 _NO_EVENTS: Final[list[Event]] = []
 """Shared and never changed: ``tick`` builds new lists rather than appending to it."""
-_TURN: Final = Kind.TURN
-_FOUNDATION_KIND: Final = Kind.FOUNDATION
-_PILE_KIND: Final = Kind.PILE
-_UNDER_KIND: Final = Kind.UNDER
-_SHARED: Final[tuple[str, ...]] = (
-    *("phase", "now", "last_card_ms", "_look_at", "caller", "call_ms"),
-    *("rotations", "rotations_total", "end_reason", "_middle_version", "_witness"),
-)
+_TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
+_SHARED: tuple[str, ...] = ("phase", "now", "last_card_ms", "_look_at", "caller", "call_ms")
+_SHARED += ("rotations", "rotations_total", "end_reason", "_middle_version", "_witness")
 
 
 class Phase(StrEnum):
