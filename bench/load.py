@@ -15,10 +15,13 @@ answered, and connections lost. The last line printed is::
     load tables=N clients=C plays=P errors=E ack_p50_ms=.. ack_p99_ms=.. \
          echo_p50_ms=.. echo_p99_ms=..   (one line)
 
-The first ``--warmup`` seconds are not measured. Each table's four clients and each
-echo client come from their own loopback address (``source``: 127.1.x.y), as people
-at different tables would, so the server's per-address quotas never throttle the
-benchmark's own traffic (docs/server.md, "Running it in public").
+``--loop`` and ``--http`` choose the server's event loop and HTTP parser (``nertz
+serve``'s flags; by default the same as the server's: uvloop and httptools when
+installed), so the stacks can be compared in one run; the clients always run on
+asyncio's own loop. The first ``--warmup`` seconds are not measured. Each table's four
+clients and each echo client come from their own loopback address (``source``:
+127.1.x.y), as people at different tables would, so the server's per-address quotas
+never throttle the benchmark's own traffic (docs/server.md, "Running it in public").
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from pathlib import Path
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from nertz.server.cli import HTTPS, LOOPS, StackError, stack
 
 TRIES = ["N>F", "W>F", "1>F", "2>F", "3>F", "4>F"]
 
@@ -216,6 +221,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--ws", default="websockets-sansio", help="uvicorn's WebSocket stack")
+    parser.add_argument(
+        "--loop", choices=LOOPS, help="the server's event loop (nertz serve --loop)"
+    )
+    parser.add_argument(
+        "--http", choices=HTTPS, help="the server's HTTP parser (nertz serve --http)"
+    )
     parser.add_argument("--profile", help="record the server with py-spy to this file")
     args = parser.parse_args()
     port = free_port()
@@ -223,6 +234,11 @@ def main() -> int:
         db = Path(tmp) / "load.db"
         command = [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", str(db)]
         command += ["--max-tables", str(args.tables + 10), "--ws", args.ws]
+        try:
+            loop, http = stack(args.loop, args.http)  # what the server will choose
+        except StackError as error:
+            raise SystemExit(f"load: {error}") from None
+        command += ["--loop", loop, "--http", http]
         server = subprocess.Popen(
             command,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -253,6 +269,7 @@ def main() -> int:
             server.terminate()
             server.wait(20)
     clients = args.tables * 4
+    print(f"server stack: --loop {loop} --http {http} --ws {args.ws}")
     print(f"server: {health['store']} table_failures={health['table_failures']}")
     print(f"server gc (generation 2): {health['gc']}")
     for sample in stats.error_samples:

@@ -4,12 +4,14 @@ bots ("Relaxed", ``--bots`` chooses others), and instructions that work."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from nertz.bots import CHOICES
@@ -62,3 +64,41 @@ def test_serve_play_prints_a_table_you_can_join_and_play(tmp_path: Path, bots: s
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_serve_without_uvloop_and_httptools_says_so(tmp_path: Path) -> None:
+    """The fast event loop and HTTP parser are optional: asked for while missing, the
+    server says which package to install; by default it runs without them and warns."""
+    hidden = tmp_path / "hidden"
+    for name in ("uvloop", "httptools"):
+        (hidden / name).mkdir(parents=True)
+        (hidden / name / "__init__.py").write_text("raise ImportError('not installed')\n")
+    env = {**os.environ, "PYTHONPATH": str(hidden)}
+    serve = [sys.executable, "-m", "nertz", "serve", "--db", str(tmp_path / "s.db")]
+    for flag, name, other in (("--loop", "uvloop", "asyncio"), ("--http", "httptools", "h11")):
+        asked = subprocess.run(
+            [*serve, flag, name], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert asked.returncode == 2
+        assert f"{flag} {name} needs the {name} package (pip install {name}==" in asked.stderr
+        assert f"or give {flag} {other}" in asked.stderr
+    port = free_port()
+    server = subprocess.Popen(
+        [*serve, "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                assert httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert server.stderr is not None
+    warned = server.stderr.read()
+    assert "uvloop is not installed: running on asyncio" in warned
+    assert "httptools is not installed: running on h11" in warned

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 
 from nertz.server.app import Config
+from nertz.server.cli import HTTPS
 from nertz.server.limits import Limits
 
 from ..live_server import free_port, running
@@ -26,9 +28,10 @@ from .conftest import SPEED, Live
 from .test_app import BOTS, Client, is_event
 
 
-@pytest.fixture
-def tight(tmp_path: Path) -> Iterator[Live]:
-    """A server whose limits are low enough to reach in a test."""
+@contextmanager
+def tight_server(tmp_path: Path, http: str | None = None) -> Iterator[Live]:
+    """A server whose limits are low enough to reach in a test (``http``: its HTTP
+    parser, by default the server's)."""
     limits = Limits(
         header_timeout_s=1.5,
         hello_timeout_s=1.5,
@@ -40,8 +43,14 @@ def tight(tmp_path: Path) -> Iterator[Live]:
         address_states_per_s=5,
     )
     config = Config(db=str(tmp_path / "tight.db"), port=free_port(), speed=SPEED, limits=limits)
-    with running(config) as port:
+    with running(config, http) as port:
         yield Live(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", port)
+
+
+@pytest.fixture
+def tight(tmp_path: Path) -> Iterator[Live]:
+    with tight_server(tmp_path) as live:
+        yield live
 
 
 def http_from(address: str, live: Live) -> httpx.Client:
@@ -219,36 +228,48 @@ def test_full_states_are_rate_limited_and_an_honest_player_plays(tight: Live) ->
     assert metrics(tight)["nertz_closes_total{reason=rate limit}"] == 1
 
 
-def test_silent_and_trickling_connections_are_closed_within_seconds(tight: Live) -> None:
-    silent = [socket.create_connection(("127.0.0.1", tight.port)) for _ in range(40)]
-    trickle = socket.create_connection(("127.0.0.1", tight.port))
-    started = time.monotonic()
-    closed_at: dict[str, float] = {}
+@pytest.mark.parametrize("http", HTTPS)
+def test_silent_and_trickling_connections_are_closed_within_seconds(
+    http: str, tmp_path: Path
+) -> None:
+    with tight_server(tmp_path, http) as tight:
+        silent = [socket.create_connection(("127.0.0.1", tight.port)) for _ in range(40)]
+        trickle = socket.create_connection(("127.0.0.1", tight.port))
+        started = time.monotonic()
+        closed_at: dict[str, float] = {}
 
-    def trickling() -> None:  # one byte of a request head every 0.2 s, for good
-        try:
-            for byte in b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 1000:
-                trickle.send(bytes([byte]))
-                time.sleep(0.2)
-        except OSError:
-            closed_at["trickle"] = time.monotonic() - started
+        def trickling() -> None:  # one byte of a request head every 0.2 s, for good
+            try:
+                for byte in b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 1000:
+                    trickle.send(bytes([byte]))
+                    time.sleep(0.2)
+            except OSError:
+                closed_at["trickle"] = time.monotonic() - started
 
-    threading.Thread(target=trickling, daemon=True).start()
-    honest_hand(tight)  # meanwhile
-    for s in silent:
-        s.settimeout(5)
-        assert s.recv(1) == b""  # closed by the server
-        s.close()
-    assert time.monotonic() - started < 60
-    deadline = time.monotonic() + 5
-    while "trickle" not in closed_at and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert closed_at["trickle"] < 1.5 + 5  # it would have trickled for 200 s
-    # A WebSocket that never says hello is closed too.
-    mute = ws_from("127.0.0.8", tight)
-    with pytest.raises(Exception):  # noqa: B017 - closed by the server
-        mute.recv(4)
-    assert metrics(tight)["nertz_closes_total{reason=silent}"] >= 41
+        threading.Thread(target=trickling, daemon=True).start()
+        # Answered once, then the first byte of a next request head and nothing more.
+        kept = socket.create_connection(("127.0.0.1", tight.port))
+        kept.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        kept.settimeout(5)
+        assert kept.recv(4096).startswith(b"HTTP/1.1 ")
+        kept.sendall(b"G")
+        honest_hand(tight)  # meanwhile
+        for s in silent:
+            s.settimeout(5)
+            assert s.recv(1) == b""  # closed by the server
+            s.close()
+        assert time.monotonic() - started < 60
+        # Closed: the byte stopped uvicorn's keep-alive timer, so only the head timer can.
+        assert kept.recv(4096) == b""
+        deadline = time.monotonic() + 5
+        while "trickle" not in closed_at and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert closed_at["trickle"] < 1.5 + 5  # it would have trickled for 200 s
+        # A WebSocket that never says hello is closed too.
+        mute = ws_from("127.0.0.8", tight)
+        with pytest.raises(Exception):  # noqa: B017 - closed by the server
+            mute.recv(4)
+        assert metrics(tight)["nertz_closes_total{reason=silent}"] >= 42
 
 
 def test_unknown_and_private_codes_get_the_same_answer(live: Live) -> None:

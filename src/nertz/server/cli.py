@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import sys
@@ -22,9 +23,61 @@ from .metrics import Metrics
 from .protocol import MAX_MESSAGE_BYTES
 from .store import db_url
 
-__all__ = ["JsonLines", "add_parser", "main", "tune_process", "uvicorn_config"]
+__all__ = [
+    "HTTPS",
+    "LOOPS",
+    "JsonLines",
+    "StackError",
+    "add_parser",
+    "main",
+    "stack",
+    "tune_process",
+    "uvicorn_config",
+]
 
 _LIMITS = ", ".join(Limits.__struct_fields__)
+LOOPS = ("uvloop", "asyncio")
+"""Event loops ``nertz serve`` runs on, the default first (the faster: docs/performance.md)."""
+HTTPS = ("httptools", "h11")
+"""HTTP/1.1 parsers, the default first (the faster)."""
+_PINNED = {"uvloop": "uvloop==0.23.0", "httptools": "httptools==0.9.0"}
+"""The packages the fast ones need, as pyproject.toml pins them."""
+_log = logging.getLogger("nertz.server")
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
+class StackError(ValueError):
+    """An event loop or HTTP parser was asked for whose package is not installed."""
+
+
+def stack(loop: str | None = None, http: str | None = None) -> tuple[str, str]:
+    """The event loop and HTTP parser to run on: the ones asked for (``StackError`` if
+    a package is missing), else the fastest installed, with a warning for each fallback."""
+    chosen = []
+    for asked, choices, flag in ((loop, LOOPS, "--loop"), (http, HTTPS, "--http")):
+        if asked is not None and asked not in choices:
+            raise StackError(f"{flag} {asked!r}: one of {', '.join(choices)}")
+        best, plain = choices
+        name = asked or best
+        if name == best and not _importable(best):
+            if asked is not None:
+                raise StackError(
+                    f"{flag} {best} needs the {best} package (pip install {_PINNED[best]}), "
+                    f"or give {flag} {plain}"
+                )
+            _log.warning(
+                "%s is not installed: running on %s (slower; docs/performance.md)", best, plain
+            )
+            name = plain
+        chosen.append(name)
+    return chosen[0], chosen[1]
 
 
 def add_parser(sub: Any) -> None:
@@ -81,6 +134,18 @@ def add_parser(sub: Any) -> None:
     )
     serve.add_argument("--log-json", action="store_true", help="log JSON lines, one a record")
     serve.add_argument(
+        "--loop",
+        choices=LOOPS,
+        default=None,
+        help=f"event loop (default {LOOPS[0]}, {LOOPS[1]} if it is not installed)",
+    )
+    serve.add_argument(
+        "--http",
+        choices=HTTPS,
+        default=None,
+        help=f"HTTP/1.1 parser (default {HTTPS[0]}, {HTTPS[1]} if it is not installed)",
+    )
+    serve.add_argument(
         "--allow-origin", action="append", default=[], help="extra WebSocket Origin to accept"
     )
     serve.add_argument("--speed", type=float, default=1.0, help=argparse.SUPPRESS)  # tests only
@@ -123,12 +188,20 @@ class JsonLines(logging.Formatter):
 
 
 def uvicorn_config(
-    app: Starlette, config: Config, *, log_level: str = "warning", ws: str = "websockets-sansio"
+    app: Starlette,
+    config: Config,
+    *,
+    log_level: str = "warning",
+    ws: str = "websockets-sansio",
+    loop: str | None = None,
+    http: str | None = None,
 ) -> uvicorn.Config:
-    """Uvicorn as this server runs on it (``nertz serve`` and the tests): the guarded
-    HTTP protocol, the trusted proxies, the WebSocket sizes and pings."""
+    """Uvicorn as this server runs on it (``nertz serve`` and the tests): the event loop
+    and the guarded HTTP protocol (``stack``), the trusted proxies, the WebSocket sizes
+    and pings."""
     metrics: Metrics = app.state.nertz["metrics"]
     trusted = config.forwarded_allow_ips
+    loop, http = stack(loop, http)
     return uvicorn.Config(
         app,
         host=config.host,
@@ -136,7 +209,10 @@ def uvicorn_config(
         log_level=log_level,
         log_config=None if config.log_json else uvicorn.config.LOGGING_CONFIG,
         lifespan="on",
-        http=guarded_protocol(config.limits.header_timeout_s, lambda: metrics.closed("silent")),
+        loop=loop,
+        http=guarded_protocol(
+            config.limits.header_timeout_s, lambda: metrics.closed("silent"), http
+        ),
         ws=ws,
         ws_max_size=16 * MAX_MESSAGE_BYTES,  # bigger frames are cut off; smaller get an answer
         ws_ping_interval=20,
@@ -167,6 +243,7 @@ def main(args: argparse.Namespace) -> int:
     tune_process()
     try:
         limits = parse_limits(args.limit, args.max_tables)
+        loop, http = stack(args.loop, args.http)
     except ValueError as error:
         print(f"nertz serve: {error}", file=sys.stderr)
         return 2
@@ -190,7 +267,8 @@ def main(args: argparse.Namespace) -> int:
         play=args.play,
         play_bots=args.bots,
     )
+    app = create_app(config)
     uvicorn.Server(
-        uvicorn_config(create_app(config), config, log_level=args.log_level, ws=args.ws)
+        uvicorn_config(app, config, log_level=args.log_level, ws=args.ws, loop=loop, http=http)
     ).run()
     return 0

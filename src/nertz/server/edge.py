@@ -5,11 +5,11 @@
   ``Content-Length`` says so — so a big body is never buffered; a body that trickles
   in slower than ``Limits.header_timeout_s`` between chunks is answered ``408``.
   Either way the connection is closed after the answer.
-* ``guarded_protocol`` is uvicorn's HTTP/1.1 protocol with one more timer: a
-  connection must send a complete request head within ``header_timeout_s`` of opening
-  (or of its last answer), else it is closed. Uvicorn's own keep-alive timer starts
-  only after a first answer and any byte stops it, so alone it lets a silent or
-  trickling connection stay for good.
+* ``guarded_protocol`` is uvicorn's HTTP/1.1 protocol (h11 or httptools) with one
+  more timer, the same for both (``_HeadTimer``): a connection must send a complete
+  request head within ``header_timeout_s`` of opening (or of its last answer), else
+  it is closed. Uvicorn's own keep-alive timer starts only after a first answer and
+  any byte stops it, so alone it lets a silent or trickling connection stay for good.
 * ``client_address``: the address quotas count. Uvicorn has already put the client
   a trusted reverse proxy names in ``X-Forwarded-For`` there
   (``nertz serve --forwarded-allow-ips``); from anyone else the header is ignored.
@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -109,44 +110,93 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-def guarded_protocol(timeout_s: float, silent: Callable[[], None]) -> type[asyncio.Protocol]:
-    """Uvicorn's h11 protocol that closes a connection whose request head is not
-    complete ``timeout_s`` after it opened or was last answered (``silent()`` is told)."""
+class _HeadTimer:
+    """The head timer, for either HTTP protocol: armed when a connection opens and when
+    an answer completes with no request in progress, disarmed by a complete request
+    head (the protocol calls ``_head_done``); when it fires the connection is closed.
+    ``guarded_protocol`` sets the timeout and the ``silent`` callback per server."""
 
-    class Guarded(H11Protocol):
-        _head_timer: asyncio.TimerHandle | None = None
+    head_timeout_s: float = 10.0
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    _head_timer: asyncio.TimerHandle | None = None
 
+    @staticmethod
+    def silent() -> None:
+        """Told of each connection closed for not sending a head in time."""
+
+    def _arm(self) -> None:
+        self._head_done()
+        self._head_timer = self.loop.call_later(self.head_timeout_s, self._too_slow)
+
+    def _head_done(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _too_slow(self) -> None:
+        self._head_timer = None
+        if not self.transport.is_closing():
+            self.silent()
+            self.transport.close()
+
+
+class _GuardedH11(_HeadTimer, H11Protocol):
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:  # a whole request head came
+            self._head_done()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self._arm()  # waiting for the next request head
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._head_done()
+        super().connection_lost(exc)
+
+
+@functools.cache
+def _guarded_httptools() -> type[asyncio.Protocol]:
+    """The httptools protocol with the head timer (imported only when asked for: the
+    package is optional)."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class GuardedHttpTools(_HeadTimer, HttpToolsProtocol):
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._arm()
 
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.conn.their_state is not h11.IDLE:  # a whole request head came
-                self._disarm()
+        def on_headers_complete(self) -> None:  # the parser saw a whole request head
+            self._head_done()
+            super().on_headers_complete()
 
         def on_response_complete(self) -> None:
+            idle = not self.pipeline  # else the next request, already read, starts now
             super().on_response_complete()
-            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            if idle and not self.transport.is_closing():
                 self._arm()  # waiting for the next request head
 
         def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
+            self._head_done()
             super().connection_lost(exc)
 
-        def _arm(self) -> None:
-            self._disarm()
-            self._head_timer = self.loop.call_later(timeout_s, self._too_slow)
+    return GuardedHttpTools
 
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
 
-        def _too_slow(self) -> None:
-            self._head_timer = None
-            if not self.transport.is_closing():
-                silent()
-                self.transport.close()
-
-    return Guarded
+def guarded_protocol(
+    timeout_s: float, silent: Callable[[], None], http: str = "h11"
+) -> type[asyncio.Protocol]:
+    """Uvicorn's HTTP protocol (``http``: ``h11`` or ``httptools``) that closes a
+    connection whose request head is not complete ``timeout_s`` after it opened or was
+    last answered (``silent()`` is told)."""
+    if http not in ("h11", "httptools"):
+        raise ValueError(f"unknown HTTP protocol {http!r}: h11 or httptools")
+    base = _GuardedH11 if http == "h11" else _guarded_httptools()
+    attributes = {"head_timeout_s": timeout_s, "silent": staticmethod(silent)}
+    return type(f"Guarded{base.__name__.removeprefix('_Guarded')}", (base,), attributes)
