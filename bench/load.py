@@ -204,6 +204,7 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> Stats:
         echo = echoer(f"ws://127.0.0.1:{port}/echo", stats, stop, source(i))
         tasks.append(asyncio.create_task(echo))
     await asyncio.sleep(args.warmup)
+    spy = profiler(args.profile, args.seconds, server_pid) if args.profile else None
     stats.measuring = True
     server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
     await asyncio.sleep(args.seconds)
@@ -212,7 +213,18 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> Stats:
     stats.client_cpu = (time.process_time() - client_cpu) / args.seconds
     stop.set()
     await asyncio.gather(*tasks)
+    if spy is not None:
+        await asyncio.to_thread(spy.wait, 60)
     return stats
+
+
+def profiler(out: str, seconds: float, pid: int) -> subprocess.Popen[bytes]:
+    """py-spy (``pip install py-spy``) recording the server while it is measured, to ``out``
+    (raw collapsed stacks, one per line with its count)."""
+    beside = Path(sys.executable).with_name("py-spy")  # in the venv
+    spy = str(beside) if beside.exists() else "py-spy"
+    command = [spy, "record", "-o", out, "-f", "raw", "-d", str(int(seconds)), "-p", str(pid)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL)
 
 
 def main() -> int:
@@ -253,18 +265,8 @@ def main() -> int:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.1)
-            spy = None
-            if args.profile:  # where the server's time goes: py-spy (pip install py-spy)
-                seconds = str(int(args.seconds + args.warmup))
-                spy_args = ["record", "-o", args.profile, "-f", "raw", "-d", seconds]
-                spy = subprocess.Popen(
-                    ["py-spy", *spy_args, "-p", str(server.pid)],
-                    stdout=subprocess.DEVNULL,
-                )
             stats = asyncio.run(run(args, port, server.pid))
             health = httpx.get(f"http://127.0.0.1:{port}/", timeout=10).json()
-            if spy is not None:
-                spy.wait(60)
         finally:
             server.terminate()
             server.wait(20)

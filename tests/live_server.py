@@ -21,11 +21,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(config: Config, http: str | None = None) -> Iterator[int]:
-    """Serve ``create_app(config)`` on ``config.port`` until the block ends (``http``:
-    the HTTP parser, by default the server's)."""
+def running(config: Config, http: str | None = None, loop: str | None = None) -> Iterator[int]:
+    """Serve ``create_app(config)`` on ``config.port`` until the block ends (``http``
+    and ``loop``: the HTTP parser and event loop, by default the server's)."""
     assert config.host == "127.0.0.1"
-    server = uvicorn.Server(uvicorn_config(create_app(config), config, http=http))
+    server = uvicorn.Server(uvicorn_config(create_app(config), config, http=http, loop=loop))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -26,10 +26,14 @@ from .test_app import Client
 from .test_limits import metrics
 
 
-@pytest.fixture
-def port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+@pytest.fixture(params=["uvloop", "asyncio"])
+def port(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[int]:
+    """The server on either event loop (uvloop's transports are another class)."""
     monkeypatch.setattr(connection, "BEHIND_S", 2.0)  # the limit is 10 s; the test need not wait
-    with running(Config(db=str(tmp_path / "bp.db"), port=free_port(), speed=SPEED)) as port:
+    config = Config(db=str(tmp_path / "bp.db"), port=free_port(), speed=SPEED)
+    with running(config, loop=request.param) as port:
         yield port
 
 

@@ -14,7 +14,7 @@ import logging
 import socket
 import time
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, cast
 
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -246,4 +246,7 @@ def _transport_of(websocket: WebSocket) -> asyncio.Transport | None:
     of the ``receive`` callable it hands the app (None on another server)."""
     owner = getattr(websocket._receive, "__self__", None)
     transport = getattr(owner, "transport", None)
-    return transport if isinstance(transport, asyncio.Transport) else None
+    # uvloop's transports are no subclasses of asyncio.Transport: ask for what is used.
+    if all(callable(getattr(transport, name, None)) for name in ("abort", "get_extra_info")):
+        return cast(asyncio.Transport, transport)
+    return None
