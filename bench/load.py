@@ -56,6 +56,9 @@ class Stats:
         self.error_samples: list[str] = []
         self.measuring = False
         self.server_cpu = 0.0
+        self.gc_passes = 0
+        self.gc_ms = 0.0
+        """The server's full collections (generation 2) while measuring, and their time."""
         self.client_cpu = 0.0
         """CPU used while measuring, in cores (1.0 = one core busy)."""
 
@@ -205,10 +208,15 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> Stats:
         tasks.append(asyncio.create_task(echo))
     await asyncio.sleep(args.warmup)
     spy = profiler(args.profile, args.seconds, server_pid) if args.profile else None
-    stats.measuring = True
-    server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
-    await asyncio.sleep(args.seconds)
-    stats.measuring = False
+    async with httpx.AsyncClient(base_url=http, timeout=30) as client:
+        gc_before = (await client.get("/")).json()["gc"]
+        stats.measuring = True
+        server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+        gc_after = (await client.get("/")).json()["gc"]
+    stats.gc_passes = gc_after["count"] - gc_before["count"]
+    stats.gc_ms = gc_after["total_ms"] - gc_before["total_ms"]
     stats.server_cpu = (cpu_seconds(server_pid) - server_cpu) / args.seconds
     stats.client_cpu = (time.process_time() - client_cpu) / args.seconds
     stop.set()
@@ -274,6 +282,7 @@ def main() -> int:
     print(f"server stack: --loop {loop} --http {http} --ws {args.ws}")
     print(f"server: {health['store']} table_failures={health['table_failures']}")
     print(f"server gc (generation 2): {health['gc']}")
+    print(f"server gc while measuring: {stats.gc_passes} passes, {stats.gc_ms:.0f} ms in all")
     for sample in stats.error_samples:
         print("error:", sample)
     print(
