@@ -272,6 +272,21 @@ def test_silent_and_trickling_connections_are_closed_within_seconds(
         assert metrics(tight)["nertz_closes_total{reason=silent}"] >= 42
 
 
+def test_a_websocket_that_talks_but_never_reaches_a_table_is_closed(tight: Live) -> None:
+    """``hello_timeout_s`` counts from the opening: messages that never get the
+    connection to a table (no hello, or a hello that was refused) do not keep it open."""
+    chatty = ws_from("127.0.0.9", tight)
+    started = time.monotonic()
+    with pytest.raises(ConnectionClosed):
+        for _ in range(40):  # 8 s of asking, 5 a second: under the message limit
+            chatty.send({"type": "resync"})
+            assert chatty.recv()["code"] == "not_joined"
+            time.sleep(0.2)
+    assert time.monotonic() - started < 1.5 + 2  # closed at its hello deadline
+    assert metrics(tight)["nertz_closes_total{reason=no hello}"] == 1
+    honest_hand(tight)
+
+
 def test_unknown_and_private_codes_get_the_same_answer(live: Live) -> None:
     private = httpx.post(f"{live.http}/api/tables", json={"public": False}).json()
     unused = "ZZZZZ2" if private["code"] != "ZZZZZ2" else "ZZZZZ3"

@@ -331,10 +331,14 @@ def create_app(config: Config) -> Starlette:
         limit = RateLimit()
         states = quotas.connection_states()
         asks = StateAsks()
+        # Counted from the opening, not from each message: a connection that talks on
+        # without ever getting to a table (its hello refused, or never sent) is closed.
+        hello_by = time.monotonic() + limits.hello_timeout_s
         try:
             while True:
                 if entry is None:
-                    message = await asyncio.wait_for(websocket.receive(), limits.hello_timeout_s)
+                    left = max(0.0, hello_by - time.monotonic())
+                    message = await asyncio.wait_for(websocket.receive(), left)
                 else:
                     message = await websocket.receive()  # no wait_for: it costs a task
                 if message["type"] == "websocket.disconnect":
