@@ -158,6 +158,18 @@ def test_score_sheets_are_limited_per_address(tight: Live) -> None:
     assert int(answers[3].headers["Retry-After"]) > 0
     with http_from("127.0.0.5", tight) as honest:
         assert honest.post("/api/sheets", json=body).status_code == 201
+    # Over the quota with a body still streaming in: answered and closed at once, the
+    # rest never read (a refused client cannot make the server swallow 64 MiB).
+    raw = socket.create_connection(("127.0.0.1", tight.port), source_address=("127.0.0.4", 0))
+    raw.sendall(b"POST /api/sheets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+    raw.sendall(b"10000\r\n" + b" " * 0x10000 + b"\r\n")  # one chunk of many promised
+    raw.settimeout(5)
+    answer = b""
+    while chunk := raw.recv(65536):  # until the server closes
+        answer += chunk
+    assert answer.startswith(b"HTTP/1.1 429 ") and b"too_many_sheets" in answer
+    assert b"connection: close" in answer.lower()
+    raw.close()
     honest_hand(tight)
 
 

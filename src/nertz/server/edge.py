@@ -60,15 +60,18 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         too_big = _BodyRefused(413, "too_big", f"a request body may be at most {self.limit} bytes")
+        body_done = True  # no body coming (no length, not chunked)
         for name, value in scope["headers"]:
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
                 await self._refuse(send, too_big)
                 return
+            if name == b"transfer-encoding" or (name == b"content-length" and value != b"0"):
+                body_done = False
         seen = 0
         started = False
 
         async def counted() -> Message:
-            nonlocal seen
+            nonlocal seen, body_done
             try:
                 message = await asyncio.wait_for(receive(), self.stall_s)
             except TimeoutError:
@@ -79,11 +82,18 @@ class BodyLimit:
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
                     raise too_big
+                body_done = not message.get("more_body", False)
             return message
 
         async def watched(message: Message) -> None:
             nonlocal started
-            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start":
+                started = True
+                if not body_done:
+                    # Answered before its body was read (a quota refused it): close
+                    # rather than read and throw away what is still coming.
+                    headers = [*message.get("headers", ()), (b"connection", b"close")]
+                    message = {**message, "headers": headers}
             await send(message)
 
         try:
