@@ -4,7 +4,9 @@
   answers ``413`` once they pass ``Limits.body_bytes`` — at once when
   ``Content-Length`` says so — so a big body is never buffered; a body that trickles
   in slower than ``Limits.header_timeout_s`` between chunks is answered ``408``.
-  Either way the connection is closed after the answer.
+  Either way the connection is closed after the answer, and so is any connection
+  answered before its request body had all come (a quota refused it): the rest is
+  never read.
 * ``guarded_protocol`` is uvicorn's HTTP/1.1 protocol (h11 or httptools) with one
   more timer, the same for both (``_HeadTimer``): a connection must send a complete
   request head within ``header_timeout_s`` of opening (or of its last answer), else
