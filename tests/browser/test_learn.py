@@ -160,21 +160,24 @@ def test_the_guided_hand_by_touch_on_a_portrait_phone(browser: Browser, server: 
         context.close()
 
 
-def test_a_practice_pause_stops_every_bot_move(
-    page: Page, server: Server, console: Console
-) -> None:
+def watched_practice(page: Page, server: Server) -> list[dict[str, Any]]:
+    """Tess starts a practice hand against a bot at its quickest pace; what her page
+    gets from the server is kept, frame by frame, in the list returned."""
     seen: list[dict[str, Any]] = []
-
-    def frames(ws: Any) -> None:
-        ws.on("framereceived", lambda body: seen.append(json.loads(body)))
-
-    page.on("websocket", frames)
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda b: seen.append(json.loads(b))))
     page.goto(server.url)
     page.fill("#name", "Tess")
     page.click("text=Practice against a bot")
     page.locator(".ready-btn").click()
     expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
     page.locator(".pace").select_option("100")
+    return seen
+
+
+def test_a_practice_pause_stops_every_bot_move(
+    page: Page, server: Server, console: Console
+) -> None:
+    seen = watched_practice(page, server)
 
     def bot_moved(since: int) -> bool:
         """Wait (up to 20 s) for an event of the bot's after ``seen[since]``."""
@@ -200,14 +203,7 @@ def test_a_practice_pause_stops_every_bot_move(
 def test_the_rules_pause_a_practice_hand_until_they_close(
     page: Page, server: Server, console: Console
 ) -> None:
-    seen: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda b: seen.append(json.loads(b))))
-    page.goto(server.url)
-    page.fill("#name", "Tess")
-    page.click("text=Practice against a bot")
-    page.locator(".ready-btn").click()
-    expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
-    page.locator(".pace").select_option("100")
+    seen = watched_practice(page, server)
     page.click(".rules-btn")  # the hand stops while Tess reads
     expect(page.locator(".rules-dialog .rules-note")).to_contain_text("paused while you read")
     expect(page.locator(f"{LESSON} h2")).to_have_text("Paused")

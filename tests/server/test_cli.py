@@ -80,7 +80,7 @@ def test_serve_without_uvloop_and_httptools_says_so(tmp_path: Path) -> None:
             [*serve, flag, name], env=env, capture_output=True, text=True, timeout=60
         )
         assert asked.returncode == 2
-        assert f"{flag} {name} needs the {name} package (pip install {name}==" in asked.stderr
+        assert f"{flag} {name} needs the {name} package (make install" in asked.stderr
         assert f"or give {flag} {other}" in asked.stderr
     port = free_port()
     server = subprocess.Popen(

@@ -47,6 +47,7 @@ __all__ = [
     "WASTE",
     "Kind",
     "Move",
+    "announce_key",
     "parse_source",
     "source_name",
     "source_text",

@@ -41,8 +41,6 @@ LOOPS = ("uvloop", "asyncio")
 """Event loops ``nertz serve`` runs on, the default first (the faster: docs/performance.md)."""
 HTTPS = ("httptools", "h11")
 """HTTP/1.1 parsers, the default first (the faster)."""
-_PINNED = {"uvloop": "uvloop==0.23.0", "httptools": "httptools==0.9.0"}
-"""The packages the fast ones need, as pyproject.toml pins them."""
 _log = logging.getLogger("nertz.server")
 
 
@@ -70,8 +68,8 @@ def stack(loop: str | None = None, http: str | None = None) -> tuple[str, str]:
         if name == best and not _importable(best):
             if asked is not None:
                 raise StackError(
-                    f"{flag} {best} needs the {best} package (pip install {_PINNED[best]}), "
-                    f"or give {flag} {plain}"
+                    f"{flag} {best} needs the {best} package (make install, as "
+                    f"pyproject.toml pins it), or give {flag} {plain}"
                 )
             _log.warning(
                 "%s is not installed: running on %s (slower; docs/performance.md)", best, plain
