@@ -49,7 +49,8 @@ def test_the_next_hand_is_counted_down_and_a_page_that_leaves_keeps_its_seat(
     for page in (ann, ben):
         expect(page.locator(".hand-end .next-hand")).to_contain_text("Next hand in", timeout=10_000)
     first = seconds(ann, ".hand-end .next-hand")
-    assert 50 <= first <= 60
+    # At most a second over: the page sets its clock by when the state reached it.
+    assert 50 <= first <= 61
     expect(ann.locator(".hand-end .next-hand")).not_to_have_text(f"Next hand in {first} s")
     assert seconds(ann, ".hand-end .next-hand") < first  # it ticks
 
