@@ -21,6 +21,11 @@ and carry on. Then the same load runs for as long against one node on SQLite.
   plays left out; ``single_ack_p50_ms`` the single node's; ``cpu_pct`` the whole
   machine's busy share during the cluster run (everything shares its 2 cores).
 
+To bisect, ``--node-python-path OLD/src`` starts the nodes (and the single node) from
+another tree (a worktree of the older commit, after its ``make install``), while this
+script and the harness stay current; ``--node-env KEY=VALUE`` (repeated) sets anything
+else in the nodes' environment.
+
 The last line printed is::
 
     cluster nodes=3 tables=.. clients=.. killed=1 moved=.. resume_s_p99=.. acked_lost=..
@@ -49,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load import TRIES, percentile, source  # noqa: E402
 from tests import services  # noqa: E402
-from tests.cluster.harness import Node, running, wait_up  # noqa: E402
+from tests.cluster.harness import Node, node_command, node_env, running, wait_up  # noqa: E402
 
 KILLED = "n2"
 
@@ -237,12 +242,28 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument(
+        "--node-python-path",
+        metavar="DIR",
+        help="run the nodes from this tree's sources (put first on their PYTHONPATH)",
+    )
+    parser.add_argument(
+        "--node-env",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="set in the nodes' environment (repeat for more)",
+    )
     args = parser.parse_args()
+    try:
+        args.env = node_env(args.node_python_path, args.node_env)
+    except ValueError as error:
+        parser.error(f"--node-env {error}")
     logs = Path(tempfile.mkdtemp(prefix="nertz-bench-cluster-"))
     with (
         services.postgres(fsync=True) as pg,
         services.redis() as redis,
-        running(pg, redis, 3, logs=logs) as c,
+        running(pg, redis, 3, logs=logs, env=args.env) as c,
     ):
         names = [n.node_id for n in c.nodes]
         run, clients, cpu = asyncio.run(
@@ -277,8 +298,10 @@ def main() -> int:
 def _single(db: Path, args: argparse.Namespace) -> Run:
     """The same load on one node on SQLite."""
     port = services.free_port()
+    command = node_command(port, args.env)
     process = subprocess.Popen(
-        [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", str(db)],
+        [*command["args"], "--db", str(db)],
+        env=command["env"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -1,6 +1,11 @@
 """A cluster on this machine: ``nertz serve`` nodes (each its own process) on one
 PostgreSQL and one Redis, behind HAProxy; for the tests, ``make cluster`` and
-``bench/cluster.py``."""
+``bench/cluster.py``.
+
+The nodes may run another source tree than the harness (``node_env``, and
+``bench/cluster.py --node-python-path``): bisecting a regression starts an older tree's
+nodes while this harness, and its imports, stay current.
+"""
 
 from __future__ import annotations
 
@@ -47,6 +52,8 @@ class Cluster:
     """The load balancer's."""
     logs: Path | None = None
     extra: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    """What the nodes' environment adds to the harness's (``node_env``)."""
 
     @property
     def http(self) -> str:
@@ -72,18 +79,51 @@ class Cluster:
         os.kill(self.node(node_id).process.pid, signal.SIGCONT)
 
 
+def node_env(python_path: str | None = None, pairs: list[str] | None = None) -> dict[str, str]:
+    """The environment nodes get on top of the harness's: ``KEY=VALUE`` pairs, and
+    ``python_path`` (another tree's ``src``, built by its ``make install`` so that its
+    compiled modules are there) put first on ``PYTHONPATH``, so ``python -m nertz``
+    runs that tree's server."""
+    env: dict[str, str] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"{pair!r}: give KEY=VALUE")
+        env[key] = value
+    if python_path is not None:
+        given = env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (python_path, given) if p)
+    return env
+
+
+def node_command(port: int, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """``Popen`` arguments for ``nertz serve --port PORT`` (more flags to add) in the
+    nodes' environment."""
+    return {
+        "args": [sys.executable, "-m", "nertz", "serve", "--port", str(port)],
+        "env": {**os.environ, **env} if env else None,
+    }
+
+
 def start_node(
-    node_id: str, pg: str, redis: str, extra: list[str], log: Path | None = None
+    node_id: str,
+    pg: str,
+    redis: str,
+    extra: list[str],
+    log: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> Node:
     port = services.free_port()
     log = log or Path(tempfile.mkstemp(prefix=f"nertz-{node_id}-", suffix=".log")[1])
     out = open(log, "ab")  # noqa: SIM115 -- the child keeps it
+    command = node_command(port, env)
     process = subprocess.Popen(
         [
-            *(sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", pg),
-            *("--redis", redis, "--node-id", node_id, "--forwarded-allow-ips", "127.0.0.1"),
-            *extra,
+            *command["args"],
+            *("--db", pg, "--redis", redis, "--node-id", node_id),
+            *("--forwarded-allow-ips", "127.0.0.1", *extra),
         ],
+        env=command["env"],
         stdout=out,
         stderr=out,
     )
@@ -115,11 +155,13 @@ def running(
     extra: list[str] | None = None,
     logs: Path | None = None,
     port: int | None = None,
+    env: dict[str, str] | None = None,
 ) -> Iterator[Cluster]:
-    """``count`` nodes (``n1``, ``n2`` ...) and HAProxy in front of them."""
-    extra = extra or []
+    """``count`` nodes (``n1``, ``n2`` ...) and HAProxy in front of them; ``env`` adds
+    to the nodes' environment (``node_env``)."""
+    extra, env = extra or [], env or {}
     nodes = [
-        start_node(f"n{i}", pg, redis, extra, logs / f"n{i}.log" if logs else None)
+        start_node(f"n{i}", pg, redis, extra, logs / f"n{i}.log" if logs else None, env)
         for i in range(1, count + 1)
     ]
     try:
@@ -127,7 +169,7 @@ def running(
             wait_up(node)
         backends = [services.HaproxyBackend(n.node_id, n.port) for n in nodes]
         with services.haproxy(backends, port) as front:
-            yield Cluster(pg, redis, nodes, front, logs, extra)
+            yield Cluster(pg, redis, nodes, front, logs, extra, env)
     finally:
         for node in nodes:
             services.stop(node.process)
