@@ -1,7 +1,7 @@
 """Three nodes on one PostgreSQL and one Redis behind a real HAProxy
 (``harness.py``): a table lives on one node and is reached through any; a node paused
 past its lease never writes again; a node killed mid-hand loses nothing acknowledged;
-the lobby spans the cluster."""
+the lobby, the rates and the live counts of an address span the cluster."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 from sqlalchemy import create_engine, select
+from websockets.exceptions import ConnectionClosed
 
 from nertz.server.schema import events_t, table_owners_t
 
@@ -207,3 +209,55 @@ def test_a_client_spread_over_the_nodes_gets_one_share_of_misses_and_sheets(
         made = [httpx.post(f"{c.http}/api/sheets?node=n{i}", json=sheet) for i in (1, 2, 3)]
         assert [m.status_code for m in made] == [201, 201, 429]
         assert made[2].json()["error"] == "too_many_sheets"
+
+
+def test_one_address_spread_over_two_nodes_gets_one_share_of_what_it_holds(
+    pg_url: str, redis_clean: str
+) -> None:
+    """Unstarted tables and open connections of one address are counted over every
+    node: past its share it is refused on any (429, or an error and a close) while
+    another address makes a table and plays; a killed node's counts lapse on their own."""
+    limits = ["open_tables_per_address=2", "connections_per_address=4", "hello_timeout_s=120"]
+    greedy = "127.0.0.2"  # its own loopback address; the honest one is 127.0.0.1
+    with running(pg_url, redis_clean, 2, extra=[f"--limit={x}" for x in limits]) as c:
+        web = httpx.Client(
+            base_url=c.http, transport=httpx.HTTPTransport(local_address=greedy), timeout=10
+        )
+        body = {"seats": 2, "countdown_ms": 0}
+        made = [web.post(f"/api/tables?node={n}", json=body) for n in ("n1", "n2", "n1", "n2")]
+        assert [m.status_code for m in made] == [201, 201, 429, 429]
+        assert made[2].json()["error"] == "too_many_open_tables"
+        assert "across the servers" in made[2].json()["reason"]
+
+        def socket(node: str) -> Client:
+            return Client(f"{c.ws}?node={node}", source_address=(greedy, 0))
+
+        held = [socket(n) for n in ("n1", "n2", "n1", "n2")]
+        fifth = socket("n1")
+        refused = fifth.recv()
+        assert refused["type"] == "error" and refused["code"] == "too_many_connections"
+        assert "across the servers" in refused["reason"]
+        with pytest.raises(ConnectionClosed) as closed:
+            fifth.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+
+        # Meanwhile another address makes a table, takes both seats and plays.
+        _, _, people = _two_playing(c, "n2", via="n1")
+        assert _play(people[0], 1)["type"] in ("ack", "refused")
+        for me in people:
+            me.close()
+
+        c.kill("n2")  # with one of the greedy address's tables and two of its connections
+        with redis.Redis.from_url(c.redis) as client:
+            deadline = time.monotonic() + 15
+            while client.exists("nertz:live:n2"):
+                assert time.monotonic() < deadline, "the killed node's counts did not lapse"
+                time.sleep(0.2)
+        again = web.post("/api/tables?node=n1", json=body)
+        assert again.status_code == 201, again.text  # its share on n2 is gone
+        more = [socket("n1") for _ in range(2)]  # two on n1 again, two more
+        last = socket("n1")
+        assert last.recv()["code"] == "too_many_connections"
+        for me in [*held[::2], *more, last]:
+            me.close()
+        web.close()

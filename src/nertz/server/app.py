@@ -44,6 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from nertz.bots import DEFAULT_CHOICE, bot_name, choice
 from nertz.engine import preset
 
+from .cluster.live import connection_closed, shared_connection, shared_spectator, shared_table
 from .cluster.quotas import shared_lookup, shared_missed, shared_rate
 from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
@@ -169,7 +170,7 @@ def create_app(config: Config) -> Starlette:
         lobby = Lobby(store, max_tables=limits.max_tables, speed=config.speed)
         state["store"], state["lobby"] = store, lobby
         cluster = state["cluster"] = await start_node(
-            config.redis, config.node_id, config.port, lobby, store
+            config.redis, config.node_id, config.port, lobby, store, quotas
         )
         resumed = lobby.restore() if cluster is None else 0  # a node's sweep takes them
         sheets = state["sheets"] = SheetStore(store.engine)
@@ -201,7 +202,8 @@ def create_app(config: Config) -> Starlette:
     async def create_table(request: Request) -> Response:
         address = client_address(request.scope)
         refusal = quotas.create_table(address, unstarted)
-        if (refusal := refusal or await shared_rate(state, "creates", address)) is not None:
+        refusal = refusal or await shared_rate(state, "creates", address)
+        if (refusal := refusal or await shared_table(state, address)) is not None:
             return refused(refusal)
         try:
             rules, settings = table_request(await decode_body(request, CreateTable, "table"))
@@ -316,7 +318,7 @@ def create_app(config: Config) -> Starlette:
             await websocket.close(code=1008, reason="origin not allowed")
             return
         address = client_address(websocket.scope)
-        refusal = quotas.open_connection(address)
+        refusal = quotas.open_connection(address) or await shared_connection(state, address)
         await websocket.accept()
         if refusal is not None:
             metrics.refused(refusal.code)
@@ -383,13 +385,15 @@ def create_app(config: Config) -> Starlette:
                             await shared_missed(state, address)
                         conn.send(encode(ErrorMsg(error.code, error.reason)))
                         continue
-                    refusal = None if decoded.token else quotas.spectate(address)
+                    refusal = None
+                    if not (decoded.token or spectator):  # counted once, however many hellos
+                        refusal = quotas.spectate(address) or await shared_spectator(state, address)
                     if refusal is not None:
                         metrics.refused(refusal.code)
                         conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
                         conn.close("quota")
                         break
-                    spectator = not decoded.token
+                    spectator = spectator or not decoded.token
                     refusal = quotas.state(address, states)
                     if refusal is not None:
                         metrics.refused(refusal.code)
@@ -441,6 +445,7 @@ def create_app(config: Config) -> Starlette:
                 entry.actor.outboxes.pop(conn.id, None)
             conn.close(conn.closing or "gone")
             quotas.close_connection(address, spectator)
+            connection_closed(state, address, spectator)
             connections.discard(conn)
             metrics.closed((conn.closing or "gone").split(":")[0])
             try:

@@ -12,7 +12,9 @@ address's share, so one address cannot exhaust it.
 reverse proxy names in ``X-Forwarded-For``): token buckets for rates, live counts for
 what is held open. A quota that bites is a ``Refusal`` — a code, a sentence and when to
 try again — answered ``429`` with ``Retry-After`` over HTTP, or an ``error`` over a
-WebSocket. Nothing here blocks or sleeps.
+WebSocket. Nothing here blocks or sleeps. On a cluster node every count here is also
+counted across the nodes, in Redis (``cluster/quotas.py`` the rates, ``cluster/live.py``
+the live counts and the server-wide caps), except the full-state rates.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     hello_timeout_s: float = 10.0
     """A WebSocket must say ``hello`` within this time of opening."""
     max_tables: int = 2000
-    """Tables not yet over, server-wide."""
+    """Tables not yet over, server-wide (on a cluster, all the nodes together)."""
     open_tables_per_address: int = 20
     """Tables not yet started, created from one address."""
     creates_per_minute: int = 30
@@ -70,7 +72,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     sheet_days: int = 365
     """A score sheet nobody changed for this many days is deleted."""
     max_connections: int = 10_000
-    """Open WebSockets, server-wide."""
+    """Open WebSockets, server-wide (on a cluster, all the nodes together)."""
     connections_per_address: int = 64
     """Open WebSockets from one address (players and spectators together)."""
     spectators_per_address: int = 16
@@ -303,6 +305,10 @@ class Quotas:
             )
         self.spectators[address] = held + 1
         return None
+
+    def unspectate(self, address: str) -> None:
+        """Undo a ``spectate`` (the cluster refused what this server admitted)."""
+        _decrement(self.spectators, address)
 
     def connection_states(self) -> TokenBucket:
         """The bucket of full states one new connection may ask for."""

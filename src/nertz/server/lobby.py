@@ -310,8 +310,7 @@ class Lobby:
     def check_create(self, rules: Rules, settings: Settings) -> None:
         """Refuse a table this server cannot make (``LobbyError``): over the cap, or
         bots on no seat or of no kind."""
-        live = sum(1 for e in self.tables.values() if e.table.stage.value != "over")
-        if live >= self.max_tables:
+        if self.live_count() >= self.max_tables:
             raise LobbyError(
                 "too_many_tables",
                 f"this server runs at most {self.max_tables} tables; try again later",
@@ -326,6 +325,10 @@ class Lobby:
                 parse_places(spec, rules.partnerships)
             except ValueError as error:
                 raise LobbyError("bad_bots", str(error)) from None
+
+    def live_count(self) -> int:
+        """Tables here not yet over."""
+        return sum(1 for e in self.tables.values() if e.table.stage.value != "over")
 
     def create(
         self, rules: Rules, settings: Settings, table_id: str | None = None, code: str | None = None

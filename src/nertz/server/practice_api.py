@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 from nertz.bots import choice
 from nertz.engine import Rules, preset
 
+from .cluster.live import shared_table
 from .cluster.quotas import shared_rate
 from .cluster.routing import new_table
 from .commands import Stage
@@ -98,6 +99,7 @@ def practice_routes(state: dict[str, Any]) -> list[BaseRoute]:
         refusal = quotas.create_table(address, unstarted) or quotas.join(address)
         refusal = refusal or await shared_rate(state, "creates", address)
         refusal = refusal or await shared_rate(state, "joins", address)
+        refusal = refusal or await shared_table(state, address)
         if refusal is not None:
             state["metrics"].refused(refusal.code)
             return refusal.response()

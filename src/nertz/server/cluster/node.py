@@ -16,6 +16,8 @@ those (docs/cluster.md).
   the row raised to the new token, then the table restored from the database exactly as
   a restarted single node restores it.
 * **Stopping** cleanly: the leases are released, so others take the tables at once.
+* **Live counts**: the same thread rewrites the node's share of the cluster-wide live
+  counts every second, with a lease's life (``live.py``), so a dead node's lapse too.
 
 Every table's code is in the directory hash ``nertz:codes`` (code to id); a node also
 publishes its open tables for the cluster's lobby list (``open_tables``).
@@ -31,6 +33,7 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -42,6 +45,8 @@ from ..settings import Settings
 from ..store import Store
 from .fencing import OwnerGuard, claim
 from .leases import LEASE_TTL_MS, RENEW_S, Lease, Leases, Renewer
+from .live import NODES as LIVE_NODES
+from .live import LiveCounts, beat, live_key
 
 __all__ = ["ClusterNode"]
 
@@ -70,6 +75,7 @@ class ClusterNode:
         lobby: Lobby,
         store: Store,
         ttl_ms: int = LEASE_TTL_MS,
+        counts: Callable[[], dict[str, int]] | None = None,
     ) -> None:
         self.id = node_id
         self.url = redis_url
@@ -78,6 +84,9 @@ class ClusterNode:
         pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=32, timeout=10)
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.leases = Leases(self.redis, node_id, ttl_ms)
+        self.live = LiveCounts(self.redis, node_id)
+        self.counts = counts
+        """This node's live counts as its hash's fields (``live.mirror``), for the beat."""
         self.lobby = lobby
         self.store = store
         self.guard = OwnerGuard()
@@ -100,13 +109,15 @@ class ClusterNode:
 
     async def start(self) -> None:
         await self.redis.ping()
+        renewer = Renewer(self.url, self.leases.ttl_ms)
+        if self.counts is not None:  # a past life's counts replaced by this one's
+            await asyncio.to_thread(beat, renewer.client, self.id, self.counts())
         await self._publish()
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._publish_loop(), name="cluster-publish"),
             loop.create_task(self._sweep_loop(), name="cluster-sweep"),
         ]
-        renewer = Renewer(self.url, self.leases.ttl_ms)
         self._renewer = threading.Thread(
             target=self._renew_thread, args=(renewer, loop), name="nertz-leases", daemon=True
         )
@@ -121,9 +132,12 @@ class ClusterNode:
         if self._renewer is not None:
             await asyncio.to_thread(self._renewer.join, 5)
         with contextlib.suppress(Exception):
+            await self.live.settled()
             for lease in list(self.held.values()):
                 await self.leases.release(lease)
             await self.redis.hdel(NODES, self.id)
+            await self.redis.delete(live_key(self.id))
+            await self.redis.srem(LIVE_NODES, self.id)
         await self.redis.aclose()
 
     # ------------------------------------------------------------------ tables
@@ -257,7 +271,17 @@ class ClusterNode:
             if lost:
                 with contextlib.suppress(RuntimeError):  # the loop has closed
                     loop.call_soon_threadsafe(self._lost, lost)
+            self._beat(renewer)
         renewer.close()
+
+    def _beat(self, renewer: Renewer) -> None:
+        """This node's live counts rewritten, their life renewed (``live.py``)."""
+        if self.counts is None:
+            return
+        try:
+            beat(renewer.client, self.id, self.counts())
+        except Exception:
+            log.exception("node %s could not renew its live counts", self.id)
 
     def _lost(self, lost: list[Lease]) -> None:
         for lease in lost:

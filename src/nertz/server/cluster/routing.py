@@ -25,9 +25,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from nertz.engine import Rules
 
 from ..invites import invite_form
+from ..limits import Quotas
 from ..lobby import Entry, Lobby, hash_secret
 from ..settings import Settings
 from ..store import Store
+from .live import mirror
 from .node import ClusterNode
 
 __all__ = [
@@ -52,12 +54,23 @@ class RouteMsg(msgspec.Struct, tag_field="type", tag="route"):
 
 
 async def start_node(
-    redis_url: str | None, node_id: str | None, port: int, lobby: Lobby, store: Store
+    redis_url: str | None,
+    node_id: str | None,
+    port: int,
+    lobby: Lobby,
+    store: Store,
+    quotas: Quotas,
 ) -> ClusterNode | None:
     """This server as a cluster node (``--redis``), started; None without Redis."""
     if redis_url is None:
         return None
-    node = ClusterNode(node_id or f"{socket.gethostname()}-{port}", redis_url, lobby, store)
+    node = ClusterNode(
+        node_id or f"{socket.gethostname()}-{port}",
+        redis_url,
+        lobby,
+        store,
+        counts=lambda: mirror(quotas, lobby),
+    )
     await node.start()
     return node
 
