@@ -64,19 +64,21 @@ LIVE_TTL_MS = LEASE_TTL_MS
 
 _PREFIX = "nertz:live:"
 NODES = "nertz:live-nodes"
-"""Every node that has counted (a dead one's hash is gone: it adds nothing)."""
+"""The nodes that count: each beat adds its node; a script that finds a node's hash
+gone (its node dead, or stopped) takes it out."""
 
 # KEYS[1] this node's hash, KEYS[2] the set of nodes. ARGV[1] this node, ARGV[2] the
 # ttl (ms), then per check: the field, its limit, this node's count with the new one.
-# The other nodes' hashes are found by their names (one Redis, not a Redis Cluster).
+# The other nodes' hashes are found by their names, _PREFIX and the node (one Redis,
+# not a Redis Cluster).
 # Returns {0, 0} (admitted: this node's fields set) or {the failed check, what is held}.
-_ADMIT = (
-    """
+_ADMIT = """
 local others = {}
 for _, node in ipairs(redis.call('smembers', KEYS[2])) do
-  if node ~= ARGV[1] then others[#others + 1] = '"""
-    + _PREFIX
-    + """' .. node end
+  local key = 'nertz:live:' .. node
+  if node == ARGV[1] then
+  elseif redis.call('exists', key) == 1 then others[#others + 1] = key
+  else redis.call('srem', KEYS[2], node) end  -- gone: its next beat, if any, adds it
 end
 for c = 0, (#ARGV - 2) / 3 - 1 do
   local field, limit = ARGV[3 + 3 * c], tonumber(ARGV[4 + 3 * c])
@@ -93,7 +95,6 @@ redis.call('pexpire', KEYS[1], ARGV[2])
 redis.call('sadd', KEYS[2], ARGV[1])
 return {0, 0}
 """
-)
 
 
 def live_key(node: str) -> str:
