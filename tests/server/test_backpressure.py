@@ -109,3 +109,43 @@ def test_a_client_that_never_reads_is_cut_off_and_a_player_beside_it_plays_on(po
     for more in range(seq + 1, seq + 4):
         assert _play(ann, more)["type"] in ("ack", "refused")
     ann.close()
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 70000])
+def test_a_message_written_directly_is_the_frame_websockets_would_write(size: int) -> None:
+    """The send path's own framing (``connection._frame``) is byte for byte the text
+    frame of websockets, for each length encoding (7-bit, 16-bit, 64-bit)."""
+    from websockets.frames import Frame, Opcode
+
+    body = ("é" * size).encode()[:size].replace(b"\xc3", b"a")  # valid UTF-8, any length
+    expected = Frame(Opcode.TEXT, body).serialize(mask=False)
+    assert connection._frame(body) == expected
+
+
+def test_the_table_writes_its_messages_directly_and_they_arrive_whole(
+    port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On uvicorn's sans-I/O WebSocket (the server's), a table's messages go out as
+    frames built by the connection, and a player reads them as usual: the state, its
+    plays' answers, every event."""
+    written = []
+    real = connection._frame
+
+    def counting(body: bytes) -> bytes:
+        written.append(len(body))
+        return real(body)
+
+    monkeypatch.setattr(connection, "_frame", counting)
+    http = f"http://127.0.0.1:{port}"
+    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
+    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
+    ann = Client(f"ws://127.0.0.1:{port}/ws")
+    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
+    state = ann.until(lambda m: m["type"] == "state")
+    ann.send({"type": "ready"})
+    ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
+    for seq in (1, 2, 3):
+        assert _play(ann, seq)["type"] in ("ack", "refused")
+    ann.close()
+    assert state["table"]["code"] == table["code"]
+    assert len(written) >= 6 and max(written) > 125  # states need the longer lengths

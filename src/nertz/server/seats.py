@@ -91,6 +91,7 @@ class Seating:
     events: list[bytes]
     epoch: str
     _out: Out
+    _due_known: bool
 
     if TYPE_CHECKING:
 
@@ -182,6 +183,7 @@ class Seating:
     def adopt(self, conns: dict[int, int | None]) -> None:
         """Take over the connections of a table this one replaces (rebuilt after an
         exception): everyone gets a fresh state."""
+        self._due_known = False
         for conn, index in conns.items():
             self.conns[conn] = index
             if index is not None:

@@ -159,6 +159,10 @@ class Table(
         self.next_at: int | None = None
         self._logged = 0
         """How many of ``hand.log`` have gone out as records."""
+        self._due: tuple[int, str, int] | None = None
+        self._due_known = False
+        """``_due`` is ``_next_due()`` now: state changes only in ``handle`` (``restore``,
+        ``adopt``), so most commands need one pass over the timers, not three."""
         self._out = Out()
         self._seed = rng_seed if rng_seed is not None else secrets.randbits(63)
         self._bot_seeds = 0
@@ -174,7 +178,10 @@ class Table(
     def handle(self, command: Command, now_ms: int) -> Out:
         """Apply one command at table time ``now_ms`` (never going back)."""
         self.now = now = max(self.now, now_ms)
-        self._advance(now)
+        due = self._due if self._due_known else self._next_due()
+        if due is not None and due[0] <= now:
+            self._advance(now)
+        self._due_known = False
         if type(command) is Inbound:
             self._inbound(command.conn, command.message, now)
         elif type(command) is Join:
@@ -185,13 +192,18 @@ class Table(
             self._disconnect(command.conn, now)
         self._maybe_start(now)
         self._advance(now)
+        empty = self.empty_since
         self._presence(now)
+        if self.empty_since != empty:
+            self._due_known = False
         out, self._out = self._out, Out()
         return out
 
     def next_deadline(self) -> int | None:
         """The table time at which the driver must send ``Wake``, if any."""
-        due = self._next_due()
+        if not self._due_known:
+            self._due, self._due_known = self._next_due(), True
+        due = self._due
         return due[0] if due else None
 
     @property
@@ -274,6 +286,7 @@ class Table(
                         table._plan(place, now)
         table.empty_since = now if table._nobody_there() else None
         table._emit(ResumedEvent(stage=table.stage.value))
+        table._due_known = False
         return table
 
     def take_out(self) -> Out:
@@ -444,6 +457,7 @@ class Table(
         for _ in range(10_000):
             due = self._next_due()
             if due is None or due[0] > now:
+                self._due, self._due_known = due, True
                 return
             _, what, index = due
             if what == "go":
