@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -42,7 +43,7 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from nertz.server.cli import HTTPS, LOOPS, StackError, stack
+from nertz.server.cli import HTTPS, LOOPS, StackError, stack, tune_process
 
 TRIES = ["N>F", "W>F", "1>F", "2>F", "3>F", "4>F"]
 
@@ -61,6 +62,11 @@ class Stats:
         """The server's full collections (generation 2) while measuring, and their time."""
         self.client_cpu = 0.0
         """CPU used while measuring, in cores (1.0 = one core busy)."""
+        self.client_gc: list[float] = []
+        """The clients' own full collections while measuring (ms each)."""
+        self.client_lag: list[float] = []
+        """How late the clients' own event loop woke a 10 ms sleep (ms), while measuring:
+        a latency figure includes this much of the instrument's own delay."""
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -149,6 +155,30 @@ async def echoer(url: str, stats: Stats, stop: asyncio.Event, address: str = "12
         stats.error(f"echo: {error!r}")
 
 
+def client_gc(stats: Stats) -> None:
+    """Count the clients' own full collections (a pause of every client at once)."""
+    began: list[float] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            began[:] = [time.perf_counter()]
+        elif began and stats.measuring:
+            stats.client_gc.append((time.perf_counter() - began[0]) * 1000)
+
+    gc.callbacks.append(watch)
+
+
+async def lag_monitor(stats: Stats, stop: asyncio.Event) -> None:
+    """The clients' event loop's own lateness, sampled every 10 ms."""
+    while not stop.is_set():
+        asked = time.perf_counter()
+        await asyncio.sleep(0.01)
+        if stats.measuring:
+            stats.client_lag.append((time.perf_counter() - asked - 0.01) * 1000)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -206,6 +236,15 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> Stats:
     for i in range(args.tables):
         echo = echoer(f"ws://127.0.0.1:{port}/echo", stats, stop, source(i))
         tasks.append(asyncio.create_task(echo))
+    tasks.append(asyncio.create_task(lag_monitor(stats, stop)))
+    client_gc(stats)
+    # The instrument must not pause itself: the clients' process is tuned as the server
+    # is (young collections every 50,000 objects), and what setup made lives outside
+    # the collector, or its full collections (0.3-0.7 s, every client at once) were the
+    # p99 of every figure here (docs/performance.md).
+    tune_process()
+    gc.collect()
+    gc.freeze()
     await asyncio.sleep(args.warmup)
     spy = profiler(args.profile, args.seconds, server_pid) if args.profile else None
     async with httpx.AsyncClient(base_url=http, timeout=30) as client:
@@ -288,6 +327,12 @@ def main() -> int:
     print(
         f"cpu while measuring: server {stats.server_cpu:.2f} cores, "
         f"clients {stats.client_cpu:.2f} cores; load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"clients' own loop late: p50 {percentile(stats.client_lag, 50):.2f} ms, "
+        f"p99 {percentile(stats.client_lag, 99):.2f} ms, "
+        f"max {max(stats.client_lag, default=0):.1f} ms; "
+        f"full collections {len(stats.client_gc)}, {sum(stats.client_gc):.0f} ms in all"
     )
     print(
         f"load tables={args.tables} clients={clients} plays={stats.plays} errors={stats.errors} "
