@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -68,21 +68,17 @@ from .schema import (
     tables_t,
 )
 
-__all__ = ["GROUP_COMMIT_MS", "Guard", "Store", "StoredTable", "TableCreated", "db_url"]
+__all__ = ["Guard", "Store", "StoredTable", "TableCreated", "db_url"]
 
 log = logging.getLogger("nertz.store")
 
-GROUP_COMMIT_MS = 50
-"""The writer commits at least this often while anything is queued."""
 _CHUNK = 400
 """Rows per multi-row INSERT (6 columns x 400 stays under SQLite's 32766 variables)."""
 _TICK = 0.005
-"""The writer's pause after each transaction, while the next batch gathers: under load a
-command waits at most this long plus one write before commit; an idle writer is woken at
-once by the first command queued."""
+"""The writer's pause after each transaction while the next batch gathers (a command waits
+at most this plus one write); an idle writer is woken by the first command queued."""
 NETWORK_TICK = 0.001
-"""The pause on a networked database: its commit (a round trip and a WAL flush) already
-lasts a millisecond or more, and the next batch gathers meanwhile."""
+"""The pause on a networked database, whose commit (a round trip, a WAL flush) is longer."""
 _IDLE_S = 0.25
 """How long an idle writer sleeps when nothing wakes it (a safety net, not the path)."""
 CHECKPOINT_S = 1.0
@@ -186,6 +182,7 @@ class Store:
         self._tick = _TICK if self.sqlite else NETWORK_TICK
         self._qmark = self.engine.dialect.paramstyle == "qmark" and self.sqlite
         self._queue: collections.deque[_Work | threading.Event | None] = collections.deque()
+        self._writer: Connection | None = None  # the writer's own (SQLite; ``_transaction``)
         self._wake = threading.Event()
         """Set when something is queued; cleared by the writer only once it is idle."""
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -320,6 +317,8 @@ class Store:
             for waiter in waiters:
                 waiter.set()
             if stop:
+                if self._writer is not None:
+                    self._writer.close()
                 return
             time.sleep(self._tick)
 
@@ -353,13 +352,27 @@ class Store:
         Rows of different tables do not depend on each other, so inserts go first in
         bulk; then seats (only the latest record of each seat in the batch matters);
         then the updates that need their rows (a hand's scores, a match's end)."""
-        with self.engine.begin() as conn:
+        with self._transaction() as conn:
             refused = set() if self.guard is None else self.guard(conn, {w[0] for w in work})
             work = [w for w in work if w[0] not in refused] if refused else work
             self._write_rows(conn, work)
             for table_id in {w[0] for w in work if DiscardRecord() in w[1]}:  # never dealt
                 forget_table(conn, table_id)
         return refused
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """The writer's transaction, on SQLite on a connection it keeps (a checkout from
+        the pool and its reset were half a small batch); a networked one may drop."""
+        writer = self._writer
+        if self.sqlite and (writer is None or writer.invalidated or writer.closed):
+            writer = self._writer = self.engine.connect()
+        if writer is None:
+            with self.engine.begin() as conn:
+                yield conn
+        else:
+            with writer.begin():
+                yield writer
 
     def _write_rows(self, conn: Connection, work: list[_Work]) -> None:
         created: list[dict[str, Any]] = []
@@ -472,10 +485,8 @@ class Store:
             conn.execute(_AGAIN, again)
 
     def _insert(self, conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
-        """Insert rows. On SQLite: one multi-row INSERT per chunk rather than
-        ``executemany``, which steps the statement once per row and gives up the GIL at
-        every step; winning it back from a busy event loop each time is what made
-        batches slow (docs/performance.md)."""
+        """Insert rows; on SQLite one multi-row INSERT per chunk: ``executemany`` gives up
+        the GIL at every row, and won it back slowly from a busy loop (performance.md)."""
         if not self._qmark:
             conn.execute(table.insert(), rows)
             return
