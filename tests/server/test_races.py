@@ -7,6 +7,7 @@ stamped with the table's clock as the client reads it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nertz.engine import Deal, Rules, replay
+from nertz.server.clock import PING_EVERY_MS, PING_SLACK_MS
 from nertz.server.commands import Stage, Wake
 from nertz.server.races import WAIT_CAP_MS
 from nertz.server.records import InputRecord, RacesRecord
@@ -78,7 +80,7 @@ class Net:
 
     def _read(self) -> None:
         h = self.h
-        for conn in (1, 2):
+        for conn in self.delays:
             wire = h.wire.get(conn, [])
             for body in wire[self.read[conn] :]:
                 message = json.loads(body)
@@ -326,3 +328,24 @@ def test_a_database_from_before_fair_races_still_opens_and_reads_its_inputs(
     again = restore_from_records(table.code, rules, settings, stored.records, race_deal)
     assert again.hand is not None and table.hand is not None
     assert again.hand.snapshot() == table.hand.snapshot()
+
+
+def test_a_table_pings_its_seated_connections_together() -> None:
+    """Clock sync (docs/fairness.md): one timer pings every seated connection whose ping
+    is due soon, so connections opened at different moments come to be pinged together
+    (however far each is), and each is still pinged at least every ``PING_EVERY_MS``."""
+    net = Net(Rules(), (120, 10))
+    net.run(700)
+    net.h.drop(2)  # the near seat's page reloads: a new connection, its pings out of step
+    net.delays[3], net.read[3], net.offsets[3], net.answers[3] = 10, 0, None, []
+    net.h.connect(3, "b")
+    net.run(20_000)
+    sent = {
+        conn: [m["t"] for m in map(json.loads, net.h.wire[conn]) if m["type"] == "ping"]
+        for conn in (1, 3)
+    }
+    later = {conn: [t for t in times if t >= 8000] for conn, times in sent.items()}
+    assert len(later[1]) >= 6 and later[1] == later[3]  # the same moments for both
+    for times in later.values():
+        gaps = [b - a for a, b in itertools.pairwise(times)]
+        assert all(PING_EVERY_MS - PING_SLACK_MS <= gap <= PING_EVERY_MS for gap in gaps), gaps

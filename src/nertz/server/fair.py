@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from nertz.engine import Card, Event, Hand, Kind, Move, Phase, Refusal, Rules
 
-from .clock import FIRST_EVERY_MS, ConnectionClock
+from .clock import FIRST_EVERY_MS, PING_SLACK_MS, ConnectionClock
 from .commands import Out, Stage
 from .protocol import Ping, Pong, Refused, encode
 from .races import (
@@ -143,10 +143,18 @@ class FairRaces:
         return best
 
     def _ping(self, conn: int, now: int) -> None:
+        """Ping ``conn``, whose ping is due, and every other seated connection whose ping
+        is due within ``PING_SLACK_MS``: one timer for the table's pings, not one per
+        connection (at 300 tables the pings' timers were half the tables' commands)."""
         for gone in [c for c in self.clocks if c not in self.conns]:
             del self.clocks[gone]
-        t, offset = self.clocks[conn].ping(now)
-        self._out.sends.append((conn, encode(Ping(t, offset))))
+        soon, conns = now + PING_SLACK_MS, self.conns
+        for other, clock in self.clocks.items():
+            # Early only when its last ping was answered (a ping replaces an unanswered one).
+            early = clock.next_ping_ms <= soon and clock.outstanding is None
+            if other == conn or (early and conns.get(other) is not None):
+                t, offset = clock.ping(now)
+                self._out.sends.append((other, encode(Ping(t, offset))))
 
     def _pong(self, conn: int, message: Pong, now: int) -> None:
         clock = self.clocks.get(conn)
