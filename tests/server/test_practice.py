@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from nertz.engine import Move, preset
+from nertz.engine import Move, Rules, deal, preset
 from nertz.server.app import Config, create_app
 from nertz.server.commands import Stage
 from nertz.server.lessons import FIRST_HAND
@@ -17,13 +17,14 @@ from nertz.server.practice import best_move
 from nertz.server.practice_api import lesson_table
 from nertz.server.settings import Settings
 from nertz.server.store import Store
-from nertz.server.table import restore_from_records
+from nertz.server.table import Table, restore_from_records
 
 from .harness import Harness
 
 
-def practice(**changes: Any) -> Harness:
-    """A practice table mid-hand: Ann at seat 0 against three quick bots."""
+def practice(rules: Rules | None = None, seed: int | None = None, **changes: Any) -> Harness:
+    """A practice table mid-hand: Ann at seat 0 against three quick bots. With ``seed``
+    the table's every choice is fixed: each hand dealt from it, the bots' seeds too."""
     base: dict[str, Any] = {
         "seats": 4,
         "bots": {1: "demon", 2: "demon", 3: "demon"},
@@ -32,7 +33,15 @@ def practice(**changes: Any) -> Harness:
         "public": False,
     }
     base.update(changes)
-    h = Harness(preset("standard"), Settings(**base))
+    rules = rules or preset("standard")
+    settings = Settings(**base)
+    table = None
+    if seed is not None:
+        fixed = seed
+        table = Table(
+            "TEST", rules, settings, rng_seed=fixed, dealer=lambda n, r, _: deal(n, r, fixed)
+        )
+    h = Harness(rules, settings, table)
     assert h.join("Ann", "t0") == ((0, 0), None)
     h.connect(1, "t0")
     h.send(1, {"type": "ready"})
@@ -117,14 +126,33 @@ def test_the_hint_plays_the_nertz_card_to_the_middle_first() -> None:
 
 
 def test_the_pace_stretches_every_bot_delay() -> None:
-    def moves_in(pace: int) -> int:
-        h = practice(bot_pace=pace)
-        h.advance(20_000)
+    """The same deal and the same bots at half and at a quarter pace make the same
+    moves, each twice and four times as long after Go: every delay of every bot is
+    stretched to 100 / pace. All in table time, so nothing depends on the machine's
+    speed, and on a fixed deal whose hand lasts past the moves compared (a random one
+    could end early). Ties are off (R16): the tie window is the table's, not a bot's
+    delay, so a tie at full pace would be none at a slower one."""
+    rules = preset("standard").with_options(tie_window_ms=0)
+    count = 100  # about ten seconds of the three bots at full pace, long before a call
+
+    def bot_moves(pace: int) -> list[tuple[int, int, str]]:
+        h = practice(rules, seed=7, bot_pace=pace)
         hand = h.table.hand
         assert hand is not None
-        return sum(1 for _, seat, _ in hand.log if seat > 0)
+        go = next(at for at, _, move in hand.log if move == "GO")
 
-    assert moves_in(25) < moves_in(100) / 2
+        def made() -> list[tuple[int, int, str]]:
+            return [(at - go, seat, move) for at, seat, move in hand.log if seat > 0]
+
+        assert h.run_until(lambda: len(made()) >= count, 400_000), "the hand ended early"
+        assert h.table.stage is Stage.PLAYING
+        return made()[:count]
+
+    full = bot_moves(100)
+    assert full[-1][0] > 5000, "the bots' delays add up to seconds at full pace"
+    for pace in (50, 25):
+        stretched = [(at * 100 // pace, seat, move) for at, seat, move in full]
+        assert bot_moves(pace) == stretched, f"at {pace}%"
 
 
 def test_the_pace_changes_at_the_table_and_survives_a_rebuild() -> None:
