@@ -15,6 +15,7 @@ import os
 import shutil
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,23 +89,33 @@ class Server:
         return str(self.post("/api/test/tables", body)["code"])
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("web") / "web.db"
-    # One server for the whole session, every page from 127.0.0.1: the per-address
-    # quotas are raised so the tests' own traffic is never throttled.
-    roomy = Limits(
-        creates_per_minute=10_000,
-        open_tables_per_address=10_000,
-        joins_per_minute=10_000,
-        sheets_per_hour=10_000,
-        devices_per_hour=10_000,
-        histories_per_minute=10_000,
-        address_states_per_s=10_000,
-    )
-    config = Config(db=str(db), port=free_port(), test_hooks=True, limits=roomy)
+ROOMY = Limits(
+    creates_per_minute=10_000,
+    open_tables_per_address=10_000,
+    joins_per_minute=10_000,
+    sheets_per_hour=10_000,
+    devices_per_hour=10_000,
+    histories_per_minute=10_000,
+    address_states_per_s=10_000,
+)
+"""Every page comes from 127.0.0.1: the per-address quotas are raised so the tests' own
+traffic is never throttled."""
+
+
+@contextmanager
+def serving(db: Path, speed: float = 1.0) -> Iterator[Server]:
+    """A server with the test hooks on ``db``; ``speed`` is its tables' clock speed
+    (``Config.speed``, test-only)."""
+    config = Config(db=str(db), port=free_port(), test_hooks=True, limits=ROOMY, speed=speed)
     with running(config) as port:
         yield Server(f"http://127.0.0.1:{port}")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the whole session."""
+    with serving(tmp_path_factory.mktemp("web") / "web.db") as served:
+        yield served
 
 
 @dataclass

@@ -11,11 +11,22 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server
+from .conftest import Server, serving
 from .helpers import Player, drag, foundation, open_players, pile, seat_all
 
-SEAT = "nertz: KS 2H AH; work: 2C / 9H / 9C / QD; stock: 3D 4D 5D 6D 7D; waste: -"
-"""One seat for Ann and Bob: the ace of hearts on top of the Nertz pile, the two next."""
+SEAT = "nertz: KS 2H AH; work: 2C / 9H / 9C / AS; stock: 3D 4D 5D 6D 7D; waste: -"
+"""One seat for Ann and Bob: the ace of hearts on top of the Nertz pile, the two next.
+The ace of spades at the end of work pile 4 is never played: a seat with an ace in sight
+is never blocked (R24), so the table never rotates nor ends the hand as blocked (R25,
+R26) however slowly the pages go (once the two hearts were played the seat was blocked
+and the hand ended two seconds later), and the king under them keeps anyone from
+calling (R27)."""
+
+SLOW = 0.01
+"""The table clock's speed (``Config.speed``, test-only) where two pages take turns:
+a hold lapses after 5 s of table time (``HOLD_LAPSE_MS``), 500 s here, so Ann's hold
+still stands when Bob reaches for her card however long a loaded machine takes between
+the two pages. (The lapse itself is tested at the usual speed.)"""
 
 
 @pytest.fixture
@@ -23,16 +34,23 @@ def partners(browser: Browser) -> Iterator[list[Player]]:
     yield from open_players(browser, 2)
 
 
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with serving(tmp_path_factory.mktemp("partners") / "slow.db", SLOW) as served:
+        yield served
+
+
 def held(page: Page, src: str) -> Any:
     return page.locator(f'.mine .pile[data-pile="{src}"] .card.held')
 
 
 def test_r40_two_pages_share_a_seat_and_respect_each_others_hand(
-    server: Server, partners: list[Player]
+    slow_server: Server, partners: list[Player]
 ) -> None:
-    code = server.table([SEAT], bots={}, options={"partnerships": "on"})
+    # No countdown: at the slow clock the usual 300 ms would be 30 s.
+    code = slow_server.table([SEAT], bots={}, options={"partnerships": "on"}, countdown_ms=0)
     ann, bob = (p.page for p in partners)
-    seat_all([ann, bob], f"{server.url}/t/{code}", ["Ann", "Bob"])  # paired: Bob sits with Ann
+    seat_all([ann, bob], f"{slow_server.url}/t/{code}", ["Ann", "Bob"])  # paired: Bob with Ann
     expect(ann.locator(".my-head b")).to_have_text("Ann (you) & Bob")
     expect(bob.locator(".my-head b")).to_have_text("Ann & Bob (you)")
 
