@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from nertz.engine import Rules
+from nertz.engine import Deal, Rules
 from nertz.server.actor import Clock, TableActor
 from nertz.server.commands import Connect, Inbound, Join, Stage
 from nertz.server.protocol import Play, Ready
@@ -41,9 +41,23 @@ async def until(done: Callable[[], bool], seconds: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
+ANN = "nertz: KC; work: AD / 6S / 9C / 4C; stock: 2C 3C 7H; waste: -"
+"""Ann only turns her stock. Her ace of diamonds stays in sight: a seat with an ace in
+sight is never blocked (R24), so the table never rotates nor ends blocked (R25, R26)."""
+BOT = "nertz: 9S 2H AH; work: KS / KC / KH / KD; stock: 3H 4H 5H QD QH 6H 7H; waste: -"
+"""Each bot plays a few seconds (hearts to the middle, queens on its kings) and can
+never call (R27): no ace of spades is dealt and it has no red 10, so its 9S never
+leaves the Nertz pile, and its kings never leave a space for it. At 20x a random hand
+of these bots could end within a second, before the test's last play on a loaded
+machine; this one lasts until the test is done however long it takes."""
+
+
 async def _scenario(store: Store) -> None:
-    table = Table("TEST", Rules(), fast(countdown_ms=100))
-    created = TableCreated("TEST", None, True, Rules().as_dict(), fast().as_dict(), 0.0)
+    rules = Rules().with_options(idle_rotate_s=0)  # no idle rotation either (R25)
+    dealt = Deal.from_layouts([ANN, BOT, BOT, BOT])
+    settings = fast(countdown_ms=100)
+    table = Table("TEST", rules, settings, dealer=lambda seats, rules, seed: dealt)
+    created = TableCreated("TEST", None, True, rules.as_dict(), settings.as_dict(), 0.0)
     store.submit("t1", [created])
     actor = TableActor("t1", table, store, Clock(speed=20.0))
     actor.start()
@@ -57,7 +71,9 @@ async def _scenario(store: Store) -> None:
         if actor.table.stage is Stage.PLAYING:
             break
     assert actor.table.stage is Stage.PLAYING
-    await asyncio.sleep(0.1)  # the bots play a little
+    hand = actor.table.hand
+    assert hand is not None
+    await until(lambda: sum(seat > 0 for _, seat, _ in hand.log) >= 6)  # the bots play a little
     broken = actor.table
     snapshot = broken.hand.snapshot() if broken.hand else None
 
