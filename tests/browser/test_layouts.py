@@ -11,8 +11,11 @@ from playwright.sync_api import Browser, Page, expect
 from .conftest import Server
 from .helpers import BOT, no_sideways_scroll, to_the_middle, wait_go, watched_page
 
-ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
-"""One Nertz card: play it and call (R27)."""
+ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2H 3C 7H; waste: -"
+"""One Nertz card: play it and call (R27). The two of hearts in the stock keeps the seat
+from being blocked once the ace is played (R24): with the bots' seats blocked from the
+start, the table would otherwise rotate and end the hand two seconds later (R25, R26),
+and its panel would cover the Nertz! button before a slow machine clicked it."""
 PHONES = {"upright": (390, 844), "sideways": (844, 390)}
 
 
