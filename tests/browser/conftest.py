@@ -3,7 +3,8 @@ real server on 127.0.0.1 (a free port; it stops itself after the session).
 
 The server runs with ``Config.test_hooks``: ``POST /api/test/tables`` deals explicit
 layouts (``src/nertz/server/web.py``) so a test knows every card. Tables are made with a
-short countdown (300 ms); nothing else is sped up. Chromium comes from Debian
+short countdown (300 ms); nothing else is sped up (``serving`` makes another server
+whose tables run at another clock speed, ``Config.speed``). Chromium comes from Debian
 (``apt-get install chromium``; ``make test`` installs it); without it these tests skip,
 except under ``CI=true``, where a missing browser fails.
 """
