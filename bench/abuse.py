@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from load import Stats, cpu_seconds, free_port, percentile, player
+from load import Stats, cpu_seconds, free_port, percentile, player, profiler
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 
@@ -284,10 +284,11 @@ async def measure(
     args: argparse.Namespace,
     pid: int,
     during: Callable[[], Awaitable[None]] | None = None,
+    profile: str | None = None,
 ) -> tuple[Stats, Callable[[], Awaitable[None]]]:
     """Every honest player plays; after ``--warmup`` (and ``during()``, which starts
-    the abuse) they are measured for ``--seconds``. Returns the stats and what stops
-    the players."""
+    the abuse) they are measured for ``--seconds``, the server recorded by py-spy to
+    ``profile`` meanwhile if given. Returns the stats and what stops the players."""
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
@@ -299,10 +300,13 @@ async def measure(
     await asyncio.sleep(args.warmup)
     if during is not None:
         await during()
+    spy = profiler(profile, args.seconds, pid) if profile else None
     stats.measuring = True
     server_cpu, client_cpu = cpu_seconds(pid), time.process_time()
     await asyncio.sleep(args.seconds)
     stats.measuring = False
+    if spy is not None:
+        await asyncio.to_thread(spy.wait, 60)
     stats.server_cpu = (cpu_seconds(pid) - server_cpu) / args.seconds
     stats.client_cpu = (time.process_time() - client_cpu) / args.seconds
 
@@ -319,7 +323,8 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     seats = await seat_tables(http, args.tables)
     codes = [code for code, _ in seats]
 
-    baseline, finish = await measure(url, seats, args, pid)
+    profile = args.profile
+    baseline, finish = await measure(url, seats, args, pid, None, profile and f"{profile}.baseline")
     await finish()
     await asyncio.sleep(2)
 
@@ -340,12 +345,17 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
 
     watcher = asyncio.create_task(watch_rss())
 
+    abusers_cpu = [0.0, 0.0]  # CPU seconds and wall time when their abuse began
+
     async def start_abuse() -> None:
         child.start()
         await asyncio.to_thread(results.get)  # the abusers hold their connections
+        abusers_cpu[:] = [cpu_seconds(child.pid or 0), time.monotonic()]
 
-    honest_stats, finish = await measure(url, seats, args, pid, start_abuse)
+    honest_stats, finish = await measure(url, seats, args, pid, start_abuse, profile)
     left = held_by_server(port)
+    spent, began = abusers_cpu
+    abusers_cores = (cpu_seconds(child.pid or 0) - spent) / (time.monotonic() - began)
     stop_abuse.set()
     answers, resyncs_sent = await asyncio.to_thread(results.get)
     await asyncio.to_thread(child.join, 30)
@@ -376,7 +386,8 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
         f"ack_p50_ms={percentile(honest_stats.acks, 50):.2f}; "
         f"rss before {rss_before:.0f} MB, peak {peak[0]:.0f} MB; server cpu "
         f"{baseline.server_cpu:.2f} -> {honest_stats.server_cpu:.2f} cores, client "
-        f"{baseline.client_cpu:.2f} -> {honest_stats.client_cpu:.2f}; "
+        f"{baseline.client_cpu:.2f} -> {honest_stats.client_cpu:.2f}, abusers "
+        f"{abusers_cores:.2f}; "
         f"load average {os.getloadavg()[0]:.2f}"
     )
     print(
@@ -392,6 +403,11 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument(
+        "--profile",
+        help="record the server with py-spy to this file while it is measured beside the "
+        "abuse, and to FILE.baseline while measured alone",
+    )
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
