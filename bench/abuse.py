@@ -317,6 +317,18 @@ async def measure(
     return stats, finish
 
 
+def tail_by_time(stats: Stats, window_s: float = 5.0) -> list[float]:
+    """The ack p99 of each ``window_s`` of the measured time, in order: when the tail
+    happened (a burst, or all along)."""
+    if not stats.acked_at:
+        return []
+    start = stats.acked_at[0]
+    windows: dict[int, list[float]] = collections.defaultdict(list)
+    for at, ms in zip(stats.acked_at, stats.acks, strict=True):
+        windows[int((at - start) // window_s)].append(ms)
+    return [round(percentile(windows[w], 99), 1) for w in sorted(windows)]
+
+
 async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     http = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
@@ -365,19 +377,25 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
 
     text = httpx.get(f"{http}/metrics", timeout=10).text
     refusals = {}
+    early = {}  # of the refusals, those answered at the door (edge.EarlyRefusals)
     closes = {}
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.name == "nertz_refusals_total":
                 refusals[sample.labels["code"]] = int(sample.value)
+            elif sample.name == "nertz_refusals_early_total":
+                early[sample.labels["code"]] = int(sample.value)
             elif sample.name == "nertz_closes_total":
                 closes[sample.labels["reason"]] = int(sample.value)
     print(f"abusers' answers: {dict(sorted(answers.items()))}")
     print(f"server refusals: {refusals}")
+    print(f"of which answered at the door: {early}")
     print(f"server closes: {closes}")
     print(f"abusive connections left: {left}")
     rate = resyncs_sent / 100 / args.seconds
     print(f"resyncs sent: {resyncs_sent} ({rate:.1f} a second per spammer over the run)")
+    for name, stats in (("baseline", baseline), ("with abuse", honest_stats)):
+        print(f"{name}, ack p99 by 5 s of the run (ms): {tail_by_time(stats)}")
     for sample in (baseline.error_samples + honest_stats.error_samples)[:5]:
         print("error:", sample)
     print(

@@ -51,6 +51,8 @@ TRIES = ["N>F", "W>F", "1>F", "2>F", "3>F", "4>F"]
 class Stats:
     def __init__(self) -> None:
         self.acks: list[float] = []
+        self.acked_at: list[float] = []
+        """When each of ``acks`` came (``time.perf_counter``)."""
         self.echo: list[float] = []
         self.plays = 0
         self.errors = 0
@@ -124,6 +126,7 @@ async def _read(ws: ClientConnection, pending: dict[int, float], stats: Stats) -
             sent = pending.pop(message["seq"], None)
             if sent is not None and stats.measuring:
                 stats.acks.append((now - sent) * 1000)
+                stats.acked_at.append(now)
                 stats.plays += 1
             if kind == "ack":
                 for e in message["events"]:

@@ -49,7 +49,7 @@ from .cluster.quotas import shared_lookup, shared_missed, shared_rate
 from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
-from .edge import BodyLimit, client_address
+from .edge import BodyLimit, EarlyRefusals, client_address
 from .history import finished_match
 from .invites import links
 from .limits import Limits, Quotas, Refusal
@@ -483,8 +483,9 @@ def create_app(config: Config) -> Starlette:
         stall_s=limits.header_timeout_s,
         refused=metrics.refused,
     )
+    early = Middleware(EarlyRefusals, memory=quotas.memory, refused=metrics.refused_early)
     cluster = Middleware(ClusterRouting, state=state)  # tables on other nodes (cluster/)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[body_limit, cluster])
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[early, body_limit, cluster])
     app.state.nertz = state
     return app
 

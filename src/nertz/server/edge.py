@@ -1,5 +1,10 @@
 """The server's door: what a connection must do before the app spends anything on it.
 
+* ``EarlyRefusals`` (ASGI middleware, the app's first) answers a request from an
+  address that a quota refused and whose ``Retry-After`` still runs
+  (``limits.RefusalMemory``) with that refusal again — ``429``, ``Retry-After`` and the
+  sentence — at once: no routing, no body read, no JSON parsed, no table touched. For
+  every other request it costs one dictionary lookup.
 * ``BodyLimit`` (ASGI middleware) counts a request body's bytes as they arrive and
   answers ``413`` once they pass ``Limits.body_bytes`` — at once when
   ``Content-Length`` says so — so a big body is never buffered; a body that trickles
@@ -29,13 +34,100 @@ import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["BodyLimit", "client_address", "guarded_protocol"]
+from .limits import Refusal, RefusalMemory
+
+__all__ = ["BodyLimit", "EarlyRefusals", "client_address", "guarded_protocol", "refused_by"]
 
 
 def client_address(scope: Scope) -> str:
     """The client's address as quotas count it (``"unknown"`` if the server has none)."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
+
+
+_SMALL = 16 * 1024
+"""A declared body up to this size, left unread by an early refusal, is let the HTTP
+protocol skip and the connection stays open; a bigger one, or one of no declared size
+(chunked), is never read: the connection closes after the refusal."""
+_CREATE = ("too_many_open_tables", "too_many_creates")
+_LOOKUP = ("too_many_misses",)
+
+
+def refused_by(method: str, path: str) -> tuple[str, ...]:
+    """The refusal codes that, given to an address, refuse this request from it too:
+    the quotas its route checks before doing anything else (app.py, practice_api.py,
+    sharing.py, web.py, me.py). Empty for a request no remembered quota guards."""
+    if method == "POST":
+        if path == "/api/tables":
+            return _CREATE
+        if path.startswith("/api/tables/") and path.endswith("/join"):
+            return ("too_many_joins", *_LOOKUP)
+        if path == "/api/sheets":
+            return ("too_many_sheets",)
+        if path in ("/api/practice", "/api/learn"):
+            return (*_CREATE, "too_many_joins")
+    elif method == "GET":
+        if path.startswith(("/api/tables/", "/api/invites/")):
+            return _LOOKUP
+        if path == "/api/me" or (path.startswith("/api/matches/") and path.count("/") == 4):
+            return ("too_many_histories",)
+    return ()
+
+
+class EarlyRefusals:
+    """Answer a request from an address still refused for what it asks (``memory``)
+    with the same refusal at once, its ``Retry-After`` the seconds that are left;
+    ``refused(code)`` is told of each (metrics). A request that declares a body
+    larger than a JSON request's (``_SMALL``), or streams one, is answered with
+    ``connection: close``: the body is never read."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        memory: RefusalMemory,
+        refused: Callable[[str], None] = lambda code: None,
+    ) -> None:
+        self.app, self.memory, self.refused = app, memory, refused
+        self._bodies: dict[tuple[str, str, int], bytes] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and client_address(scope) in self.memory.by_address:
+            codes = refused_by(scope["method"], scope["path"])
+            held = self.memory.holding(client_address(scope), codes) if codes else None
+            if held is not None:
+                await self._answer(scope, send, *held)
+                return
+        await self.app(scope, receive, send)
+
+    def _body(self, refusal: Refusal, seconds: int) -> bytes:
+        """The refusal's JSON, its sentence saying ``seconds`` (made once per value)."""
+        key = (refusal.code, refusal.reason, seconds)
+        body = self._bodies.get(key)
+        if body is None:
+            limit, said, _ = refusal.reason.rpartition("; try again in ")
+            reason = f"{limit}; try again in {seconds} s" if said else refusal.reason
+            body = msgspec.json.encode({"error": refusal.code, "reason": reason})
+            if len(self._bodies) >= 1000:
+                self._bodies.clear()
+            self._bodies[key] = body
+        return body
+
+    async def _answer(self, scope: Scope, send: Send, refusal: Refusal, seconds: int) -> None:
+        self.refused(refusal.code)
+        body = self._body(refusal, seconds)
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(seconds).encode()),
+        ]
+        for name, value in scope["headers"]:
+            if name == b"transfer-encoding" or (
+                name == b"content-length" and not (value.isdigit() and int(value) <= _SMALL)
+            ):
+                headers.append((b"connection", b"close"))  # a body that is never read
+                break
+        await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
 
 class _BodyRefused(Exception):

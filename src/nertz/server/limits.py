@@ -15,6 +15,11 @@ try again — answered ``429`` with ``Retry-After`` over HTTP, or an ``error`` o
 WebSocket. Nothing here blocks or sleeps. On a cluster node every count here is also
 counted across the nodes, in Redis (``cluster/quotas.py`` the rates, ``cluster/live.py``
 the live counts and the server-wide caps), except the full-state rates.
+
+``RefusalMemory`` keeps, per address, the refusals of its rates whose ``Retry-After`` is
+still running, so that the server's door (``edge.EarlyRefusals``) can answer the same
+refusal again at once, before any routing or body reading: every quota here notes its
+refusals there.
 """
 
 from __future__ import annotations
@@ -23,14 +28,18 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import msgspec
 from starlette.responses import JSONResponse
 
-__all__ = ["Limits", "Quotas", "Refusal", "TokenBucket"]
+__all__ = ["Limits", "Quotas", "Refusal", "RefusalMemory", "TokenBucket"]
 
 _TRACKED_MAX = 50_000
 """Addresses whose buckets are kept; past this, full (idle) buckets are forgotten."""
+
+_REMEMBERED_MAX = 10_000
+"""Addresses whose refusals ``RefusalMemory`` keeps; past this the oldest is forgotten."""
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -133,6 +142,74 @@ class TokenBucket:
         return self.tokens + (now - self.at) * self.rate >= self.burst
 
 
+class RefusalMemory:
+    """The refusals each address was given that still hold: for a rate (a token
+    bucket, or a cluster's window) until its ``Retry-After`` has passed, since the same
+    request could only be refused again until then; for a cap on what an address holds
+    open (``HELD``) only a few seconds, as the address may close one meanwhile. At most
+    ``cap`` addresses, the oldest forgotten first; a refusal past its time is forgotten
+    when next looked at."""
+
+    RATES: ClassVar[frozenset[str]] = frozenset(
+        {
+            "too_many_creates",
+            "too_many_joins",
+            "too_many_misses",
+            "too_many_sheets",
+            "too_many_histories",
+        }
+    )
+    """Codes of the per-address rates (not ``too_many_devices``: it depends on the
+    request, whether it brings a known device)."""
+    HELD: ClassVar[dict[str, float]] = {"too_many_open_tables": 2.0}
+    """Codes of the per-address caps on what is held open, and how long one is kept."""
+
+    def __init__(self, clock: Callable[[], float], cap: int = _REMEMBERED_MAX) -> None:
+        self.clock, self.cap = clock, cap
+        self.by_address: dict[str, dict[str, tuple[float, Refusal]]] = {}
+        """Address -> code -> (when it is forgotten, the refusal as it was given)."""
+
+    def remember(self, address: str, refusal: Refusal) -> None:
+        """Note ``refusal``, just given to ``address`` (a code not kept here is not)."""
+        if refusal.status != 429:
+            return
+        if refusal.code in self.RATES:
+            keep = float(refusal.retry_after_s)
+        elif (held := self.HELD.get(refusal.code)) is not None:
+            keep = min(held, refusal.retry_after_s)
+        else:
+            return
+        codes = self.by_address.pop(address, None)  # re-inserted last: the newest
+        if codes is None:
+            codes = {}
+            while len(self.by_address) >= self.cap:
+                del self.by_address[next(iter(self.by_address))]
+        codes[refusal.code] = (self.clock() + keep, refusal)
+        self.by_address[address] = codes
+
+    def holding(self, address: str, codes: tuple[str, ...]) -> tuple[Refusal, int] | None:
+        """The first of ``codes`` that still refuses ``address``, with the seconds it
+        still holds (its ``Retry-After`` now), or None."""
+        mine = self.by_address.get(address)
+        if mine is None:
+            return None
+        now = self.clock()
+        for code in codes:
+            found = mine.get(code)
+            if found is None:
+                continue
+            until, refusal = found
+            if until <= now:
+                del mine[code]
+                if not mine:
+                    del self.by_address[address]
+                continue
+            if refusal.code in self.HELD:
+                return refusal, refusal.retry_after_s  # the same answer as its quota's
+            return refusal, _seconds(until - now)
+        return None
+
+
 class _Buckets:
     """One bucket per address, made on first use; idle ones are forgotten when many."""
 
@@ -187,6 +264,13 @@ class Quotas:
         self.spectators: dict[str, int] = {}
         self.open = 0
         """Open WebSockets, every address."""
+        self.memory = RefusalMemory(clock)
+        """The refusals given that still hold, for the door to answer again early."""
+
+    def _noted(self, address: str, refusal: Refusal | None) -> Refusal | None:
+        if refusal is not None:
+            self.memory.remember(address, refusal)
+        return refusal
 
     # ------------------------------------------------------------------ HTTP
 
@@ -200,17 +284,19 @@ class Quotas:
             self.created.pop(address, None)
         cap = self.limits.open_tables_per_address
         if len(mine) >= cap:
-            return Refusal(
+            refusal: Refusal | None = Refusal(
                 "too_many_open_tables",
                 f"you have {len(mine)} tables nobody has started (at most {cap} from one "
                 "address): start or leave one first",
                 60,
             )
-        return _slow_down(
-            self._creates.take(address),
-            "too_many_creates",
-            f"at most {self.limits.creates_per_minute} new tables a minute from one address",
-        )
+        else:
+            refusal = _slow_down(
+                self._creates.take(address),
+                "too_many_creates",
+                f"at most {self.limits.creates_per_minute} new tables a minute from one address",
+            )
+        return self._noted(address, refusal)
 
     def table_created(self, address: str, code: str, unstarted: Callable[[str], bool]) -> None:
         if address not in self.created and len(self.created) >= _TRACKED_MAX:
@@ -220,32 +306,35 @@ class Quotas:
         self.created.setdefault(address, []).append(code)
 
     def join(self, address: str) -> Refusal | None:
-        return _slow_down(
+        refusal = _slow_down(
             self._joins.take(address),
             "too_many_joins",
             f"at most {self.limits.joins_per_minute} joins a minute from one address",
         )
+        return self._noted(address, refusal)
 
     def lookup(self, address: str) -> Refusal | None:
         """May ``address`` look a table up by a code, key or invite? Not while its
         misses are spent (``missed``), so that probing for private tables stays slow."""
-        return _slow_down(
+        refusal = _slow_down(
             self._misses.wait(address),
             "too_many_misses",
             f"too many unknown codes or wrong invites from one address (at most "
             f"{self.limits.misses_per_minute} a minute)",
         )
+        return self._noted(address, refusal)
 
     def missed(self, address: str) -> None:
         """``address`` asked for a table that does not exist, or that it holds no key to."""
         self._misses.take(address)
 
     def sheet(self, address: str) -> Refusal | None:
-        return _slow_down(
+        refusal = _slow_down(
             self._sheets.take(address),
             "too_many_sheets",
             f"at most {self.limits.sheets_per_hour} new score sheets an hour from one address",
         )
+        return self._noted(address, refusal)
 
     def device(self, address: str) -> Refusal | None:
         """May ``address`` make one more device identity?"""
@@ -257,12 +346,13 @@ class Quotas:
 
     def history(self, address: str) -> Refusal | None:
         """May ``address`` read a player's history or a match of it once more?"""
-        return _slow_down(
+        refusal = _slow_down(
             self._histories.take(address),
             "too_many_histories",
             f"at most {self.limits.histories_per_minute} histories and match pages a "
             "minute from one address",
         )
+        return self._noted(address, refusal)
 
     # ------------------------------------------------------------------ WebSocket
 

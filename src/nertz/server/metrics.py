@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sized
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -134,6 +134,14 @@ class Metrics:
             ["code"],
             registry=self.registry,
         )
+        self._early = Counter(
+            "nertz_refusals_early",
+            "Of those, HTTP requests refused at the door again while an earlier refusal "
+            "of the same kind to the same address held (its Retry-After), by code.",
+            ["code"],
+            registry=self.registry,
+        )
+        self._early_by_code: dict[str, tuple[Any, Any]] = {}
         self._closes = Counter(
             "nertz_closes",
             "Connections closed, by reason.",
@@ -144,6 +152,17 @@ class Metrics:
 
     def refused(self, code: str) -> None:
         self._refusals.labels(code).inc()
+
+    def refused_early(self, code: str) -> None:
+        """A refusal answered again at the door (counted among the refusals too)."""
+        counters = self._early_by_code.get(code)
+        if counters is None:  # labels() once per code: a flood asks this many times
+            counters = self._early_by_code[code] = (
+                self._refusals.labels(code),
+                self._early.labels(code),
+            )
+        for counter in counters:
+            counter.inc()
 
     def closed(self, reason: str) -> None:
         self._closes.labels(reason).inc()

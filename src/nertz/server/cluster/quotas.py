@@ -66,7 +66,11 @@ async def shared_rate(state: dict[str, Any], kind: str, address: str) -> Refusal
     if node is None:
         return None
     now = time.time()
-    return _refusal(state["quotas"].limits, kind, await _count(node, kind, address, now), now)
+    quotas = state["quotas"]
+    refusal = _refusal(quotas.limits, kind, await _count(node, kind, address, now), now)
+    if refusal is not None:
+        quotas.memory.remember(address, refusal)  # this node's door answers it again
+    return refusal
 
 
 async def shared_lookup(state: dict[str, Any], address: str) -> Refusal | None:
@@ -78,7 +82,10 @@ async def shared_lookup(state: dict[str, Any], address: str) -> Refusal | None:
         return refusal
     now = time.time()
     spent = await node.redis.get(_key("misses", address, now))
-    return _refusal(state["quotas"].limits, "misses", int(spent or 0) + 1, now)
+    refusal = _refusal(state["quotas"].limits, "misses", int(spent or 0) + 1, now)
+    if refusal is not None:
+        state["quotas"].memory.remember(address, refusal)
+    return refusal
 
 
 async def shared_missed(state: dict[str, Any], address: str) -> None:

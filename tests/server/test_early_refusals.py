@@ -1,0 +1,139 @@
+"""Refusals answered at the door (``edge.EarlyRefusals``, ``limits.RefusalMemory``): an
+address a quota has refused, asking again while its ``Retry-After`` runs, gets the same
+refusal at once (no routing, no body read or parsed), while an honest address at the
+same moment creates a table and plays a hand. Each client binds its own loopback
+address (127.0.0.x), which is what the server counts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from nertz.server.cli import HTTPS
+from nertz.server.edge import refused_by
+from nertz.server.limits import Limits, Quotas, Refusal, RefusalMemory
+
+from .conftest import Live
+from .test_limits import honest_hand, http_from, metrics, tight_server
+
+
+@pytest.fixture(params=HTTPS)
+def door(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Live]:
+    """A server with low limits, on each HTTP parser."""
+    with tight_server(tmp_path, request.param) as live:
+        yield live
+
+
+def said_seconds(answer: httpx.Response) -> int:
+    """The seconds the refusal's sentence says to wait; they match ``Retry-After``."""
+    found = re.search(r"try again in (\d+) s", answer.json()["reason"])
+    assert found is not None, answer.json()
+    assert int(answer.headers["Retry-After"]) == int(found.group(1))
+    return int(found.group(1))
+
+
+def test_a_refused_address_is_answered_at_the_door_and_an_honest_player_plays(
+    door: Live,
+) -> None:
+    body = {"names": ["Ann", "Bo"]}
+    with http_from("127.0.0.7", door) as abuser:
+        made = [abuser.post("/api/sheets", json=body) for _ in range(4)]
+        assert [a.status_code for a in made] == [201, 201, 201, 429]
+        first = said_seconds(made[3])
+        again = [abuser.post("/api/sheets", json=body) for _ in range(10)]
+        # Not even parsed: a body that is not JSON gets the same refusal, not a 400.
+        garbled = abuser.post("/api/sheets", content=b"{not json")
+    for answer in [*again, garbled]:
+        assert answer.status_code == 429
+        assert answer.json()["error"] == "too_many_sheets"
+        assert "at most 3 new score sheets an hour from one address" in answer.json()["reason"]
+        assert 1 <= said_seconds(answer) <= first
+        assert answer.headers.get("connection") != "close"  # a small body: kept alive
+    counted = metrics(door)
+    assert counted["nertz_refusals_early_total{code=too_many_sheets}"] == 11
+    assert counted["nertz_refusals_total{code=too_many_sheets}"] == 12
+
+    with http_from("127.0.0.8", door) as creator:  # three unstarted tables at most here
+        tables = [creator.post("/api/tables", json={"seats": 2}) for _ in range(6)]
+    assert [t.status_code for t in tables] == [201, 201, 201, 429, 429, 429]
+    for refused in tables[3:]:
+        assert refused.json()["error"] == "too_many_open_tables"
+        assert "start or leave one first" in refused.json()["reason"]
+        assert refused.headers["Retry-After"] == "60"  # what its quota says, every time
+
+    # At the same moment, from other addresses: a sheet, a table and a hand.
+    with http_from("127.0.0.9", door) as honest:
+        assert honest.post("/api/sheets", json=body).status_code == 201
+    honest_hand(door)
+    assert metrics(door)["nertz_refusals_early_total{code=too_many_open_tables}"] >= 1
+
+
+def test_the_door_refuses_only_what_the_quota_that_bit_guards(door: Live) -> None:
+    with http_from("127.0.0.10", door) as abuser:
+        assert [abuser.post("/api/sheets", json={"names": ["A"]}).status_code for _ in range(4)][
+            -1
+        ] == 429
+        # Over its score sheets, the same address still creates a table and joins it.
+        made = abuser.post("/api/tables", json={"seats": 2})
+        assert made.status_code == 201
+        joined = abuser.post(f"/api/tables/{made.json()['code']}/join", json={"name": "Cy"})
+        assert joined.status_code == 200
+
+
+def test_a_remembered_refusal_counts_down_and_is_forgotten_when_it_has_passed() -> None:
+    now = [100.0]
+    quotas = Quotas(Limits(joins_per_minute=2), lambda: now[0])
+    memory = quotas.memory
+    assert quotas.join("a") is None and quotas.join("a") is None
+    refusal = quotas.join("a")
+    assert refusal is not None and refusal.retry_after_s == 30
+    joins = refused_by("POST", "/api/tables/ABCD/join")
+    assert memory.holding("a", joins) == (refusal, 30)
+    assert memory.holding("b", joins) is None  # another address
+    assert memory.holding("a", refused_by("POST", "/api/sheets")) is None  # another quota
+    now[0] += 12.5
+    assert memory.holding("a", joins) == (refusal, 18)  # what is left, rounded up
+    now[0] += 17.5
+    assert memory.holding("a", joins) is None  # its time is over: forgotten
+    assert "a" not in memory.by_address
+    assert quotas.join("a") is None  # and the quota itself lets it through again
+
+
+def test_only_rates_and_open_tables_are_remembered_and_memory_is_bounded() -> None:
+    now = [0.0]
+    memory = RefusalMemory(lambda: now[0], cap=3)
+    creates = refused_by("POST", "/api/tables")
+    memory.remember("a", Refusal("too_many_open_tables", "you have 3 tables", 60))
+    assert memory.holding("a", creates) == (memory.by_address["a"]["too_many_open_tables"][1], 60)
+    now[0] = 2.5  # the address may have started one meanwhile: kept 2 s only
+    assert memory.holding("a", creates) is None
+    # Refusals that depend on more than the address, or that are not a quota's, are not.
+    memory.remember("d", Refusal("too_many_devices", "new browsers", 60))
+    memory.remember("d", Refusal("too_many_sheets", "server-wide", 3600, 503))
+    memory.remember("d", Refusal("rate_limited", "full states", 1))
+    assert "d" not in memory.by_address
+    for address in "wxyz":
+        memory.remember(address, Refusal("too_many_joins", "joins; try again in 9 s", 9))
+    assert list(memory.by_address) == ["x", "y", "z"]  # the oldest went first
+
+
+def test_which_requests_each_quota_guards() -> None:
+    assert refused_by("POST", "/api/tables") == ("too_many_open_tables", "too_many_creates")
+    assert "too_many_misses" in refused_by("POST", "/api/tables/ABCD/join")
+    assert refused_by("GET", "/api/tables/ABCD") == ("too_many_misses",)
+    assert refused_by("GET", "/api/invites/abc-def") == ("too_many_misses",)
+    assert refused_by("GET", "/api/me") == ("too_many_histories",)
+    assert refused_by("GET", "/api/matches/m1/2") == ("too_many_histories",)
+    assert "too_many_joins" in refused_by("POST", "/api/practice")
+    for method, path in [
+        ("GET", "/api/tables"),  # the list: no quota
+        ("GET", "/api/matches/m1"),
+        ("GET", "/api/sheets/s1"),
+        ("PUT", "/api/sheets/s1"),
+        ("GET", "/"),
+    ]:
+        assert refused_by(method, path) == ()
