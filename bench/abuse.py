@@ -271,7 +271,8 @@ async def abuse_all(port: int, codes: list[str], stop: Any, results: Any) -> Non
     results.put((dict(abuse.answers), abuse.resyncs_sent))
 
 
-def abuse_process(port: int, codes: list[str], stop: Any, results: Any) -> None:
+def abuse_process(port: int, codes: list[str], stop: Any, results: Any, nice: int = 0) -> None:
+    os.nice(nice)  # --abusers-nice: their client work yields the CPU to the server's
     asyncio.run(abuse_all(port, codes, stop, results))
 
 
@@ -345,7 +346,9 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     context = multiprocessing.get_context("spawn")
     stop_abuse = context.Event()
     results: multiprocessing.Queue[Any] = context.Queue()
-    child = context.Process(target=abuse_process, args=(port, codes, stop_abuse, results))
+    child = context.Process(
+        target=abuse_process, args=(port, codes, stop_abuse, results, args.abusers_nice)
+    )
     rss_before = rss_mb(pid)
     peak = [rss_before]
     watching = asyncio.Event()
@@ -421,6 +424,13 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument(
+        "--abusers-nice",
+        type=int,
+        default=0,
+        help="run the abusers' process at this niceness (default 0: as the others): on a "
+        "real server they are on other machines and take none of its CPU",
+    )
     parser.add_argument(
         "--profile",
         help="record the server with py-spy to this file while it is measured beside the "
