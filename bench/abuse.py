@@ -37,6 +37,7 @@ import asyncio
 import base64
 import collections
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -51,9 +52,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from load import Stats, cpu_seconds, free_port, percentile, player, profiler
+from load import Stats, client_gc, cpu_seconds, free_port, percentile, player, profiler
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
+
+from nertz.server.cli import tune_process
 
 
 def honest(i: int) -> str:
@@ -298,6 +301,13 @@ async def measure(
             address = honest(4 * t + seat)
             tasks.append(asyncio.create_task(player(url, code, token, stats, stop, address)))
             await asyncio.sleep(0.001)
+    # The instrument must not pause itself (as in bench/load.py): what lives now stays
+    # out of the collector, or the clients' own full collections, every honest
+    # client at once, are the p99 (the second measurement's the longer, its heap the
+    # larger by the first's figures).
+    gc.collect()
+    gc.freeze()
+    client_gc(stats)
     await asyncio.sleep(args.warmup)
     if during is not None:
         await during()
@@ -333,6 +343,7 @@ def tail_by_time(stats: Stats, window_s: float = 5.0) -> list[float]:
 async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     http = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
+    tune_process()  # the honest clients' process, as the server's (bench/load.py)
     seats = await seat_tables(http, args.tables)
     codes = [code for code, _ in seats]
 
@@ -399,6 +410,8 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     print(f"resyncs sent: {resyncs_sent} ({rate:.1f} a second per spammer over the run)")
     for name, stats in (("baseline", baseline), ("with abuse", honest_stats)):
         print(f"{name}, ack p99 by 5 s of the run (ms): {tail_by_time(stats)}")
+        pauses = stats.client_gc
+        print(f"{name}, the honest clients' full collections: {len(pauses)}, {sum(pauses):.0f} ms")
     for sample in (baseline.error_samples + honest_stats.error_samples)[:5]:
         print("error:", sample)
     print(
