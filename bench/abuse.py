@@ -43,7 +43,6 @@ import multiprocessing
 import os
 import random
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -54,6 +53,7 @@ from typing import Any
 import httpx
 from load import Stats, client_gc, cpu_seconds, free_port, percentile, player, profiler
 from prometheus_client.parser import text_string_to_metric_families
+from serving import serving
 from websockets.asyncio.client import connect
 
 from nertz.server.cli import tune_process
@@ -451,24 +451,11 @@ def main() -> int:
     )
     args = parser.parse_args()
     port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "nertz", "serve", "--port", str(port)]
-        command += ["--db", str(Path(tmp) / "abuse.db")]
-        server = subprocess.Popen(command, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/", timeout=0.5)
-                    break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.1)
-            asyncio.run(run(args, port, server.pid))
-        finally:
-            server.terminate()
-            server.wait(20)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        serving(port, str(Path(tmp) / "abuse.db")) as server,
+    ):
+        asyncio.run(run(args, port, server.pid))
     return 0
 
 

@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 
 import httpx
+from serving import serving
 from websockets.asyncio.client import ClientConnection, connect
 
 from nertz.server.cli import HTTPS, LOOPS, StackError, stack, tune_process
@@ -293,33 +294,14 @@ def main() -> int:
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.db"
-        command = [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", str(db)]
-        command += ["--max-tables", str(args.tables + 10), "--ws", args.ws]
         try:
             loop, http = stack(args.loop, args.http)  # what the server will choose
         except StackError as error:
             raise SystemExit(f"load: {error}") from None
-        command += ["--loop", loop, "--http", http]
-        server = subprocess.Popen(
-            command,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/", timeout=0.5)
-                    break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.1)
+        extra = ["--max-tables", str(args.tables + 10), "--ws", args.ws, "--loop", loop]
+        with serving(port, str(Path(tmp) / "load.db"), *extra, "--http", http) as server:
             stats = asyncio.run(run(args, port, server.pid))
             health = httpx.get(f"http://127.0.0.1:{port}/", timeout=10).json()
-        finally:
-            server.terminate()
-            server.wait(20)
     clients = args.tables * 4
     print(f"server stack: --loop {loop} --http {http} --ws {args.ws}")
     print(f"server: {health['store']} table_failures={health['table_failures']}")

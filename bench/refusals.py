@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import collections
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import httpx
 from load import cpu_seconds, free_port
+from serving import serving
 
 Send = Callable[[httpx.Client], httpx.Response]
 
@@ -52,40 +52,27 @@ def main() -> int:
     args = parser.parse_args()
     port = free_port()
     http = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "nertz", "serve", "--port", str(port)]
-        command += ["--db", str(Path(tmp) / "refusals.db")]
-        server = subprocess.Popen(command, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    httpx.get(f"{http}/", timeout=0.5)
-                    break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.1)
-            for name, address, spend, send in KINDS:
-                transport = httpx.HTTPTransport(local_address=address)
-                with httpx.Client(base_url=http, transport=transport, timeout=10) as client:
-                    for _ in range(spend):
-                        send(client)
-                    answers: collections.Counter[int] = collections.Counter()
-                    before = cpu_seconds(server.pid)
-                    for _ in range(args.requests):
-                        answers[send(client).status_code] += 1
-                    spent = cpu_seconds(server.pid) - before
-                each = 1000 * spent / args.requests
-                print(f"{name}: {each:.3f} ms of server CPU each {dict(answers)}")
-            before = cpu_seconds(server.pid)
-            time.sleep(3)
-            idle = (cpu_seconds(server.pid) - before) / 3
-            load = os.getloadavg()[0]
-            print(f"idle server: {1000 * idle:.1f} ms of CPU a second; load average {load:.2f}")
-        finally:
-            server.terminate()
-            server.wait(20)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        serving(port, str(Path(tmp) / "refusals.db")) as server,
+    ):
+        for name, address, spend, send in KINDS:
+            transport = httpx.HTTPTransport(local_address=address)
+            with httpx.Client(base_url=http, transport=transport, timeout=10) as client:
+                for _ in range(spend):
+                    send(client)
+                answers: collections.Counter[int] = collections.Counter()
+                before = cpu_seconds(server.pid)
+                for _ in range(args.requests):
+                    answers[send(client).status_code] += 1
+                spent = cpu_seconds(server.pid) - before
+            each = 1000 * spent / args.requests
+            print(f"{name}: {each:.3f} ms of server CPU each {dict(answers)}")
+        before = cpu_seconds(server.pid)
+        time.sleep(3)
+        idle = (cpu_seconds(server.pid) - before) / 3
+        load = os.getloadavg()[0]
+        print(f"idle server: {1000 * idle:.1f} ms of CPU a second; load average {load:.2f}")
     return 0
 
 
