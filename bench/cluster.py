@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import subprocess
@@ -47,12 +48,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import uvloop
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.load import TRIES, percentile, source  # noqa: E402
+from nertz.server.cli import tune_process  # noqa: E402
 from tests import services  # noqa: E402
 from tests.cluster.harness import Node, node_command, node_env, running, wait_up  # noqa: E402
 
@@ -209,6 +212,11 @@ async def load(
     for me in clients:
         tasks.append(asyncio.create_task(play(ws, me, run, stop)))
         await asyncio.sleep(0.001)
+    # The instrument must not pause itself (bench/load.py): tuned as a server is, and
+    # what setup made kept out of the collector.
+    tune_process()
+    gc.collect()
+    gc.freeze()
     await asyncio.sleep(args.warmup)
     run.measuring = True
     busy0, total0 = busy()
@@ -266,9 +274,7 @@ def main() -> int:
         running(pg, redis, 3, logs=logs, env=args.env) as c,
     ):
         names = [n.node_id for n in c.nodes]
-        run, clients, cpu = asyncio.run(
-            load(c.http, c.ws, names, args, kill=lambda: c.kill(KILLED))
-        )
+        run, clients, cpu = uvloop.run(load(c.http, c.ws, names, args, kill=lambda: c.kill(KILLED)))
         figures = {n: c.node(n).figures() for n in names if n != KILLED}
         lost = acked_lost(pg, clients)
     moved = sum(f["cluster"]["taken"] for f in figures.values())
@@ -307,7 +313,7 @@ def _single(db: Path, args: argparse.Namespace) -> Run:
     )
     try:
         wait_up(Node("single", port, process))
-        run, _, _ = asyncio.run(
+        run, _, _ = uvloop.run(
             load(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", [""], args)
         )
     finally:
