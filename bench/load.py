@@ -291,6 +291,12 @@ def main() -> int:
         "--http", choices=HTTPS, help="the server's HTTP parser (nertz serve --http)"
     )
     parser.add_argument("--profile", help="record the server with py-spy to this file")
+    parser.add_argument(
+        "--server-path",
+        metavar="DIR",
+        help="run the server from this source tree (e.g. an older commit's src), "
+        "the clients from this one",
+    )
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -298,8 +304,13 @@ def main() -> int:
             loop, http = stack(args.loop, args.http)  # what the server will choose
         except StackError as error:
             raise SystemExit(f"load: {error}") from None
-        extra = ["--max-tables", str(args.tables + 10), "--ws", args.ws, "--loop", loop]
-        with serving(port, str(Path(tmp) / "load.db"), *extra, "--http", http) as server:
+        extra = ["--max-tables", str(args.tables + 10), "--ws", args.ws]
+        if args.server_path is None:
+            extra += ["--loop", loop, "--http", http]
+        else:  # an older server may not have the flags: uvicorn's own choice, the same two
+            loop, http = f"{loop} (uvicorn's choice)", f"{http} (uvicorn's choice)"
+        db = str(Path(tmp) / "load.db")
+        with serving(port, db, *extra, path=args.server_path) as server:
             stats = asyncio.run(run(args, port, server.pid))
             health = httpx.get(f"http://127.0.0.1:{port}/", timeout=10).json()
     clients = args.tables * 4

@@ -14,11 +14,17 @@ import httpx
 
 
 @contextlib.contextmanager
-def serving(port: int, db: str, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
+def serving(
+    port: int, db: str, *extra: str, path: str | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """``nertz serve --port port --db db *extra``, once ``GET /`` answers (30 s at most;
-    else ``SystemExit``), terminated when the block ends."""
+    else ``SystemExit``), terminated when the block ends; ``path``: a source tree to run
+    it from instead (first on its ``PYTHONPATH``: an older tree, to compare with)."""
     command = [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", db, *extra]
-    server = subprocess.Popen(command, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [path, env.get("PYTHONPATH")]))
+    server = subprocess.Popen(command, env=env)
     try:
         deadline = time.monotonic() + 30
         while True:
