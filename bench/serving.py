@@ -9,8 +9,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.cluster.harness import node_env  # the cluster bench builds its nodes with it
 
 
 @contextlib.contextmanager
@@ -21,9 +25,7 @@ def serving(
     else ``SystemExit``), terminated when the block ends; ``path``: a source tree to run
     it from instead (first on its ``PYTHONPATH``: an older tree, to compare with)."""
     command = [sys.executable, "-m", "nertz", "serve", "--port", str(port), "--db", db, *extra]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if path is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [path, env.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **node_env(path)}
     server = subprocess.Popen(command, env=env)
     try:
         deadline = time.monotonic() + 30

@@ -268,9 +268,15 @@ class Quotas:
         """The refusals given that still hold, for the door to answer again early."""
 
     def _noted(self, address: str, refusal: Refusal | None) -> Refusal | None:
+        """``refusal``, remembered for the door (``RefusalMemory`` keeps the codes it
+        can answer early and ignores the rest)."""
         if refusal is not None:
             self.memory.remember(address, refusal)
         return refusal
+
+    def _rate(self, address: str, wait: float, code: str, limit: str) -> Refusal | None:
+        """A rate's answer to ``address`` (``_slow_down``), remembered when it refuses."""
+        return self._noted(address, _slow_down(wait, code, limit))
 
     # ------------------------------------------------------------------ HTTP
 
@@ -284,19 +290,19 @@ class Quotas:
             self.created.pop(address, None)
         cap = self.limits.open_tables_per_address
         if len(mine) >= cap:
-            refusal: Refusal | None = Refusal(
+            refusal = Refusal(
                 "too_many_open_tables",
                 f"you have {len(mine)} tables nobody has started (at most {cap} from one "
                 "address): start or leave one first",
                 60,
             )
-        else:
-            refusal = _slow_down(
-                self._creates.take(address),
-                "too_many_creates",
-                f"at most {self.limits.creates_per_minute} new tables a minute from one address",
-            )
-        return self._noted(address, refusal)
+            return self._noted(address, refusal)
+        return self._rate(
+            address,
+            self._creates.take(address),
+            "too_many_creates",
+            f"at most {self.limits.creates_per_minute} new tables a minute from one address",
+        )
 
     def table_created(self, address: str, code: str, unstarted: Callable[[str], bool]) -> None:
         if address not in self.created and len(self.created) >= _TRACKED_MAX:
@@ -306,35 +312,35 @@ class Quotas:
         self.created.setdefault(address, []).append(code)
 
     def join(self, address: str) -> Refusal | None:
-        refusal = _slow_down(
+        return self._rate(
+            address,
             self._joins.take(address),
             "too_many_joins",
             f"at most {self.limits.joins_per_minute} joins a minute from one address",
         )
-        return self._noted(address, refusal)
 
     def lookup(self, address: str) -> Refusal | None:
         """May ``address`` look a table up by a code, key or invite? Not while its
         misses are spent (``missed``), so that probing for private tables stays slow."""
-        refusal = _slow_down(
+        return self._rate(
+            address,
             self._misses.wait(address),
             "too_many_misses",
             f"too many unknown codes or wrong invites from one address (at most "
             f"{self.limits.misses_per_minute} a minute)",
         )
-        return self._noted(address, refusal)
 
     def missed(self, address: str) -> None:
         """``address`` asked for a table that does not exist, or that it holds no key to."""
         self._misses.take(address)
 
     def sheet(self, address: str) -> Refusal | None:
-        refusal = _slow_down(
+        return self._rate(
+            address,
             self._sheets.take(address),
             "too_many_sheets",
             f"at most {self.limits.sheets_per_hour} new score sheets an hour from one address",
         )
-        return self._noted(address, refusal)
 
     def device(self, address: str) -> Refusal | None:
         """May ``address`` make one more device identity?"""
@@ -346,13 +352,13 @@ class Quotas:
 
     def history(self, address: str) -> Refusal | None:
         """May ``address`` read a player's history or a match of it once more?"""
-        refusal = _slow_down(
+        return self._rate(
+            address,
             self._histories.take(address),
             "too_many_histories",
             f"at most {self.limits.histories_per_minute} histories and match pages a "
             "minute from one address",
         )
-        return self._noted(address, refusal)
 
     # ------------------------------------------------------------------ WebSocket
 
