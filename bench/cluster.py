@@ -36,9 +36,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import gc
 import json
+import os
 import random
 import subprocess
 import sys
@@ -196,6 +198,63 @@ async def _answers(ws: object, me: Client, pending: dict[int, float], run: Run) 
             run.error(me, f"error message: {message}"[:120])
 
 
+_TICK_S = 1 / os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> dict[int, tuple[int, str, float]]:
+    """Every process: pid to (parent, name, CPU seconds so far)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = (entry / "stat").read_text()
+                name = stat[stat.index("(") + 1 : stat.rindex(")")]
+                rest = stat[stat.rindex(")") + 2 :].split()
+                out[int(entry.name)] = (
+                    int(rest[1]),
+                    name,
+                    (int(rest[11]) + int(rest[12])) * _TICK_S,
+                )
+    return out
+
+
+class Cpu:
+    """CPU seconds of this process and its descendants, by role, between ``mark``s
+    (a process that ends between two marks loses its time since the earlier one: mark
+    just before killing a node)."""
+
+    def __init__(self, roles: dict[int, str]) -> None:
+        self.roles = roles
+        """Pids with a role of their own (the nodes); the others go by name."""
+        self.seconds: dict[str, float] = collections.defaultdict(float)
+        self._last: dict[int, float] | None = None
+
+    def _ours(self) -> dict[int, tuple[str, float]]:
+        procs, me = _processes(), os.getpid()
+        out = {}
+        for pid, (_, name, cpu) in procs.items():
+            up, seen = pid, set()
+            while up not in (0, me) and up in procs and up not in seen:
+                seen.add(up)
+                up = procs[up][0]
+            if up == me:
+                out[pid] = (self.roles.get(pid, name), cpu)
+        out[me] = ("clients", procs[me][2])
+        return out
+
+    def mark(self) -> None:
+        now = self._ours()
+        if self._last is not None:
+            for pid, (role, cpu) in now.items():
+                self.seconds[role] += cpu - self._last.get(pid, 0.0)
+        self._last = {pid: cpu for pid, (_, cpu) in now.items()}
+
+    def line(self, plays: int) -> str:
+        nodes = sum(v for k, v in self.seconds.items() if k.startswith("node "))
+        parts = " ".join(f"{k.replace(' ', '_')}={v:.1f}" for k, v in sorted(self.seconds.items()))
+        return f"{parts} nodes={nodes:.1f} node_ms_per_play={1000 * nodes / max(1, plays):.2f}"
+
+
 def busy() -> tuple[float, float]:
     """The machine's (busy, total) CPU time so far (``/proc/stat``)."""
     fields = [float(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
@@ -204,7 +263,12 @@ def busy() -> tuple[float, float]:
 
 
 async def load(
-    http: str, ws: str, nodes: list[str], args: argparse.Namespace, kill: object = None
+    http: str,
+    ws: str,
+    nodes: list[str],
+    args: argparse.Namespace,
+    cpu: Cpu,
+    kill: object = None,
 ) -> tuple[Run, list[Client], float]:
     clients = await setup(http, nodes, args.tables)
     run, stop = Run(), asyncio.Event()
@@ -220,11 +284,14 @@ async def load(
     await asyncio.sleep(args.warmup)
     run.measuring = True
     busy0, total0 = busy()
+    cpu.mark()
     await asyncio.sleep(args.seconds / 2)
     if kill is not None:
+        cpu.mark()
         kill()  # type: ignore[operator]
     await asyncio.sleep(args.seconds / 2)
     busy1, total1 = busy()
+    cpu.mark()
     run.measuring = False
     stop.set()
     await asyncio.gather(*tasks)
@@ -274,7 +341,10 @@ def main() -> int:
         running(pg, redis, 3, logs=logs, env=args.env) as c,
     ):
         names = [n.node_id for n in c.nodes]
-        run, clients, cpu = uvloop.run(load(c.http, c.ws, names, args, kill=lambda: c.kill(KILLED)))
+        seconds = Cpu({n.process.pid: f"node {n.node_id}" for n in c.nodes})
+        run, clients, cpu = uvloop.run(
+            load(c.http, c.ws, names, args, seconds, kill=lambda: c.kill(KILLED))
+        )
         figures = {n: c.node(n).figures() for n in names if n != KILLED}
         lost = acked_lost(pg, clients)
     moved = sum(f["cluster"]["taken"] for f in figures.values())
@@ -291,7 +361,11 @@ def main() -> int:
         f"errors on them {on_killed} of {errors}; node logs in {logs}"
     )
     with tempfile.TemporaryDirectory() as tmp:
-        single = _single(Path(tmp) / "single.db", args)
+        single, single_cpu = _single(Path(tmp) / "single.db", args)
+    print(
+        f"cpu_s cluster: {seconds.line(len(run.acks))} plays={len(run.acks)}; "
+        f"single: {single_cpu.line(len(single.acks))} plays={len(single.acks)}"
+    )
     print(
         f"cluster nodes=3 tables={args.tables} clients={len(clients)} killed=1 moved={moved} "
         f"resume_s_p99={percentile(resumes, 99):.2f} acked_lost={lost} errors={errors} "
@@ -301,7 +375,7 @@ def main() -> int:
     return 0
 
 
-def _single(db: Path, args: argparse.Namespace) -> Run:
+def _single(db: Path, args: argparse.Namespace) -> tuple[Run, Cpu]:
     """The same load on one node on SQLite."""
     port = services.free_port()
     command = node_command(port, args.env)
@@ -311,14 +385,15 @@ def _single(db: Path, args: argparse.Namespace) -> Run:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    cpu = Cpu({process.pid: "node single"})
     try:
         wait_up(Node("single", port, process))
         run, _, _ = uvloop.run(
-            load(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", [""], args)
+            load(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", [""], args, cpu)
         )
     finally:
         services.stop(process)
-    return run
+    return run, cpu
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ from nertz.engine import Rules
 from ..lobby import SERIES_KEPT_S, Entry, Lobby, new_table_id
 from ..settings import Settings
 from ..store import Store
-from .fencing import OwnerGuard, claim
+from .fencing import FencedPlays, OwnerGuard, claim
 from .leases import LEASE_TTL_MS, RENEW_S, Lease, Leases, Renewer
 from .live import NODES as LIVE_NODES
 from .live import LiveCounts, beat, live_key
@@ -91,6 +91,8 @@ class ClusterNode:
         self.store = store
         self.guard = OwnerGuard()
         store.guard = self.guard
+        self.plays = FencedPlays(store.engine, self.guard)
+        store.fast = self.plays
         store.on_refused = self._refused
         self.held: dict[str, Lease] = {}
         """Table id to this node's lease on it."""
@@ -202,6 +204,7 @@ class ClusterNode:
 
     async def _take(self, table_id: str) -> Entry | str | None:
         """Take a table nobody holds: lease, row, restore."""
+        began = time.monotonic()
         lease = await self.leases.acquire(table_id)
         if lease is None:
             return await self.leases.owner(table_id)
@@ -211,7 +214,9 @@ class ClusterNode:
             ):
                 await self.leases.release(lease)
                 return None
+            claimed = time.monotonic()
             found = await asyncio.to_thread(self.store.unfinished, table_id, SERIES_KEPT_S)
+            read = time.monotonic()
         except Exception:
             await self.leases.release(lease)
             raise
@@ -225,7 +230,12 @@ class ClusterNode:
             await self.leases.release(lease)
             return None
         self.taken += 1
-        log.info("node %s took table %s (token %d)", self.id, entry.code, lease.token)
+        log.info(
+            "node %s took table %s (token %d) in %.0f ms: lease and row %.0f, read %.0f, "
+            "replay %.0f",
+            *(self.id, entry.code, lease.token, (time.monotonic() - began) * 1000),
+            *((claimed - began) * 1000, (read - claimed) * 1000, (time.monotonic() - read) * 1000),
+        )
         return entry
 
     def _hold(self, lease: Lease, code: str) -> None:
@@ -332,6 +342,7 @@ class ClusterNode:
             "held": len(self.held),
             "taken": self.taken,
             "dropped": self.dropped,
+            "fast_batches": self.plays.batches,
         }
 
     # ------------------------------------------------------------------ the lobby list
