@@ -228,6 +228,7 @@ def haproxy_config(port: int, nodes: list[HaproxyBackend]) -> str:
     )
     return f"""global
     maxconn 8000
+    nbthread 1
 
 defaults
     mode http

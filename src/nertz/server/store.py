@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -37,7 +37,7 @@ from sqlalchemy import (
     update,
 )
 
-from .chat_rows import recent_chat, write_chat
+from .chat_rows import write_chat
 from .migrate import upgrade
 from .records import (
     ChatRecord,
@@ -67,6 +67,7 @@ from .schema import (
     sqlite_pragmas,
     tables_t,
 )
+from .stored_rows import read_records
 
 __all__ = ["Guard", "Store", "StoredTable", "TableCreated", "db_url"]
 
@@ -501,9 +502,12 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
-    def unfinished(self, table_id: str | None = None, over_s: float = 0) -> list[StoredTable]:
+    def unfinished(
+        self, table_id: str | Collection[str] | None = None, over_s: float = 0
+    ) -> list[StoredTable]:
         """Every table whose match is not over, or ended less than ``over_s`` ago (its
-        series may go on), or only ``table_id`` if it is one; with its records in order."""
+        series may go on), or only those of ``table_id`` (one id, or several); with their
+        records in order (``stored_rows.py``: a few queries for them all)."""
         finished = matches_t.c.finished
         query = (
             select(tables_t)
@@ -511,22 +515,26 @@ class Store:
             .where(or_(finished.is_(None), finished > time.time() - over_s))
             .order_by(tables_t.c.created)
         )
-        if table_id is not None:
+        if isinstance(table_id, str):
             query = query.where(tables_t.c.id == table_id)
+        elif table_id is not None:
+            query = query.where(tables_t.c.id.in_(sorted(table_id)))
         with self.engine.connect() as conn:
-            return [
-                StoredTable(
-                    row.id,
-                    row.code,
-                    row.key_hash,
-                    json.loads(row.rules),
-                    json.loads(row.settings),
-                    self._records(conn, row.id),
-                    row.watch_hash,
-                    row.created,
-                )
-                for row in conn.execute(query).all()
-            ]
+            rows = conn.execute(query).all()
+            records = read_records(conn, [row.id for row in rows])
+        return [
+            StoredTable(
+                row.id,
+                row.code,
+                row.key_hash,
+                json.loads(row.rules),
+                json.loads(row.settings),
+                records[row.id],
+                row.watch_hash,
+                row.created,
+            )
+            for row in rows
+        ]
 
     def unfinished_ids(self) -> list[str]:
         """The ids of the tables whose match is not over."""
@@ -539,30 +547,7 @@ class Store:
     def records_of(self, table_id: str) -> list[Record]:
         """One table's records in order (what ``restore_from_records`` reads)."""
         with self.engine.connect() as conn:
-            return self._records(conn, table_id)
-
-    def _records(self, conn: Any, table_id: str) -> list[Record]:
-        records: list[Record] = []
-        for s in conn.execute(select(seats_t).where(seats_t.c.table_id == table_id)):
-            records.append(SeatRecord(s.seat, s.name, s.token_hash, s.bot, s.partner))
-        hands = conn.execute(
-            select(hands_t).where(hands_t.c.table_id == table_id).order_by(hands_t.c.number)
-        ).all()
-        for h in hands:
-            middle = tuple(json.loads(h.middle)) if h.middle else ()
-            records.append(DealRecord(h.number, tuple(json.loads(h.layouts)), h.seed, middle))
-            for i in conn.execute(
-                select(inputs_t)
-                .where(inputs_t.c.table_id == table_id, inputs_t.c.hand == h.number)
-                .order_by(inputs_t.c.idx)
-            ):
-                records.append(InputRecord.of_row(i))
-        for e in conn.execute(
-            select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.version)
-        ):
-            records.append(EventRecord(e.version, bytes(e.body)))
-        records += recent_chat(conn, table_id)
-        return records
+            return read_records(conn, [table_id])[table_id]
 
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         """Finished matches, newest first."""

@@ -30,7 +30,7 @@ from sqlalchemy.pool import PoolProxiedConnection
 from ..records import EventRecord, InputRecord
 from ..schema import table_owners_t
 
-__all__ = ["FencedPlays", "OwnerGuard", "claim"]
+__all__ = ["FencedPlays", "OwnerGuard", "claim", "claim_many"]
 
 log = logging.getLogger("nertz.store")
 
@@ -52,14 +52,24 @@ _EVENTS = "INSERT INTO events (table_id, version, body) VALUES (%s, %s, %s)"
 def claim(engine: Engine, table_id: str, node: str, token: int) -> bool:
     """Make ``node`` the table's writer with ``token`` (unless a larger token already
     holds it: a node that acquired later got there first); True if it did."""
-    insert = postgresql.insert(table_owners_t).values(table_id=table_id, node=node, token=token)
+    return table_id in claim_many(engine, node, {table_id: token})
+
+
+def claim_many(engine: Engine, node: str, tokens: dict[str, int]) -> set[str]:
+    """``claim`` for several tables in one statement (rows in order of id, as the
+    writers lock them); the ids claimed."""
+    if not tokens:
+        return set()
+    insert = postgresql.insert(table_owners_t).values(
+        [{"table_id": t, "node": node, "token": tokens[t]} for t in sorted(tokens)]
+    )
     upsert = insert.on_conflict_do_update(
         index_elements=[table_owners_t.c.table_id],
-        set_={"node": node, "token": token},
-        where=table_owners_t.c.token < token,
-    ).returning(table_owners_t.c.token)
+        set_={"node": insert.excluded.node, "token": insert.excluded.token},
+        where=table_owners_t.c.token < insert.excluded.token,
+    ).returning(table_owners_t.c.table_id)
     with engine.begin() as conn:
-        return conn.execute(upsert).first() is not None
+        return {row.table_id for row in conn.execute(upsert)}
 
 
 class OwnerGuard:

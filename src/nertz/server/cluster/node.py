@@ -42,8 +42,9 @@ from nertz.engine import Rules
 
 from ..lobby import SERIES_KEPT_S, Entry, Lobby, new_table_id
 from ..settings import Settings
-from ..store import Store
-from .fencing import FencedPlays, OwnerGuard, claim
+from ..store import Store, StoredTable
+from .batches import Coalesced
+from .fencing import FencedPlays, OwnerGuard, claim, claim_many
 from .leases import LEASE_TTL_MS, RENEW_S, Lease, Leases, Renewer
 from .live import NODES as LIVE_NODES
 from .live import LiveCounts, beat, live_key
@@ -60,9 +61,6 @@ NODES = "nertz:nodes"
 """Node id to what it publishes (its open tables, when), renewed with its leases."""
 SWEEP_S = 1.0
 """How often a node looks for tables nobody holds."""
-TAKE_AT_ONCE = 8
-"""Tables a sweep restores at once: their reads overlap in PostgreSQL, and a dead
-node's hundred tables come back in a few rounds rather than one by one."""
 
 
 class ClusterNode:
@@ -103,6 +101,7 @@ class ClusterNode:
         self.dropped = 0
         """Tables this node gave up because it lost their lease."""
         self._taking: dict[str, asyncio.Task[Entry | str | None]] = {}
+        self._restores = Coalesced(self._claim_and_read)
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = threading.Event()
         self._renewer: threading.Thread | None = None
@@ -203,40 +202,49 @@ class ClusterNode:
         self._taking.pop(table_id, None)
 
     async def _take(self, table_id: str) -> Entry | str | None:
-        """Take a table nobody holds: lease, row, restore."""
+        """Take a table nobody holds: lease, row, restore (the row and the read in one
+        batch with the other tables being taken at the same moment: ``_claim_and_read``)."""
         began = time.monotonic()
         lease = await self.leases.acquire(table_id)
         if lease is None:
             return await self.leases.owner(table_id)
+        leased = time.monotonic()
         try:
-            if not await asyncio.to_thread(
-                claim, self.store.engine, table_id, self.id, lease.token
-            ):
-                await self.leases.release(lease)
-                return None
-            claimed = time.monotonic()
-            found = await asyncio.to_thread(self.store.unfinished, table_id, SERIES_KEPT_S)
-            read = time.monotonic()
+            found = await self._restores(table_id, lease.token)
         except Exception:
             await self.leases.release(lease)
             raise
-        if not found:  # over: nothing to run (its history is in the database)
+        read = time.monotonic()
+        if not isinstance(found, StoredTable):  # claimed by a later token; or over
             await self.leases.release(lease)
             return None
-        self._hold(lease, found[0].code)
-        entry = self.lobby.adopt(found[0])
+        self._hold(lease, found.code)
+        entry = self.lobby.adopt(found)
         if entry is None:
             self._let_go(table_id)
             await self.leases.release(lease)
             return None
         self.taken += 1
         log.info(
-            "node %s took table %s (token %d) in %.0f ms: lease and row %.0f, read %.0f, "
+            "node %s took table %s (token %d) in %.0f ms: lease %.0f, row and read %.0f, "
             "replay %.0f",
             *(self.id, entry.code, lease.token, (time.monotonic() - began) * 1000),
-            *((claimed - began) * 1000, (read - claimed) * 1000, (time.monotonic() - read) * 1000),
+            *((leased - began) * 1000, (read - leased) * 1000, (time.monotonic() - read) * 1000),
         )
         return entry
+
+    async def _claim_and_read(self, tokens: dict[str, int]) -> dict[str, StoredTable | bool | None]:
+        """Each table's row raised to its token, then the ones claimed read back: False
+        if a later token holds the row, None if the table is over."""
+        claimed, found = await asyncio.to_thread(self._claim_and_read_now, tokens)
+        return {t: (found.get(t) if t in claimed else False) for t in tokens}
+
+    def _claim_and_read_now(
+        self, tokens: dict[str, int]
+    ) -> tuple[set[str], dict[str, StoredTable]]:
+        claimed = claim_many(self.store.engine, self.id, tokens)
+        stored = self.store.unfinished(claimed, SERIES_KEPT_S) if claimed else []
+        return claimed, {t.id: t for t in stored}
 
     def _hold(self, lease: Lease, code: str) -> None:
         self.held[lease.table_id] = lease
@@ -329,11 +337,10 @@ class ClusterNode:
         nodes = max(1, len(await self._live_nodes()))
         random.shuffle(orphans)
         share = orphans[: len(orphans) // nodes + 1]
-        for i in range(0, len(share), TAKE_AT_ONCE):
-            takes = [asyncio.shield(self._taking_over(t)) for t in share[i : i + TAKE_AT_ONCE]]
-            for result in await asyncio.gather(*takes, return_exceptions=True):
-                if isinstance(result, Exception):
-                    log.error("node %s could not take a table: %r", self.id, result)
+        takes = [asyncio.shield(self._taking_over(t)) for t in share]  # read in batches
+        for result in await asyncio.gather(*takes, return_exceptions=True):
+            if isinstance(result, Exception):
+                log.error("node %s could not take a table: %r", self.id, result)
 
     def figures(self) -> dict[str, Any]:
         """For ``GET /``: this node, its tables, what it took over and gave up."""
