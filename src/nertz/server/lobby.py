@@ -256,6 +256,8 @@ class Lobby:
         self._used_codes: set[str] = set(store.finished_codes()) if store else set()
         self._archive: collections.OrderedDict[str, Archived] = collections.OrderedDict()
         """Code -> a finished table that left memory, as its link shows it; newest last."""
+        self._changed: dict[str, tuple[Rules, dict[str, Any]]] = {}
+        """Code to its table's rules and what they change, as ``open_tables`` last saw."""
         self._retiring: set[asyncio.Task[None]] = set()
         """Retirements under way (kept so the loop does not drop them half done)."""
 
@@ -445,18 +447,23 @@ class Lobby:
     def open_tables(self) -> list[dict[str, Any]]:
         """Public tables with a free seat, or still waiting to start."""
         out = []
+        changed, self._changed = self._changed, {}
         for entry in self.tables.values():
             table = entry.table
             if not table.settings.public or table.stage.value == "over":
                 continue
             free = sorted({p.number for p in table.places if not p.taken})
+            rules, text = changed.get(entry.code, (None, None))
+            if rules is not table.rules or text is None:  # a cluster node asks every second
+                rules, text = table.rules, table.rules.changed()
+            self._changed[entry.code] = (rules, text)
             out.append(
                 {
                     "code": entry.code,
                     "stage": table.stage.value,
                     "seats": len(table.seats),
                     "free": free,
-                    "rules": table.rules.changed(),
+                    "rules": text,
                 }
             )
         return out

@@ -10,8 +10,9 @@ committed before the takeover, and so read by the new owner's restore, or refuse
 
 ``FencedPlays`` is the store's ``fast`` path for the common batch (plays: inputs and
 events only): the same share locks, a check that fails the transaction unless every
-token is the node's, the inserts and the commit, sent as one pipeline (one round trip
-to PostgreSQL instead of five, prepared statements on a connection the writer keeps).
+token is the node's, and the inserts, all in one statement: one round trip to
+PostgreSQL instead of five, its own transaction (the writer keeps a connection in
+autocommit for it), prepared once, whatever the batch's size (its rows as arrays).
 Anything else, and any batch it fails (a refused token, a lost connection), goes the
 ordinary way, where ``OwnerGuard`` says which tables are refused.
 """
@@ -34,19 +35,34 @@ __all__ = ["FencedPlays", "OwnerGuard", "claim", "claim_many"]
 
 log = logging.getLogger("nertz.store")
 
-_LOCK = "SELECT 1 FROM table_owners WHERE table_id = ANY(%s) ORDER BY table_id FOR SHARE"
-# Division by zero (the transaction fails, nothing of the batch is written) unless every
-# table's row holds the token given; after _LOCK no claim can change them until commit.
-_CHECK = (
-    "SELECT 1 / (count(*) = %s)::int FROM table_owners o"
-    " JOIN unnest(%s::text[], %s::bigint[]) AS m(table_id, token)"
-    " ON o.table_id = m.table_id AND o.token = m.token"
+# One statement, so one transaction committed as it ends (the writer's connection is in
+# autocommit): the rows locked FOR SHARE (in order of id, as claims take them), then a
+# division by zero, failing the whole statement with nothing written, unless every row
+# holds the token given; the inserts wait for that check (an InitPlan) before any row.
+_PLAYS = """
+WITH locked AS MATERIALIZED (
+    SELECT table_id, token FROM table_owners
+    WHERE table_id = ANY(%(ids)s::text[]) ORDER BY table_id FOR SHARE
+), ok AS (
+    SELECT 1 / (count(*) = %(n)s)::int AS ok FROM locked
+    JOIN unnest(%(ids)s::text[], %(tokens)s::bigint[]) AS m(table_id, token)
+    ON locked.table_id = m.table_id AND locked.token = m.token
+), i AS (
+    INSERT INTO inputs (table_id, hand, idx, at_ms, seat, text, arrival_ms, credited_ms)
+    SELECT * FROM unnest(
+        %(i_table)s::text[], %(i_hand)s::int[], %(i_idx)s::int[], %(i_at)s::bigint[],
+        %(i_seat)s::int[], %(i_text)s::text[], %(i_arrival)s::bigint[], %(i_credited)s::bigint[]
+    ) WHERE (SELECT ok FROM ok) = 1
+), e AS (
+    INSERT INTO events (table_id, version, body)
+    SELECT * FROM unnest(%(e_table)s::text[], %(e_version)s::int[], %(e_body)s::bytea[])
+    WHERE (SELECT ok FROM ok) = 1
 )
-_INPUTS = (
-    "INSERT INTO inputs (table_id, hand, idx, at_ms, seat, text, arrival_ms, credited_ms)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+SELECT ok FROM ok
+"""
+_INPUT_COLUMNS = (
+    *("i_table", "i_hand", "i_idx", "i_at", "i_seat", "i_text", "i_arrival", "i_credited"),
 )
-_EVENTS = "INSERT INTO events (table_id, version, body) VALUES (%s, %s, %s)"
 
 
 def claim(engine: Engine, table_id: str, node: str, token: int) -> bool:
@@ -109,7 +125,9 @@ class FencedPlays:
         written) to let the ordinary path write it, or refuse it."""
         tokens: dict[str, int] = {}
         inputs: list[tuple[Any, ...]] = []
-        events: list[tuple[Any, ...]] = []
+        e_table: list[str] = []
+        e_version: list[int] = []
+        e_body: list[bytes] = []
         for table_id, records, _, _ in work:
             mine = self.guard.tokens.get(table_id)
             if mine is None:
@@ -120,20 +138,18 @@ class FencedPlays:
                     at = (r.at_ms, r.seat, r.text, r.arrival_ms, r.credited_ms)
                     inputs.append((table_id, r.hand, r.index, *at))
                 elif type(r) is EventRecord:
-                    events.append((table_id, r.version, r.body))
+                    e_table.append(table_id)
+                    e_version.append(r.version)
+                    e_body.append(r.body)
                 else:
                     return False
         ids = sorted(tokens)
+        params: dict[str, Any] = {"ids": ids, "n": len(ids), "tokens": [tokens[t] for t in ids]}
+        columns = list(zip(*inputs, strict=True)) if inputs else [()] * len(_INPUT_COLUMNS)
+        params.update((name, list(c)) for name, c in zip(_INPUT_COLUMNS, columns, strict=True))
+        params.update(e_table=e_table, e_version=e_version, e_body=e_body)
         try:
-            conn = self._connection()
-            with conn.pipeline(), conn.cursor() as cur:
-                cur.execute(_LOCK, (ids,), prepare=True)
-                cur.execute(_CHECK, (len(ids), ids, [tokens[t] for t in ids]), prepare=True)
-                if inputs:
-                    cur.executemany(_INPUTS, inputs)
-                if events:
-                    cur.executemany(_EVENTS, events)
-                conn.commit()
+            self._connection().execute(_PLAYS, params, prepare=True)
         except psycopg.Error as error:
             self._failed(error)
             return False
@@ -143,6 +159,9 @@ class FencedPlays:
     def _connection(self) -> psycopg.Connection[Any]:
         if self._raw is None:
             self._raw = self.engine.raw_connection()
+            driver = self._raw.driver_connection
+            assert isinstance(driver, psycopg.Connection)
+            driver.autocommit = True  # each batch is one statement: its own transaction
         driver = self._raw.driver_connection
         assert isinstance(driver, psycopg.Connection)
         return driver
@@ -152,15 +171,8 @@ class FencedPlays:
         raw, self._raw = self._raw, None
         if raw is None:
             return
-        driver = raw.driver_connection
-        if isinstance(error, psycopg.errors.DivisionByZero) and isinstance(
-            driver, psycopg.Connection
-        ):
-            try:
-                driver.rollback()
-                self._raw = raw  # a refused token: the connection is fine
-                return
-            except psycopg.Error:
-                pass
+        if isinstance(error, psycopg.errors.DivisionByZero):
+            self._raw = raw  # a refused token: the statement failed, the connection is fine
+            return
         log.warning("store: the fenced fast path failed (%r); the batch goes the usual way", error)
         raw.invalidate()
