@@ -356,9 +356,8 @@ def main() -> int:
     for sample in run.samples:
         print("error:", sample)
     print(f"survivors: { {n: f['cluster'] for n, f in figures.items()} }")
-    print(
-        f"their writes over the last 10 s: { {n: f['store']['writes_10s'] for n, f in figures.items()} }"
-    )
+    writes = {n: f["store"]["writes_10s"] for n, f in figures.items()}
+    print(f"their writes over the last 10 s: {writes}")
     print(
         f"killed node's clients: {len(victims)}, resumed {len(resumes)}, answered again {back}; "
         f"errors on them {on_killed} of {errors}; node logs in {logs}"
