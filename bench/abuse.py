@@ -28,6 +28,15 @@ of the abuse, read from the server's side of each socket in ``/proc/net/tcp``
 
 Targets: honest p99 at most twice the baseline, no honest error, RSS growth at most
 100 MB, no abusive connection left (docs/performance.md).
+
+``--only KIND`` (repeatable) runs one kind of the mix alone: ``create``, ``never_read``,
+``resync``, ``bodies``, ``silent``, ``squat``. ``--pin S:C`` pins the server to CPUs
+``S`` and the honest clients and the abusers to ``C``, in both measurements;
+``--abusers-nice 19`` besides leaves the abusers only what the honest clients do not
+use: a model of abusers on other machines. Each measurement also prints the server's
+full collections (from ``GET /``), the round trip of a ``GET /`` every 100 ms (the
+server's event loop lateness plus a small request) and the honest clients' own loop
+lateness.
 """
 
 from __future__ import annotations
@@ -51,7 +60,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from load import Stats, client_gc, cpu_seconds, free_port, percentile, player, profiler
+from load import (
+    Stats,
+    client_gc,
+    cpu_seconds,
+    free_port,
+    lag_monitor,
+    percentile,
+    player,
+    profiler,
+)
 from prometheus_client.parser import text_string_to_metric_families
 from serving import serving
 from websockets.asyncio.client import connect
@@ -67,6 +85,21 @@ def honest(i: int) -> str:
 def abuser(kind: int, i: int = 0) -> str:
     """Abusive addresses: 127.66.``kind``.``i``."""
     return f"127.66.{kind}.{i + 1}"
+
+
+def pin(choice: str | None, server: int) -> set[int] | None:
+    """``--pin S:C``: the server on CPUs ``S``, this process (the honest clients) and the
+    abusers' on ``C`` (comma-separated CPU numbers), the same in both measurements.
+    Returns the clients' CPUs (None: not pinned)."""
+    if choice is None:
+        return None
+    server_cpus, _, client_cpus = choice.partition(":")
+    cpus = {int(c) for c in client_cpus.split(",")}
+    os.sched_setaffinity(server, {int(c) for c in server_cpus.split(",")})
+    for task in Path(f"/proc/{server}/task").iterdir():  # its threads too (the store's)
+        os.sched_setaffinity(int(task.name), {int(c) for c in server_cpus.split(",")})
+    os.sched_setaffinity(0, cpus)
+    return cpus
 
 
 def rss_mb(pid: int) -> float:
@@ -239,30 +272,41 @@ async def squatters(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
     await asyncio.gather(*(one(i) for i in range(5)))
 
 
-async def abuse_all(port: int, codes: list[str], stop: Any, results: Any) -> None:
-    """Open the abusers' connections, say so on ``results``, abuse until ``stop``, then
-    put what they were answered on ``results``."""
+ABUSES = ("create", "never_read", "resync", "bodies", "silent", "squat")
+"""The kinds of abuse, as ``--only`` names them."""
+
+
+async def abuse_all(
+    port: int, codes: list[str], stop: Any, results: Any, only: tuple[str, ...] = ABUSES
+) -> None:
+    """Open the abusers' connections (the kinds in ``only``), say so on ``results``,
+    abuse until ``stop``, then put what they were answered on ``results``."""
     http = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
     rng = random.Random(11)
     abuse = Abuse()
     done = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for i in range(500):  # silent TCP connections
+    for i in range(500 if "silent" in only else 0):  # silent TCP connections
         sock = socket.socket()
         sock.bind((abuser(5, i % 5), 0))
         sock.setblocking(False)
         await loop.sock_connect(sock, ("127.0.0.1", port))
         abuse.sockets.append(sock)
-    for i in range(20):
+    for i in range(20 if "never_read" in only else 0):
         sock = await asyncio.to_thread(never_reader, port, abuser(2, i % 2), rng.choice(codes))
         abuse.sockets.append(sock)
-    tasks = [asyncio.create_task(creator(http, abuse, done))]
-    for i in range(100):
-        spam = resyncer(url, abuser(3, i % 10), rng.choice(codes), abuse, done)
-        tasks.append(asyncio.create_task(spam))
-    tasks.extend(asyncio.create_task(big_bodies(http, abuse, done)) for _ in range(4))
-    tasks.append(asyncio.create_task(squatters(http, abuse, done)))
+    tasks = []
+    if "create" in only:
+        tasks.append(asyncio.create_task(creator(http, abuse, done)))
+    if "resync" in only:
+        for i in range(100):
+            spam = resyncer(url, abuser(3, i % 10), rng.choice(codes), abuse, done)
+            tasks.append(asyncio.create_task(spam))
+    if "bodies" in only:
+        tasks.extend(asyncio.create_task(big_bodies(http, abuse, done)) for _ in range(4))
+    if "squat" in only:
+        tasks.append(asyncio.create_task(squatters(http, abuse, done)))
     results.put("started")
     await asyncio.to_thread(stop.wait)
     done.set()
@@ -274,9 +318,19 @@ async def abuse_all(port: int, codes: list[str], stop: Any, results: Any) -> Non
     results.put((dict(abuse.answers), abuse.resyncs_sent))
 
 
-def abuse_process(port: int, codes: list[str], stop: Any, results: Any, nice: int = 0) -> None:
+def abuse_process(
+    port: int,
+    codes: list[str],
+    stop: Any,
+    results: Any,
+    nice: int = 0,
+    only: tuple[str, ...] = ABUSES,
+    cpus: set[int] | None = None,
+) -> None:
     os.nice(nice)  # --abusers-nice: their client work yields the CPU to the server's
-    asyncio.run(abuse_all(port, codes, stop, results))
+    if cpus is not None:
+        os.sched_setaffinity(0, cpus)  # --pin
+    asyncio.run(abuse_all(port, codes, stop, results, only))
 
 
 # ------------------------------------------------------------------ the run
@@ -312,10 +366,19 @@ async def measure(
     if during is not None:
         await during()
     spy = profiler(profile, args.seconds, pid) if profile else None
+    health = f"{url.replace('ws://', 'http://').removesuffix('/ws')}/"
+    gc_before = httpx.get(health, timeout=10).json()["gc"]
+    probe = asyncio.create_task(server_late(health, stats))
+    lag = asyncio.create_task(lag_monitor(stats, stop))
     stats.measuring = True
     server_cpu, client_cpu = cpu_seconds(pid), time.process_time()
     await asyncio.sleep(args.seconds)
     stats.measuring = False
+    probe.cancel()
+    gc_after = httpx.get(health, timeout=10).json()["gc"]
+    stats.gc_passes = gc_after["count"] - gc_before["count"]
+    stats.gc_ms = gc_after["total_ms"] - gc_before["total_ms"]
+    tasks.append(lag)
     if spy is not None:
         await asyncio.to_thread(spy.wait, 60)
     stats.server_cpu = (cpu_seconds(pid) - server_cpu) / args.seconds
@@ -326,6 +389,22 @@ async def measure(
         await asyncio.gather(*tasks)
 
     return stats, finish
+
+
+SERVER_LATE: dict[int, list[float]] = collections.defaultdict(list)
+"""The ``GET /`` round trips of ``server_late``, by the ``Stats`` they were made for."""
+
+
+async def server_late(health: str, stats: Stats) -> None:
+    """``GET /`` from an honest address every 100 ms while measuring: its round trip is
+    the server's event loop lateness plus a small request's own cost."""
+    transport = httpx.AsyncHTTPTransport(local_address=honest(999))
+    async with httpx.AsyncClient(transport=transport, timeout=30) as c:
+        while True:
+            sent = time.perf_counter()
+            await c.get(health)
+            SERVER_LATE[id(stats)].append((time.perf_counter() - sent) * 1000)
+            await asyncio.sleep(0.1)
 
 
 def tail_by_time(stats: Stats, window_s: float = 5.0) -> list[float]:
@@ -344,6 +423,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     http = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
     tune_process()  # the honest clients' process, as the server's (bench/load.py)
+    clients = pin(args.pin, pid)
     seats = await seat_tables(http, args.tables)
     codes = [code for code, _ in seats]
 
@@ -358,7 +438,8 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     stop_abuse = context.Event()
     results: multiprocessing.Queue[Any] = context.Queue()
     child = context.Process(
-        target=abuse_process, args=(port, codes, stop_abuse, results, args.abusers_nice)
+        target=abuse_process,
+        args=(port, codes, stop_abuse, results, args.abusers_nice, tuple(args.only), clients),
     )
     rss_before = rss_mb(pid)
     peak = [rss_before]
@@ -412,6 +493,13 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
         print(f"{name}, ack p99 by 5 s of the run (ms): {tail_by_time(stats)}")
         pauses = stats.client_gc
         print(f"{name}, the honest clients' full collections: {len(pauses)}, {sum(pauses):.0f} ms")
+        print(f"{name}, the server's full collections: {stats.gc_passes}, {stats.gc_ms:.0f} ms")
+        late, lag = SERVER_LATE[id(stats)], stats.client_lag
+        print(
+            f"{name}, GET / round trip p50 {percentile(late, 50):.2f} ms p99 "
+            f"{percentile(late, 99):.2f} ms max {max(late, default=0):.1f} ms; clients' "
+            f"own loop late p99 {percentile(lag, 99):.2f} ms max {max(lag, default=0):.1f} ms"
+        )
     for sample in (baseline.error_samples + honest_stats.error_samples)[:5]:
         print("error:", sample)
     print(
@@ -445,11 +533,25 @@ def main() -> int:
         "real server they are on other machines and take none of its CPU",
     )
     parser.add_argument(
+        "--only",
+        action="append",
+        choices=ABUSES,
+        help="run only this kind of abuse (repeatable; default: all of them)",
+    )
+    parser.add_argument(
+        "--pin",
+        metavar="S:C",
+        help="pin the server to CPUs S and the honest clients and abusers to CPUs C "
+        "(e.g. 0:1), in both measurements: the abusers' own CPU then takes none of the "
+        "server's, as when they are on other machines",
+    )
+    parser.add_argument(
         "--profile",
         help="record the server with py-spy to this file while it is measured beside the "
         "abuse, and to FILE.baseline while measured alone",
     )
     args = parser.parse_args()
+    args.only = args.only or list(ABUSES)
     port = free_port()
     with (
         tempfile.TemporaryDirectory() as tmp,
