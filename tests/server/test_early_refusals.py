@@ -7,17 +7,20 @@ address (127.0.0.x), which is what the server counts."""
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
+from nertz.server.app import Config
 from nertz.server.cli import HTTPS
 from nertz.server.edge import refused_by
 from nertz.server.limits import Limits, Quotas, Refusal, RefusalMemory
 
-from .conftest import Live
+from ..live_server import free_port, running
+from .conftest import SPEED, Live
 from .test_limits import honest_hand, http_from, metrics, tight_server
 
 
@@ -137,3 +140,79 @@ def test_which_requests_each_quota_guards() -> None:
         ("GET", "/"),
     ]:
         assert refused_by(method, path) == ()
+
+
+def raw_exchange(port: int, address: str, data: bytes, answers: int) -> list[bytes]:
+    """Send ``data`` at once from ``address`` and read ``answers`` whole HTTP answers
+    (each with a ``content-length``), or what came before the server closed."""
+    got: list[bytes] = []
+    with socket.create_connection(("127.0.0.1", port), 5, (address, 0)) as sock:
+        sock.sendall(data)
+        buffer = b""
+        while len(got) < answers:
+            head, sep, rest = buffer.partition(b"\r\n\r\n")
+            length = re.search(rb"(?i)content-length: (\d+)", head) if sep else None
+            if length and len(rest) >= int(length.group(1)):
+                got.append(head + sep + rest[: int(length.group(1))])
+                buffer = rest[int(length.group(1)) :]
+                continue
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            buffer += chunk
+    return got
+
+
+def test_pipelined_requests_from_a_refused_address_each_get_their_answer_in_order(
+    door: Live,
+) -> None:
+    """With httptools the refusal is written by the HTTP protocol itself, at the
+    request's head (``edge._answered``): several requests sent at once on one
+    connection still get one answer each, in order, and what is not refused is served."""
+    with http_from("127.0.0.11", door) as abuser:
+        sheets = [abuser.post("/api/sheets", json={"names": ["A"]}) for _ in range(4)]
+    assert sheets[-1].status_code == 429
+    body = b'{"names": ["A"]}'
+    sheet = (
+        b"POST /api/sheets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    )
+    listing = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n"
+    answers = raw_exchange(door.port, "127.0.0.11", sheet + sheet + listing + sheet, 4)
+    statuses = [a.split(b" ", 2)[1] for a in answers]
+    assert statuses == [b"429", b"429", b"200", b"429"]
+    for answer in (answers[0], answers[1], answers[3]):
+        assert b"too_many_sheets" in answer and b"retry-after: " in answer.lower()
+    assert b'"tables"' in answers[2]
+    honest_hand(door)  # meanwhile, someone else plays
+
+
+def test_a_proxy_refused_under_its_own_address_still_passes_its_clients(
+    tmp_path: Path,
+) -> None:
+    """A trusted proxy's own address, refused for its own requests (none named a
+    client), does not refuse the clients it names: the door at the protocol leaves a
+    request with ``X-Forwarded-For`` to the app, which knows whose address counts."""
+    limits = Limits(sheets_per_hour=2)
+    for http in HTTPS:
+        config = Config(
+            db=str(tmp_path / f"{http}.db"),
+            port=free_port(),
+            speed=SPEED,
+            limits=limits,
+            forwarded_allow_ips="127.0.0.12",
+        )
+        with running(config, http) as port:
+            live = Live(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws", port)
+            with http_from("127.0.0.12", live) as proxy:
+                own = [proxy.post("/api/sheets", json={"names": ["Ann", "Bo"]}) for _ in range(4)]
+                assert [a.status_code for a in own] == [201, 201, 429, 429]
+                named = proxy.post(
+                    "/api/sheets",
+                    json={"names": ["Ann", "Bo"]},
+                    headers={"X-Forwarded-For": "10.0.0.1"},
+                )
+                assert named.status_code == 201, (http, named.text)
+                again = proxy.post("/api/sheets", json={"names": ["Ann", "Bo"]})
+                assert again.status_code == 429
+            honest_hand(live)

@@ -49,7 +49,7 @@ from .cluster.quotas import shared_lookup, shared_missed, shared_rate
 from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
-from .edge import BodyLimit, EarlyRefusals, client_address
+from .edge import BodyLimit, Door, EarlyRefusals, client_address
 from .history import finished_match
 from .invites import links
 from .limits import Limits, Quotas, Refusal
@@ -486,7 +486,8 @@ def create_app(config: Config) -> Starlette:
         stall_s=limits.header_timeout_s,
         refused=metrics.refused,
     )
-    early = Middleware(EarlyRefusals, memory=quotas.memory, refused=metrics.refused_early)
+    door = state["door"] = Door(quotas.memory, metrics.refused_early)  # also the protocol's
+    early = Middleware(EarlyRefusals, door=door)
     cluster = Middleware(ClusterRouting, state=state)  # tables on other nodes (cluster/)
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[early, body_limit, cluster])
     app.state.nertz = state

@@ -210,7 +210,10 @@ def uvicorn_config(
         lifespan="on",
         loop=loop,
         http=guarded_protocol(
-            config.limits.header_timeout_s, lambda: metrics.closed("silent"), http
+            config.limits.header_timeout_s,
+            lambda: metrics.closed("silent"),
+            http,
+            app.state.nertz["door"],
         ),
         ws=ws,
         ws_max_size=16 * MAX_MESSAGE_BYTES,  # bigger frames are cut off; smaller get an answer

@@ -1,10 +1,13 @@
 """The server's door: what a connection must do before the app spends anything on it.
 
-* ``EarlyRefusals`` (ASGI middleware, the app's first) answers a request from an
-  address that a quota refused and whose ``Retry-After`` still runs
-  (``limits.RefusalMemory``) with that refusal again — ``429``, ``Retry-After`` and the
-  sentence — at once: no routing, no body read, no JSON parsed, no table touched. For
-  every other request it costs one dictionary lookup.
+* The ``Door`` answers a request from an address that a quota refused and whose
+  ``Retry-After`` still runs (``limits.RefusalMemory``) with that refusal again —
+  ``429``, ``Retry-After`` and the sentence — at once: no routing, no body read, no
+  JSON parsed, no table touched. For every other request it costs one dictionary
+  lookup. With httptools the HTTP protocol asks it at the request's head
+  (``guarded_protocol``), before uvicorn makes the request's task; the rest (h11, and
+  requests naming a client in ``X-Forwarded-For``) is asked by ``EarlyRefusals``,
+  the app's first ASGI middleware.
 * ``BodyLimit`` (ASGI middleware) counts a request body's bytes as they arrive and
   answers ``413`` once they pass ``Limits.body_bytes`` — at once when
   ``Content-Length`` says so — so a big body is never buffered; a body that trickles
@@ -36,7 +39,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .limits import Refusal, RefusalMemory
 
-__all__ = ["BodyLimit", "EarlyRefusals", "client_address", "guarded_protocol", "refused_by"]
+__all__ = ["BodyLimit", "Door", "EarlyRefusals", "client_address", "guarded_protocol", "refused_by"]
 
 
 def client_address(scope: Scope) -> str:
@@ -74,30 +77,45 @@ def refused_by(method: str, path: str) -> tuple[str, ...]:
     return ()
 
 
-class EarlyRefusals:
-    """Answer a request from an address still refused for what it asks (``memory``)
-    with the same refusal at once, its ``Retry-After`` the seconds that are left;
-    ``refused(code)`` is told of each (metrics). A request that declares a body
-    larger than a JSON request's (``_SMALL``), or streams one, is answered with
-    ``connection: close``: the body is never read."""
+class Door:
+    """The refusals answered again at the door: for a request from an address still
+    refused for what it asks (``memory``), the same refusal, its ``Retry-After`` the
+    seconds that are left; ``refused(code)`` is told of each (metrics). A request that
+    declares a body larger than a JSON request's (``_SMALL``), or streams one, is
+    answered with ``connection: close``: the body is never read."""
 
     def __init__(
-        self,
-        app: ASGIApp,
-        memory: RefusalMemory,
-        refused: Callable[[str], None] = lambda code: None,
+        self, memory: RefusalMemory, refused: Callable[[str], None] = lambda code: None
     ) -> None:
-        self.app, self.memory, self.refused = app, memory, refused
+        self.memory, self.refused = memory, refused
         self._bodies: dict[tuple[str, str, int], bytes] = {}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and client_address(scope) in self.memory.by_address:
-            codes = refused_by(scope["method"], scope["path"])
-            held = self.memory.holding(client_address(scope), codes) if codes else None
-            if held is not None:
-                await self._answer(scope, send, *held)
-                return
-        await self.app(scope, receive, send)
+    def answer(
+        self, address: str, method: str, path: str, headers: list[tuple[bytes, bytes]]
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+        """The refusal to answer this request with (status, headers, body), or None:
+        let it in."""
+        if address not in self.memory.by_address:
+            return None  # the common case: one dictionary lookup
+        codes = refused_by(method, path)
+        held = self.memory.holding(address, codes) if codes else None
+        if held is None:
+            return None
+        refusal, seconds = held
+        self.refused(refusal.code)
+        body = self._body(refusal, seconds)
+        answer = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(seconds).encode()),
+        ]
+        for name, value in headers:
+            if name == b"transfer-encoding" or (
+                name == b"content-length" and not (value.isdigit() and int(value) <= _SMALL)
+            ):
+                answer.append((b"connection", b"close"))  # a body that is never read
+                break
+        return refusal.status, answer, body
 
     def _body(self, refusal: Refusal, seconds: int) -> bytes:
         """The refusal's JSON, its sentence saying ``seconds`` (made once per value)."""
@@ -112,22 +130,28 @@ class EarlyRefusals:
             self._bodies[key] = body
         return body
 
-    async def _answer(self, scope: Scope, send: Send, refusal: Refusal, seconds: int) -> None:
-        self.refused(refusal.code)
-        body = self._body(refusal, seconds)
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"retry-after", str(seconds).encode()),
-        ]
-        for name, value in scope["headers"]:
-            if name == b"transfer-encoding" or (
-                name == b"content-length" and not (value.isdigit() and int(value) <= _SMALL)
-            ):
-                headers.append((b"connection", b"close"))  # a body that is never read
-                break
-        await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+
+class EarlyRefusals:
+    """ASGI middleware: a request the ``Door`` refuses is answered so at once, with no
+    routing, no body read and no JSON parsed. With httptools the protocol answers most
+    of them before this (``guarded_protocol``); what comes here is the rest: h11's,
+    and requests that name a client in ``X-Forwarded-For``, whose address only the
+    app's scope knows."""
+
+    def __init__(self, app: ASGIApp, door: Door) -> None:
+        self.app, self.door = app, door
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            found = self.door.answer(
+                client_address(scope), scope["method"], scope["path"], scope["headers"]
+            )
+            if found is not None:
+                status, headers, body = found
+                await send({"type": "http.response.start", "status": status, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
 
 
 class _BodyRefused(Exception):
@@ -272,6 +296,12 @@ def _guarded_httptools() -> type[asyncio.Protocol]:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class GuardedHttpTools(_HeadTimer, HttpToolsProtocol):
+        door: Door | None = None
+
+        def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+            if self.door is None or not _answered(self, self.door, cycle):
+                super()._start_asgi_task(cycle, app)
+
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._arm()
@@ -293,14 +323,61 @@ def _guarded_httptools() -> type[asyncio.Protocol]:
     return GuardedHttpTools
 
 
+_REASONS = {429: b"Too Many Requests", 503: b"Service Unavailable"}
+
+
+def _answered(protocol: Any, door: Door, cycle: Any) -> bool:
+    """Answer ``cycle``'s request in the protocol, before any ASGI task, if the door
+    refuses it: the refusal's bytes written at once, the body (if any) skipped by the
+    parser or, when big, never read (the connection closes). A request that names a
+    client in ``X-Forwarded-For`` is left to the app's door, which alone knows whether
+    the proxy is trusted and so whose address counts."""
+    scope = cycle.scope
+    client = scope.get("client")
+    if client is None or client[0] not in door.memory.by_address:
+        return False  # the common case: one dictionary lookup
+    if any(name == b"x-forwarded-for" for name, _ in scope["headers"]):
+        return False
+    found = door.answer(client[0], scope["method"], scope["path"], scope["headers"])
+    if found is None:
+        return False
+    status, headers, body = found
+    close = not cycle.keep_alive or (b"connection", b"close") in headers
+    if close and (b"connection", b"close") not in headers:
+        headers.append((b"connection", b"close"))
+    head = [b"HTTP/1.1 %d %s\r\n" % (status, _REASONS.get(status, b"Refused"))]
+    for name, value in [*protocol.server_state.default_headers, *headers]:
+        head += [name, b": ", value, b"\r\n"]
+    protocol.transport.write(b"".join([*head, b"\r\n", body]))
+    if cycle.access_log:
+        cycle.access_logger.info(
+            '%s - "%s %s HTTP/%s" %d',
+            f"{client[0]}:{client[1]}",
+            scope["method"],
+            scope["path"],
+            scope["http_version"],
+            status,
+        )
+    cycle.response_started = cycle.response_complete = True  # the parser skips its body
+    if close:
+        cycle.keep_alive = False
+        protocol.transport.close()
+    else:
+        protocol.on_response_complete()
+    return True
+
+
 def guarded_protocol(
-    timeout_s: float, silent: Callable[[], None], http: str = "h11"
+    timeout_s: float, silent: Callable[[], None], http: str = "h11", door: Door | None = None
 ) -> type[asyncio.Protocol]:
     """Uvicorn's HTTP protocol (``http``: ``h11`` or ``httptools``) that closes a
     connection whose request head is not complete ``timeout_s`` after it opened or was
-    last answered (``silent()`` is told)."""
+    last answered (``silent()`` is told); with httptools, a request the ``door`` refuses
+    is answered at its head, in the protocol (``_answered``)."""
     if http not in ("h11", "httptools"):
         raise ValueError(f"unknown HTTP protocol {http!r}: h11 or httptools")
     base = _GuardedH11 if http == "h11" else _guarded_httptools()
     attributes = {"head_timeout_s": timeout_s, "silent": staticmethod(silent)}
+    if http == "httptools":
+        attributes["door"] = door
     return type(f"Guarded{base.__name__.removeprefix('_Guarded')}", (base,), attributes)
