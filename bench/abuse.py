@@ -33,10 +33,12 @@ Targets: honest p99 at most twice the baseline, no honest error, RSS growth at m
 ``resync``, ``bodies``, ``silent``, ``squat``. ``--pin S:C`` pins the server to CPUs
 ``S`` and the honest clients and the abusers to ``C``, in both measurements;
 ``--abusers-nice 19`` besides leaves the abusers only what the honest clients do not
-use: a model of abusers on other machines. Each measurement also prints the server's
-full collections (from ``GET /``), the round trip of a ``GET /`` every 100 ms (the
-server's event loop lateness plus a small request) and the honest clients' own loop
-lateness.
+use; ``--abusers-idle`` runs them under ``SCHED_IDLE``: they get only CPU time no
+other process wants and give it up as soon as one wakes (a model of abusers on other
+machines, with both cores the server's and the honest clients' as in the baseline).
+Each measurement also prints the server's full collections (from ``GET /``), the
+round trip of a ``GET /`` every 100 ms (the server's event loop lateness plus a small
+request) and the honest clients' own loop lateness.
 """
 
 from __future__ import annotations
@@ -318,6 +320,10 @@ async def abuse_all(
     results.put((dict(abuse.answers), abuse.resyncs_sent))
 
 
+IDLE = 100
+"""``abuse_process``'s ``nice`` for ``--abusers-idle``."""
+
+
 def abuse_process(
     port: int,
     codes: list[str],
@@ -327,7 +333,10 @@ def abuse_process(
     only: tuple[str, ...] = ABUSES,
     cpus: set[int] | None = None,
 ) -> None:
-    os.nice(nice)  # --abusers-nice: their client work yields the CPU to the server's
+    if nice == IDLE:  # --abusers-idle: only CPU nobody else wants, given up at once
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    else:
+        os.nice(nice)  # --abusers-nice: their client work yields the CPU to the server's
     if cpus is not None:
         os.sched_setaffinity(0, cpus)  # --pin
     asyncio.run(abuse_all(port, codes, stop, results, only))
@@ -439,7 +448,15 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     results: multiprocessing.Queue[Any] = context.Queue()
     child = context.Process(
         target=abuse_process,
-        args=(port, codes, stop_abuse, results, args.abusers_nice, tuple(args.only), clients),
+        args=(
+            port,
+            codes,
+            stop_abuse,
+            results,
+            IDLE if args.abusers_idle else args.abusers_nice,
+            tuple(args.only),
+            clients,
+        ),
     )
     rss_before = rss_mb(pid)
     peak = [rss_before]
@@ -531,6 +548,13 @@ def main() -> int:
         default=0,
         help="run the abusers' process at this niceness (default 0: as the others): on a "
         "real server they are on other machines and take none of its CPU",
+    )
+    parser.add_argument(
+        "--abusers-idle",
+        action="store_true",
+        help="run the abusers' process under SCHED_IDLE (Linux): it gets only CPU time no "
+        "other process wants and yields it as soon as one wakes, the nearest this machine "
+        "comes to abusers on other machines",
     )
     parser.add_argument(
         "--only",
