@@ -30,8 +30,10 @@ Targets: honest p99 at most twice the baseline, no honest error, RSS growth at m
 100 MB, no abusive connection left (docs/performance.md).
 
 ``--only KIND`` (repeatable) runs one kind of the mix alone: ``create``, ``never_read``,
-``resync``, ``bodies``, ``silent``, ``squat``. ``--pin S:C`` pins the server to CPUs
-``S`` and the honest clients and the abusers to ``C``, in both measurements;
+``resync``, ``bodies``, ``silent``, ``squat``; ``--only none`` measures the honest load
+twice with no abuse at all (what the second measurement differs by itself).
+``--pin S:C`` pins the server to CPUs ``S`` and the honest clients and the abusers to
+``C``, in both measurements;
 ``--abusers-nice 19`` besides leaves the abusers only what the honest clients do not
 use; ``--abusers-idle`` runs them under ``SCHED_IDLE``: they get only CPU time no
 other process wants and give it up as soon as one wakes (a model of abusers on other
@@ -559,8 +561,9 @@ def main() -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=ABUSES,
-        help="run only this kind of abuse (repeatable; default: all of them)",
+        choices=(*ABUSES, "none"),
+        help="run only this kind of abuse (repeatable; default: all of them; none: the "
+        "second measurement with no abuse at all, the bench's own floor)",
     )
     parser.add_argument(
         "--pin",
