@@ -32,8 +32,9 @@ Targets: honest p99 at most twice the baseline, no honest error, RSS growth at m
 ``--only KIND`` (repeatable) runs one kind of the mix alone: ``create``, ``never_read``,
 ``resync``, ``bodies``, ``silent``, ``squat``; ``--only none`` measures the honest load
 twice with no abuse at all (what the second measurement differs by itself).
-``--pin S:C`` pins the server to CPUs ``S`` and the honest clients and the abusers to
-``C``, in both measurements;
+``--pin S:C[:A]`` pins the server to CPUs ``S``, the honest clients to ``C`` and the
+abusers to ``A`` (by default ``C``), in both measurements (``--pin 0:0:1``: the abusers
+alone on a CPU of their own, as if on another machine);
 ``--abusers-nice 19`` besides leaves the abusers only what the honest clients do not
 use; ``--abusers-idle`` runs them under ``SCHED_IDLE``: they get only CPU time no
 other process wants and give it up as soon as one wakes (a model of abusers on other
@@ -92,18 +93,18 @@ def abuser(kind: int, i: int = 0) -> str:
 
 
 def pin(choice: str | None, server: int) -> set[int] | None:
-    """``--pin S:C``: the server on CPUs ``S``, this process (the honest clients) and the
-    abusers' on ``C`` (comma-separated CPU numbers), the same in both measurements.
-    Returns the clients' CPUs (None: not pinned)."""
+    """``--pin S:C[:A]``: the server on CPUs ``S``, this process (the honest clients) on
+    ``C`` and the abusers' on ``A`` (by default ``C``; comma-separated CPU numbers), the
+    same in both measurements. Returns the abusers' CPUs (None: not pinned)."""
     if choice is None:
         return None
-    server_cpus, _, client_cpus = choice.partition(":")
-    cpus = {int(c) for c in client_cpus.split(",")}
-    os.sched_setaffinity(server, {int(c) for c in server_cpus.split(",")})
+    server_cpus, client_cpus, *abuser_cpus = (
+        {int(c) for c in part.split(",")} for part in choice.split(":")
+    )
     for task in Path(f"/proc/{server}/task").iterdir():  # its threads too (the store's)
-        os.sched_setaffinity(int(task.name), {int(c) for c in server_cpus.split(",")})
-    os.sched_setaffinity(0, cpus)
-    return cpus
+        os.sched_setaffinity(int(task.name), server_cpus)
+    os.sched_setaffinity(0, client_cpus)
+    return abuser_cpus[0] if abuser_cpus else client_cpus
 
 
 def rss_mb(pid: int) -> float:
@@ -434,7 +435,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     http = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}/ws"
     tune_process()  # the honest clients' process, as the server's (bench/load.py)
-    clients = pin(args.pin, pid)
+    abusers_cpus = pin(args.pin, pid)
     seats = await seat_tables(http, args.tables)
     codes = [code for code, _ in seats]
 
@@ -457,7 +458,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
             results,
             IDLE if args.abusers_idle else args.abusers_nice,
             tuple(args.only),
-            clients,
+            abusers_cpus,
         ),
     )
     rss_before = rss_mb(pid)
@@ -567,10 +568,10 @@ def main() -> int:
     )
     parser.add_argument(
         "--pin",
-        metavar="S:C",
-        help="pin the server to CPUs S and the honest clients and abusers to CPUs C "
-        "(e.g. 0:1), in both measurements: the abusers' own CPU then takes none of the "
-        "server's, as when they are on other machines",
+        metavar="S:C[:A]",
+        help="pin the server to CPUs S, the honest clients to C and the abusers to A "
+        "(default C), in both measurements; 0:0:1 leaves the abusers a CPU of their "
+        "own, so their own work takes none of the server's, as on other machines",
     )
     parser.add_argument(
         "--profile",

@@ -116,6 +116,10 @@ class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     """At a partnership table (R40): which place of ``seat``, i.e. sit with whom."""
 
 
+_RATE_LIMITED = encode(ErrorMsg("rate_limited", "too many messages: at most 20 a second"))
+"""The answer to a message over the connection's rate, encoded once: a flood asks it
+hundreds of times a second."""
+
 _GC_PAUSES: dict[str, float] = {"count": 0, "max_ms": 0.0, "total_ms": 0.0}
 _gc_started = [0.0]
 _FROZEN = [0]
@@ -356,9 +360,7 @@ def create_app(config: Config) -> Starlette:
                     if limit.abusive:
                         conn.close("rate limit: too many messages")
                         break
-                    conn.send(
-                        encode(ErrorMsg("rate_limited", "too many messages: at most 20 a second"))
-                    )
+                    conn.send(_RATE_LIMITED)
                     continue
                 decoded = decode_client(data)
                 if type(decoded) is ProtocolError:
