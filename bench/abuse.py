@@ -40,7 +40,7 @@ use; ``--abusers-idle`` runs them under ``SCHED_IDLE``: they get only CPU time n
 other process wants and give it up as soon as one wakes (a model of abusers on other
 machines, with both cores the server's and the honest clients' as in the baseline).
 Each measurement also prints the server's full collections (from ``GET /``), the
-round trip of a ``GET /`` every 100 ms (the server's event loop lateness plus a small
+round trip of a ``GET /`` every 500 ms (the server's event loop lateness plus a small
 request) and the honest clients' own loop lateness.
 """
 
@@ -408,15 +408,16 @@ SERVER_LATE: dict[int, list[float]] = collections.defaultdict(list)
 
 
 async def server_late(health: str, stats: Stats) -> None:
-    """``GET /`` from an honest address every 100 ms while measuring: its round trip is
-    the server's event loop lateness plus a small request's own cost."""
+    """``GET /`` from an honest address twice a second while measuring (as a balancer
+    asks): its round trip is the server's event loop lateness plus a small request's
+    own cost."""
     transport = httpx.AsyncHTTPTransport(local_address=honest(999))
     async with httpx.AsyncClient(transport=transport, timeout=30) as c:
         while True:
             sent = time.perf_counter()
             await c.get(health)
             SERVER_LATE[id(stats)].append((time.perf_counter() - sent) * 1000)
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.5)
 
 
 def tail_by_time(stats: Stats, window_s: float = 5.0) -> list[float]:
