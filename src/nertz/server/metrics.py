@@ -55,7 +55,7 @@ class Figures:
         depths = []
         for entry in tables:
             by_stage[entry.table.stage.value] += 1
-            depths.append(entry.actor.queue.qsize())
+            depths.append(len(entry.actor.queue))
         return cls(
             connections=connections,
             tables_by_stage=by_stage,
