@@ -59,11 +59,11 @@ FIRST_PINGS = 6
 """Pings sent ``FIRST_EVERY_MS`` apart after a connection opens, for a quick estimate."""
 FIRST_EVERY_MS = 250
 PING_EVERY_MS = 2000
+"""Then one ping every 2 s: at most one message a second each way, well inside the
+per-connection limit (20 a second)."""
 PING_SLACK_MS = 500
 """A table pings together every seated connection whose ping is due within this much of
 the one due now (and whose last ping was answered): one timer for them all."""
-"""Then one ping every 2 s: at most one message a second each way, well inside the
-per-connection limit (20 a second)."""
 MAX_ONE_WAY_MS = 300
 """The most one-way delay ever credited (lichess caps its lag compensation too)."""
 MARGIN_MS = 10
