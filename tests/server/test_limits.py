@@ -5,9 +5,11 @@ and plays a hand unaffected. Every client binds its own loopback source address
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
+import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +22,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 
+import nertz.server.app
 from nertz.server.app import Config
 from nertz.server.cli import HTTPS
 from nertz.server.limits import Limits
@@ -466,3 +469,43 @@ def test_joins_probes_and_floods_are_limited_per_address_and_an_honest_player_pl
                 flooder.recv(2)
         assert flooder.ws.close_code == 1008
         honest_hand(live)  # meanwhile, from its own address: a table, a seat, a hand
+
+
+def test_a_handshake_dropped_before_it_is_accepted_holds_no_connection(
+    tight: Live, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that asks for a WebSocket and drops the TCP connection before the server
+    accepts it is not left counted as connected: the same address can still open its
+    full quota of connections afterwards, and an honest player plays."""
+
+    async def like_a_cluster_node(state: Any, address: str) -> None:
+        await asyncio.sleep(0.3)  # the shared count's round trip to Redis: a wide window
+
+    monkeypatch.setattr(nertz.server.app, "shared_connection", like_a_cluster_node)
+    table = httpx.post(f"{tight.http}/api/tables", json={"bots": BOTS, "countdown_ms": 0}).json()
+    request = (
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{tight.port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+    for _ in range(10):  # more than the address's 6 connections
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.8", 0))
+            sock.connect(("127.0.0.1", tight.port))
+            sock.sendall(request)
+            # Closed with a reset, not a FIN: gone before the server answers.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    time.sleep(1)
+    watchers, others = [], []
+    for _ in range(3):  # its 3 spectators ...
+        watchers.append(ws_from("127.0.0.8", tight))
+        watchers[-1].send({"type": "hello", "table": table["code"]})
+        assert watchers[-1].recv()["type"] == "state"
+    for _ in range(3):  # ... and up to its 6 connections
+        others.append(ws_from("127.0.0.8", tight))
+        others[-1].send({"type": "hello", "table": "NOPE"})
+        assert others[-1].recv()["code"] == "unknown_table"
+    assert metrics(tight)["nertz_connections"] == 6
+    honest_hand(tight)
+    for w in watchers + others:
+        w.close()

@@ -326,7 +326,15 @@ def create_app(config: Config) -> Starlette:
             return
         address = client_address(websocket.scope)
         refusal = quotas.open_connection(address) or await shared_connection(state, address)
-        await websocket.accept()
+        try:
+            await websocket.accept()
+        except BaseException as error:  # the peer left before the accept: uncount it
+            if refusal is None:
+                quotas.close_connection(address, False)
+                connection_closed(state, address, False)
+            if isinstance(error, (WebSocketDisconnect, OSError)):
+                return
+            raise
         if refusal is not None:
             metrics.refused(refusal.code)
             metrics.closed("quota")
