@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
 import sys
@@ -65,7 +66,16 @@ from .lobby import (
 from .me import joining_device, me_routes, took_place
 from .metrics import CONTENT_TYPE, Figures, Metrics
 from .practice_api import practice_routes
-from .protocol import ErrorMsg, Hello, ProtocolError, Resync, StateMsg, decode_client, encode
+from .protocol import (
+    ClientMessage,
+    ErrorMsg,
+    Hello,
+    ProtocolError,
+    Resync,
+    StateMsg,
+    decode_client,
+    encode,
+)
 from .requests import RequestError, decode_body, error_response
 from .settings import Settings
 from .sharing import sharing_routes
@@ -351,6 +361,44 @@ def create_app(config: Config) -> Starlette:
         # Counted from the opening, not from each message: a connection that talks on
         # without ever getting to a table (its hello refused, or never sent) is closed.
         hello_by = time.monotonic() + limits.hello_timeout_s
+        direct = False
+
+        def screened(data: str | bytes) -> ClientMessage | None:
+            """The message, or None when it is answered here: over the rate (a client
+            that goes on is closed: ``conn.closing``), or malformed."""
+            if not limit.allow():
+                metrics.refused("rate_limited")
+                if limit.abusive:
+                    conn.close("rate limit: too many messages")
+                else:
+                    conn.send(_RATE_LIMITED)
+                return None
+            decoded = decode_client(data)
+            if type(decoded) is ProtocolError:
+                conn.send(encode(ErrorMsg(decoded.code, decoded.reason)))
+                return None
+            return decoded  # type: ignore[return-value]
+
+        def at_table(entry: Entry, decoded: ClientMessage) -> None:
+            """A message from a connection that said hello: to the table, unless it
+            asks for a full state over its quota (asking on and on is closed)."""
+            if type(decoded) is Resync:
+                refusal = quotas.state(address, states)
+                if refusal is not None:
+                    metrics.refused(refusal.code)
+                    verdict = asks.refuse()
+                    if verdict == "close":
+                        conn.close("rate limit: too many full states")
+                    elif verdict == "answer":
+                        conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
+                    return
+            entry.actor.submit(Inbound(conn.id, decoded))
+
+        def read_at_table(entry: Entry, text: str) -> None:
+            decoded = screened(text)
+            if decoded is not None:
+                at_table(entry, decoded)
+
         try:
             while True:
                 if entry is None:
@@ -363,16 +411,10 @@ def create_app(config: Config) -> Starlette:
                 data = message.get("text")
                 if data is None:
                     data = message.get("bytes") or b""
-                if not limit.allow():
-                    metrics.refused("rate_limited")
-                    if limit.abusive:
-                        conn.close("rate limit: too many messages")
+                decoded = screened(data)
+                if decoded is None:
+                    if conn.closing is not None:
                         break
-                    conn.send(_RATE_LIMITED)
-                    continue
-                decoded = decode_client(data)
-                if type(decoded) is ProtocolError:
-                    conn.send(encode(ErrorMsg(decoded.code, decoded.reason)))
                     continue
                 if type(decoded) is Hello and entry is None:
                     refusal = await shared_lookup(state, address)
@@ -434,20 +476,11 @@ def create_app(config: Config) -> Starlette:
                         )
                     )
                 else:
-                    if type(decoded) is Resync:
-                        refusal = quotas.state(address, states)
-                        if refusal is not None:
-                            metrics.refused(refusal.code)
-                            verdict = asks.refuse()  # asking on and on is closed
-                            if verdict == "close":
-                                conn.close("rate limit: too many full states")
-                                break
-                            if verdict == "answer":
-                                conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
-                            continue
-                    entry.actor.submit(Inbound(conn.id, decoded))  # type: ignore[arg-type]
+                    at_table(entry, decoded)
                 if conn.closing is not None:
                     break
+                if entry is not None and not direct:  # at the table: read straight to it
+                    direct = conn.take_text(functools.partial(read_at_table, entry))
         except (WebSocketDisconnect, RuntimeError):
             pass
         except TimeoutError:

@@ -13,11 +13,12 @@ import itertools
 import logging
 import socket
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, cast
 
 from starlette.websockets import WebSocket, WebSocketState
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
 from websockets.protocol import State
 
 _OPEN = State.OPEN
@@ -180,6 +181,41 @@ class Connection:
             self.transport.write(_frame(body))  # type: ignore[union-attr]
             return
         self._push(self.websocket.send_text(body.decode()), len(body))
+
+    def take_text(self, handler: Callable[[str], None]) -> bool:
+        """From now on hand each whole text message to ``handler`` as it is read, in
+        order, rather than queueing it for ``websocket.receive`` (which then gets the
+        close, and any message that comes in fragments, after which every message goes
+        back to the queue): no queue, no dict, no task switch and no pause and resume
+        of the socket's reading per message. Only on uvicorn's sans-I/O protocol and
+        while no message waits on its queue, so that none is overtaken; False (and
+        nothing changes) otherwise. The handler bounds a flood itself (``RateLimit``):
+        what it is given is handled before more is read."""
+        proto = self._direct
+        if proto is None or not proto.queue.empty() or proto.frames:
+            return False
+        queued = proto.handle_text
+
+        def handle_text(event: Frame) -> None:
+            if self.closing is not None or proto.close_sent:
+                return  # past the close: dropped, as uvicorn drops it
+            if not event.fin:  # fragments: this and all that follows go to the queue
+                del proto.handle_text
+                queued(event)
+                return
+            try:
+                text = str(event.data, "utf-8")
+            except UnicodeDecodeError:
+                queued(event)  # uvicorn closes it (1007)
+                return
+            try:
+                handler(text)
+            except Exception:  # a bug: this connection ends, the server goes on
+                log.exception("connection %d: a message could not be handled", self.id)
+                self.close("server error")
+
+        proto.handle_text = handle_text
+        return True
 
     def close(self, reason: str) -> None:
         if self.closing is None:
