@@ -149,3 +149,39 @@ def test_the_table_writes_its_messages_directly_and_they_arrive_whole(
     ann.close()
     assert state["table"]["code"] == table["code"]
     assert len(written) >= 6 and max(written) > 125  # states need the longer lengths
+
+
+def test_a_player_at_the_table_is_read_straight_to_it_and_fragments_still_arrive(
+    port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After its hello, a connection's messages go to the table as uvicorn reads them
+    (``Connection.take_text``), not through the ASGI queue; a message sent in fragments
+    goes back to the queue, and it and the messages after it are answered in order."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    queued: list[str] = []
+    real = WebSocketsSansIOProtocol.send_receive_event_to_app
+
+    def counting(self: WebSocketsSansIOProtocol) -> None:
+        queued.append(self.curr_msg_data_type)
+        real(self)
+
+    monkeypatch.setattr(WebSocketsSansIOProtocol, "send_receive_event_to_app", counting)
+    http = f"http://127.0.0.1:{port}"
+    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
+    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
+    ann = Client(f"ws://127.0.0.1:{port}/ws")
+    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
+    ann.until(lambda m: m["type"] == "state")
+    ann.send({"type": "ready"})
+    ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
+    before = len(queued)
+    for seq in (1, 2, 3):
+        assert _play(ann, seq)["type"] in ("ack", "refused")
+    assert len(queued) == before  # straight to the table
+    ann.ws.send(['{"type": "play", ', '"seq": 4, "move": "T"}'])  # two fragments
+    ann.send({"type": "play", "seq": 5, "move": "T"})
+    ann.until(lambda m: m["type"] in ("ack", "refused") and m["seq"] == 5)
+    answers = [m["seq"] for m in ann.got if m["type"] in ("ack", "refused")]
+    assert answers[-2:] == [4, 5] and len(queued) == before + 2  # through the queue again
+    ann.close()
