@@ -21,6 +21,12 @@ and carry on. Then the same load runs for as long against one node on SQLite.
   plays left out; ``single_ack_p50_ms`` the single node's; ``cpu_pct`` the whole
   machine's busy share during the cluster run (everything shares its 2 cores).
 
+The line before the last, ``cpu_s``, says where the CPU went while measuring, for the
+cluster run and the single node's: CPU seconds of each node, PostgreSQL (its
+processes summed), Redis, HAProxy and the clients (this process); ``node_ms_per_play``
+the nodes' CPU per answered play; ``machine`` the whole machine's busy seconds and
+``rest`` what none of these used (other processes, the kernel's own work).
+
 To bisect, ``--node-python-path OLD/src`` starts the nodes (and the single node) from
 another tree (a worktree of the older commit, after its ``make install``), while this
 script and the harness stay current; ``--node-env KEY=VALUE`` (repeated) sets anything
@@ -228,6 +234,9 @@ class Cpu:
         """Pids with a role of their own (the nodes); the others go by name."""
         self.seconds: dict[str, float] = collections.defaultdict(float)
         self._last: dict[int, float] | None = None
+        self.machine = 0.0
+        """The whole machine's busy CPU seconds (``/proc/stat``) between the marks."""
+        self._busy = 0.0
 
     def _ours(self) -> dict[int, tuple[str, float]]:
         procs, me = _processes(), os.getpid()
@@ -243,7 +252,10 @@ class Cpu:
         return out
 
     def mark(self) -> None:
-        now = self._ours()
+        now, busy_now = self._ours(), busy()[0] * _TICK_S
+        if self._last is not None:
+            self.machine += busy_now - self._busy
+        self._busy = busy_now
         if self._last is not None:
             for pid, (role, cpu) in now.items():
                 self.seconds[role] += cpu - self._last.get(pid, 0.0)
@@ -252,7 +264,11 @@ class Cpu:
     def line(self, plays: int) -> str:
         nodes = sum(v for k, v in self.seconds.items() if k.startswith("node "))
         parts = " ".join(f"{k.replace(' ', '_')}={v:.1f}" for k, v in sorted(self.seconds.items()))
-        return f"{parts} nodes={nodes:.1f} node_ms_per_play={1000 * nodes / max(1, plays):.2f}"
+        ours = sum(self.seconds.values())
+        return (
+            f"{parts} nodes={nodes:.1f} node_ms_per_play={1000 * nodes / max(1, plays):.2f} "
+            f"all_ours={ours:.1f} machine={self.machine:.1f} rest={self.machine - ours:.1f}"
+        )
 
 
 def busy() -> tuple[float, float]:
