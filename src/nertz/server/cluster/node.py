@@ -93,7 +93,7 @@ class ClusterNode:
         store.fast = self.plays
         store.on_refused = self._refused
         self.held: dict[str, Lease] = {}
-        """Table id to this node's lease on it."""
+        """Table id to this node's lease on it (from the moment a takeover wins it)."""
         self.codes: dict[str, str] = {}
         """Table id to code, for the tables held here."""
         self.taken = 0
@@ -209,13 +209,18 @@ class ClusterNode:
         if lease is None:
             return await self.leases.owner(table_id)
         leased = time.monotonic()
+        self.held[table_id] = lease  # renewed from now on: a slow read must not lose it
         try:
             found = await self._restores(table_id, lease.token)
         except Exception:
+            self.held.pop(table_id, None)
             await self.leases.release(lease)
             raise
         read = time.monotonic()
+        if self.held.get(table_id) != lease:  # lost all the same (Redis unreachable)
+            return await self.leases.owner(table_id)
         if not isinstance(found, StoredTable):  # claimed by a later token; or over
+            self.held.pop(table_id, None)
             await self.leases.release(lease)
             return None
         self._hold(lease, found.code)
