@@ -122,6 +122,20 @@ def test_a_message_written_directly_is_the_frame_websockets_would_write(size: in
     assert connection._frame(body) == expected
 
 
+def _dealt_to_ann(port: int) -> tuple[Client, dict[str, Any], str]:
+    """Ann at a table with a bot, connected, ready and dealt: her client, the state she
+    was first sent and the table's code."""
+    http = f"http://127.0.0.1:{port}"
+    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
+    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
+    ann = Client(f"ws://127.0.0.1:{port}/ws")
+    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
+    state = ann.until(lambda m: m["type"] == "state")
+    ann.send({"type": "ready"})
+    ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
+    return ann, state, table["code"]
+
+
 def test_the_table_writes_its_messages_directly_and_they_arrive_whole(
     port: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,18 +150,11 @@ def test_the_table_writes_its_messages_directly_and_they_arrive_whole(
         return real(body)
 
     monkeypatch.setattr(connection, "_frame", counting)
-    http = f"http://127.0.0.1:{port}"
-    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
-    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
-    ann = Client(f"ws://127.0.0.1:{port}/ws")
-    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
-    state = ann.until(lambda m: m["type"] == "state")
-    ann.send({"type": "ready"})
-    ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
+    ann, state, code = _dealt_to_ann(port)
     for seq in (1, 2, 3):
         assert _play(ann, seq)["type"] in ("ack", "refused")
     ann.close()
-    assert state["table"]["code"] == table["code"]
+    assert state["table"]["code"] == code
     assert len(written) >= 6 and max(written) > 125  # states need the longer lengths
 
 
@@ -167,14 +174,7 @@ def test_a_player_at_the_table_is_read_straight_to_it_and_fragments_still_arrive
         real(self)
 
     monkeypatch.setattr(WebSocketsSansIOProtocol, "send_receive_event_to_app", counting)
-    http = f"http://127.0.0.1:{port}"
-    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
-    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
-    ann = Client(f"ws://127.0.0.1:{port}/ws")
-    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
-    ann.until(lambda m: m["type"] == "state")
-    ann.send({"type": "ready"})
-    ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
+    ann, _, _ = _dealt_to_ann(port)
     before = len(queued)
     for seq in (1, 2, 3):
         assert _play(ann, seq)["type"] in ("ack", "refused")
