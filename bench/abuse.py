@@ -407,6 +407,11 @@ SERVER_LATE: dict[int, list[float]] = collections.defaultdict(list)
 """The ``GET /`` round trips of ``server_late``, by the ``Stats`` they were made for."""
 
 
+COMMIT_LAG: dict[int, list[tuple[float, float, float]]] = collections.defaultdict(list)
+"""When ``server_late`` asked, the store's longest wait to commit and its longest
+transaction over the 10 s before (``GET /``), by the ``Stats`` it was measured for."""
+
+
 async def server_late(health: str, stats: Stats) -> None:
     """``GET /`` from an honest address twice a second while measuring (as a balancer
     asks): its round trip is the server's event loop lateness plus a small request's
@@ -415,8 +420,12 @@ async def server_late(health: str, stats: Stats) -> None:
     async with httpx.AsyncClient(transport=transport, timeout=30) as c:
         while True:
             sent = time.perf_counter()
-            await c.get(health)
+            answer = await c.get(health)
             SERVER_LATE[id(stats)].append((time.perf_counter() - sent) * 1000)
+            store = answer.json()["store"]
+            COMMIT_LAG[id(stats)].append(
+                (sent, store["max_commit_lag_ms_10s"], store["writes_10s"]["max_ms"])
+            )
             await asyncio.sleep(0.5)
 
 
@@ -430,6 +439,33 @@ def tail_by_time(stats: Stats, window_s: float = 5.0) -> list[float]:
     for at, ms in zip(stats.acked_at, stats.acks, strict=True):
         windows[int((at - start) // window_s)].append(ms)
     return [round(percentile(windows[w], 99), 1) for w in sorted(windows)]
+
+
+def lag_by_time(stats: Stats, window_s: float = 5.0) -> list[tuple[float, float]]:
+    """The store's longest wait from queueing to commit, and its longest transaction,
+    over the 10 s before each ``GET /`` (acknowledgements wait for the commit), the most
+    of each ``window_s`` (as ``tail_by_time``'s windows): a slow commit shows in two
+    windows, and a wait much longer than the transaction was a wait for the writer."""
+    if not stats.acked_at:
+        return []
+    start = stats.acked_at[0]
+    windows: dict[int, tuple[float, float]] = collections.defaultdict(lambda: (0.0, 0.0))
+    for at, lag, write in COMMIT_LAG[id(stats)]:
+        if at >= start:
+            w = int((at - start) // window_s)
+            windows[w] = (max(windows[w][0], lag), max(windows[w][1], write))
+    return [windows[w] for w in sorted(windows)]
+
+
+def hands_by_time(stats: Stats, window_s: float = 5.0) -> list[int]:
+    """How many hands ended in each ``window_s`` of the measured time (as
+    ``tail_by_time``'s windows): many tables' hands ending at once is a burst of work."""
+    if not stats.acked_at:
+        return []
+    start = stats.acked_at[0]
+    counts = collections.Counter(int((at - start) // window_s) for at in stats.hand_ends)
+    last = int((stats.acked_at[-1] - start) // window_s)
+    return [counts[w] // 4 for w in range(last + 1)]  # each of a table's four saw it
 
 
 async def run(args: argparse.Namespace, port: int, pid: int) -> None:
@@ -512,6 +548,9 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     print(f"resyncs sent: {resyncs_sent} ({rate:.1f} a second per spammer over the run)")
     for name, stats in (("baseline", baseline), ("with abuse", honest_stats)):
         print(f"{name}, ack p99 by 5 s of the run (ms): {tail_by_time(stats)}")
+        print(f"{name}, hands ended by 5 s of the run: {hands_by_time(stats)}")
+        lags = lag_by_time(stats)
+        print(f"{name}, longest wait to commit and transaction (ms), 10 s before, by 5 s: {lags}")
         pauses = stats.client_gc
         print(f"{name}, the honest clients' full collections: {len(pauses)}, {sum(pauses):.0f} ms")
         print(f"{name}, the server's full collections: {stats.gc_passes}, {stats.gc_ms:.0f} ms")

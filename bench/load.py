@@ -57,6 +57,8 @@ class Stats:
         self.acks: list[float] = []
         self.acked_at: list[float] = []
         """When each of ``acks`` came (``time.perf_counter``)."""
+        self.hand_ends: list[float] = []
+        """When a client saw its hand end, while measuring (each of a table's four)."""
         self.echo: list[float] = []
         self.plays = 0
         self.errors = 0
@@ -140,11 +142,18 @@ async def _read(ws: ClientConnection, pending: dict[int, float], stats: Stats) -
             if kind == "ack":
                 for e in message["events"]:
                     if e["e"]["k"] == "hand_end":
-                        await ws.send('{"type": "ready"}')
+                        await hand_over(ws, stats, now)
         elif kind == "event" and message["e"]["k"] == "hand_end":
-            await ws.send('{"type": "ready"}')
+            await hand_over(ws, stats, now)
         elif kind == "error" and message["code"] != "not_now":
             stats.error(f"error message: {message}")
+
+
+async def hand_over(ws: ClientConnection, stats: Stats, now: float) -> None:
+    """A hand ended: noted, and the client is ready for the next."""
+    if stats.measuring:
+        stats.hand_ends.append(now)
+    await ws.send('{"type": "ready"}')
 
 
 async def echoer(url: str, stats: Stats, stop: asyncio.Event, address: str = "127.0.0.1") -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from nertz.server import connection
+from nertz.server import connection, frames
 from nertz.server.app import Config
 
 from ..live_server import free_port, running
@@ -113,13 +113,13 @@ def test_a_client_that_never_reads_is_cut_off_and_a_player_beside_it_plays_on(po
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 70000])
 def test_a_message_written_directly_is_the_frame_websockets_would_write(size: int) -> None:
-    """The send path's own framing (``connection._frame``) is byte for byte the text
+    """The send path's own framing (``frames.text_frame``) is byte for byte the text
     frame of websockets, for each length encoding (7-bit, 16-bit, 64-bit)."""
     from websockets.frames import Frame, Opcode
 
     body = ("é" * size).encode()[:size].replace(b"\xc3", b"a")  # valid UTF-8, any length
     expected = Frame(Opcode.TEXT, body).serialize(mask=False)
-    assert connection._frame(body) == expected
+    assert frames.text_frame(body) == expected
 
 
 def _dealt_to_ann(port: int) -> tuple[Client, dict[str, Any], str]:
@@ -143,13 +143,13 @@ def test_the_table_writes_its_messages_directly_and_they_arrive_whole(
     frames built by the connection, and a player reads them as usual: the state, its
     plays' answers, every event."""
     written = []
-    real = connection._frame
+    real = frames.text_frame
 
     def counting(body: bytes) -> bytes:
         written.append(len(body))
         return real(body)
 
-    monkeypatch.setattr(connection, "_frame", counting)
+    monkeypatch.setattr(connection, "text_frame", counting)
     ann, state, code = _dealt_to_ann(port)
     for seq in (1, 2, 3):
         assert _play(ann, seq)["type"] in ("ack", "refused")

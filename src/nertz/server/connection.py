@@ -21,6 +21,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame
 from websockets.protocol import State
 
+from nertz.server.frames import read_text_frames, text_frame
+
 _OPEN = State.OPEN
 
 __all__ = [
@@ -152,7 +154,7 @@ class Connection:
         self.transport = _transport_of(websocket)
         self._direct = _sansio_protocol_of(websocket) if self.transport is not None else None
         """uvicorn's sans-I/O WebSocket protocol, when the server runs it: a message then
-        goes to the transport as one frame built here (``_frame``), not through
+        goes to the transport as one frame built here (``frames.text_frame``), not through
         Starlette, uvicorn's ASGI send and a frame object per message, about a third of
         the send path's time (docs/performance.md)."""
         if self.transport is not None:
@@ -178,7 +180,7 @@ class Connection:
             and not direct.disconnected
             and direct.conn.state is _OPEN
         ):
-            self.transport.write(_frame(body))  # type: ignore[union-attr]
+            self.transport.write(text_frame(body))  # type: ignore[union-attr]
             return
         self._push(self.websocket.send_text(body.decode()), len(body))
 
@@ -187,16 +189,26 @@ class Connection:
         order, rather than queueing it for ``websocket.receive`` (which then gets the
         close, and any message that comes in fragments, after which every message goes
         back to the queue): no queue, no dict, no task switch and no pause and resume
-        of the socket's reading per message. Only on uvicorn's sans-I/O protocol and
-        while no message waits on its queue, so that none is overtaken; False (and
-        nothing changes) otherwise. The handler bounds a flood itself (``RateLimit``):
-        what it is given is handled before more is read."""
+        of the socket's reading per message, and the frames cut from the bytes here
+        (``frames.read_text_frames``) rather than by websockets' parser. Only on
+        uvicorn's sans-I/O protocol and while no message waits on its queue, so that
+        none is overtaken; False (and nothing changes) otherwise. The handler bounds a
+        flood itself (``RateLimit``): what it is given is handled before more is read."""
         proto = self._direct
         if proto is None or not proto.queue.empty() or proto.frames:
             return False
         queued = proto.handle_text
 
-        def handle_text(event: Frame) -> None:
+        def deliver(text: str) -> None:
+            if self.closing is not None or proto.close_sent:
+                return  # past the close: dropped, as uvicorn drops it
+            try:
+                handler(text)
+            except Exception:  # a bug: this connection ends, the server goes on
+                log.exception("connection %d: a message could not be handled", self.id)
+                self.close("server error")
+
+        def handle_text(event: Frame) -> None:  # what websockets' parser still reads
             if self.closing is not None or proto.close_sent:
                 return  # past the close: dropped, as uvicorn drops it
             if not event.fin:  # fragments: this and all that follows go to the queue
@@ -208,13 +220,10 @@ class Connection:
             except UnicodeDecodeError:
                 queued(event)  # uvicorn closes it (1007)
                 return
-            try:
-                handler(text)
-            except Exception:  # a bug: this connection ends, the server goes on
-                log.exception("connection %d: a message could not be handled", self.id)
-                self.close("server error")
+            deliver(text)
 
         proto.handle_text = handle_text
+        read_text_frames(proto, deliver)
         return True
 
     def close(self, reason: str) -> None:
@@ -295,18 +304,6 @@ class Connection:
                 return
             coro, size = self.backlog.popleft()
             self.backlog_bytes -= size
-
-
-def _frame(body: bytes) -> bytes:
-    """``body`` (UTF-8 text) as one unmasked, unfragmented text frame (RFC 6455, 5.2):
-    what websockets would write for it, without per-message extensions (the server
-    turns permessage-deflate off)."""
-    size = len(body)
-    if size < 126:
-        return bytes((0x81, size)) + body
-    if size < 65536:
-        return b"\x81\x7e" + size.to_bytes(2, "big") + body
-    return b"\x81\x7f" + size.to_bytes(8, "big") + body
 
 
 def _sansio_protocol_of(websocket: WebSocket) -> Any:

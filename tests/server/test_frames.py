@@ -1,0 +1,141 @@
+"""The server's own reading of a player's frames (``frames.read_text_frames``): whole
+text frames cut from the bytes however they arrive, answered in order, and anything
+else (a ping here) handed to websockets with what follows, which answers it as ever."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import struct
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.frames import Frame
+
+from nertz.server.app import Config
+
+from ..live_server import free_port, running
+from .conftest import SPEED
+
+
+@pytest.fixture(params=["uvloop", "asyncio"])
+def port(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[int]:
+    config = Config(db=str(tmp_path / "frames.db"), port=free_port(), speed=SPEED)
+    with running(config, loop=request.param) as port:
+        yield port
+
+
+def _masked(opcode: int, data: bytes) -> bytes:
+    """One masked client frame with FIN (RFC 6455, 5.2)."""
+    mask = os.urandom(4)
+    if len(data) < 126:
+        head = bytes([0x80 | opcode, 0x80 | len(data)])
+    else:
+        head = bytes([0x80 | opcode, 0x80 | 126]) + struct.pack("!H", len(data))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+def _play(seq: int, pad: int = 0) -> bytes:
+    return _masked(0x1, json.dumps({"type": "play", "seq": seq, "move": "T"}).encode() + b" " * pad)
+
+
+class Raw:
+    """A WebSocket client on a bare socket: it writes exactly the bytes a test gives."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.settimeout(10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.sock.recv(4096)
+        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        self.pongs: list[bytes] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sock.sendall(_masked(0x1, json.dumps(message).encode()))
+
+    def recv(self) -> dict[str, Any]:
+        """The next text message (pongs on the way are kept in ``pongs``)."""
+        while True:
+            while True:  # a whole frame in the buffer?
+                if len(self.buffer) >= 2:
+                    size, start = self.buffer[1] & 0x7F, 2
+                    if size == 126:
+                        size, start = struct.unpack("!H", self.buffer[2:4])[0], 4
+                    elif size == 127:
+                        size, start = struct.unpack("!Q", self.buffer[2:10])[0], 10
+                    if len(self.buffer) >= start + size:
+                        break
+                more = self.sock.recv(65536)
+                assert more, "the server closed the connection"
+                self.buffer += more
+            opcode, data = self.buffer[0] & 0x0F, self.buffer[start : start + size]
+            self.buffer = self.buffer[start + size :]
+            if opcode == 0xA:
+                self.pongs.append(data)
+            elif opcode == 0x1:
+                return json.loads(data)  # type: ignore[no-any-return]
+
+    def answer(self) -> int:
+        """The seq of the next play's answer."""
+        while True:
+            message = self.recv()
+            if message["type"] in ("ack", "refused"):
+                return message["seq"]  # type: ignore[no-any-return]
+
+
+def test_frames_are_read_whole_however_they_arrive_and_a_ping_still_gets_its_pong(
+    port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parsed: list[Any] = []  # the frames websockets' own parser read
+    real = Frame.parse.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[Frame], *args: Any, **kwargs: Any) -> Any:
+        frame = yield from real(cls, *args, **kwargs)
+        parsed.append(frame.opcode.name)
+        return frame
+
+    monkeypatch.setattr(Frame, "parse", classmethod(counting))
+    http = f"http://127.0.0.1:{port}"
+    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
+    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
+    ann = Raw(port)
+    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
+    ann.send({"type": "ready"})
+    while (dealt := ann.recv())["type"] != "event" or dealt["e"]["k"] != "dealt":
+        pass
+    before = list(parsed)
+
+    ann.sock.sendall(_play(1) + _play(2))  # two frames in one write
+    assert [ann.answer(), ann.answer()] == [1, 2]
+    three = _play(3)
+    for piece in (three[:1], three[1:7], three[7:20], three[20:]):  # a byte at a time, nearly
+        ann.sock.sendall(piece)
+        time.sleep(0.05)
+    assert ann.answer() == 3
+    ann.sock.sendall(_play(4, pad=200))  # a 16-bit length
+    assert ann.answer() == 4
+    assert parsed == before, "whole text frames went through websockets' parser"
+
+    # A ping between two plays, in one write: a pong, and both plays answered in order.
+    ann.sock.sendall(_play(5) + _masked(0x9, b"are you there") + _play(6))
+    assert [ann.answer(), ann.answer()] == [5, 6]
+    assert ann.pongs == [b"are you there"]
+    assert parsed[len(before) :] == ["PING", "TEXT"]  # websockets' again, from the ping on
+    ann.sock.sendall(_play(7))
+    assert ann.answer() == 7
+    ann.sock.close()
