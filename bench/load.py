@@ -41,15 +41,16 @@ import time
 from pathlib import Path
 
 import httpx
+import raw_ws
 import uvloop
+from raw_ws import Closed, RawWebSocket
 from serving import serving
-from websockets.asyncio.client import ClientConnection, connect
 
 from nertz.server.cli import HTTPS, LOOPS, StackError, stack, tune_process
 
 TRIES = ["N>F", "W>F", "1>F", "2>F", "3>F", "4>F"]
-OTHERS = '{"type":"event"'
-HAND_END = '"hand_end"'
+OTHERS = b'{"type":"event"'
+HAND_END = b'"hand_end"'
 
 
 class Stats:
@@ -99,38 +100,14 @@ async def player(
 ) -> None:
     rng = random.Random()
     pending: dict[int, float] = {}
-    try:
-        async with connect(
-            url, max_queue=None, ping_interval=None, compression=None, local_addr=(address, 0)
-        ) as ws:
-            await ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
-            await ws.send(json.dumps({"type": "ready"}))
-            reader = asyncio.create_task(_read(ws, pending, stats))
-            seq = 0
-            await asyncio.sleep(rng.uniform(0, 1.0))
-            while not stop.is_set():
-                seq += 1
-                move = "T" if rng.random() < 0.5 else rng.choice(TRIES)
-                pending[seq] = time.perf_counter()
-                await ws.send(json.dumps({"type": "play", "seq": seq, "move": move}))
-                # A plain sleep: ``wait_for(stop.wait())`` made a task and a timeout per
-                # play, the instrument's own CPU on the server's two cores.
-                await asyncio.sleep(rng.uniform(0.5, 1.5))
-            await asyncio.sleep(0.5)  # the last answers
-            reader.cancel()
-            if stats.measuring:
-                stats.errors += sum(1 for t in pending.values() if time.perf_counter() - t > 2)
-    except Exception as error:  # a lost connection is an error
-        stats.error(f"player: {error!r}")
+    ws: RawWebSocket | None = None
 
-
-async def _read(ws: ClientConnection, pending: dict[int, float], stats: Stats) -> None:
-    async for raw in ws:
+    def read(raw: bytes) -> None:
         now = time.perf_counter()
         # Most messages are other seats' events, which the client only scans for a
         # hand's end: it decodes what it needs, not all of them (its CPU is the server's).
         if raw.startswith(OTHERS) and HAND_END not in raw:
-            continue
+            return
         message = json.loads(raw)
         kind = message["type"]
         if kind in ("ack", "refused"):
@@ -139,38 +116,67 @@ async def _read(ws: ClientConnection, pending: dict[int, float], stats: Stats) -
                 stats.acks.append((now - sent) * 1000)
                 stats.acked_at.append(now)
                 stats.plays += 1
-            if kind == "ack":
-                for e in message["events"]:
-                    if e["e"]["k"] == "hand_end":
-                        await hand_over(ws, stats, now)
+            if kind == "ack" and any(e["e"]["k"] == "hand_end" for e in message["events"]):
+                hand_over(now)
         elif kind == "event" and message["e"]["k"] == "hand_end":
-            await hand_over(ws, stats, now)
+            hand_over(now)
         elif kind == "error" and message["code"] != "not_now":
             stats.error(f"error message: {message}")
 
+    def hand_over(now: float) -> None:
+        """A hand ended: noted, and the client is ready for the next."""
+        if stats.measuring:
+            stats.hand_ends.append(now)
+        assert ws is not None
+        ws.send('{"type": "ready"}')
 
-async def hand_over(ws: ClientConnection, stats: Stats, now: float) -> None:
-    """A hand ended: noted, and the client is ready for the next."""
-    if stats.measuring:
-        stats.hand_ends.append(now)
-    await ws.send('{"type": "ready"}')
+    try:
+        ws = await raw_ws.connect(url, read, address)
+        ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
+        ws.send('{"type": "ready"}')
+        seq = 0
+        await asyncio.sleep(rng.uniform(0, 1.0))
+        while not stop.is_set() and not ws.closed.done():
+            seq += 1
+            move = "T" if rng.random() < 0.5 else rng.choice(TRIES)
+            pending[seq] = time.perf_counter()
+            ws.send(json.dumps({"type": "play", "seq": seq, "move": move}))
+            # A plain sleep: ``wait_for(stop.wait())`` made a task and a timeout per
+            # play, the instrument's own CPU on the server's two cores.
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+        await asyncio.sleep(0.5)  # the last answers
+        if ws.error is not None:  # a lost connection is an error
+            stats.error(f"player: {ws.error}")
+        if stats.measuring:
+            stats.errors += sum(1 for t in pending.values() if time.perf_counter() - t > 2)
+        ws.close()
+    except Exception as error:  # never connected
+        stats.error(f"player: {error!r}")
 
 
 async def echoer(url: str, stats: Stats, stop: asyncio.Event, address: str = "127.0.0.1") -> None:
     rng = random.Random()
     body = json.dumps({"type": "play", "seq": 1, "move": "N>F"})
+    loop = asyncio.get_running_loop()
+    reply: asyncio.Future[None] = loop.create_future()
+
+    def read(_raw: bytes) -> None:
+        if not reply.done():
+            reply.set_result(None)
+
     try:
-        async with connect(
-            url, ping_interval=None, compression=None, local_addr=(address, 0)
-        ) as ws:
-            await asyncio.sleep(rng.uniform(0, 1.0))
-            while not stop.is_set():
-                sent = time.perf_counter()
-                await ws.send(body)
-                await ws.recv()
-                if stats.measuring:
-                    stats.echo.append((time.perf_counter() - sent) * 1000)
-                await asyncio.sleep(rng.uniform(0.5, 1.5))
+        ws = await raw_ws.connect(url, read, address)
+        ws.closed.add_done_callback(lambda _: reply.done() or reply.set_exception(Closed()))
+        await asyncio.sleep(rng.uniform(0, 1.0))
+        while not stop.is_set():
+            sent = time.perf_counter()
+            reply = loop.create_future()
+            ws.send(body)
+            await reply
+            if stats.measuring:
+                stats.echo.append((time.perf_counter() - sent) * 1000)
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+        ws.close()
     except Exception as error:
         stats.error(f"echo: {error!r}")
 

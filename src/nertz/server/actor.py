@@ -59,9 +59,10 @@ class Clock:
         self.speed = speed
         self._t0 = time.monotonic()
         self._start = start_ms
+        self._per_s = 1000 * speed
 
     def now(self) -> int:
-        return self._start + int((time.monotonic() - self._t0) * 1000 * self.speed)
+        return self._start + int((time.monotonic() - self._t0) * self._per_s)
 
     def seconds_until(self, at_ms: int) -> float:
         return max(0.0, (at_ms - self.now()) / 1000 / self.speed)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "FIRST_EVERY_MS",
@@ -92,11 +93,10 @@ class Sample:
         return self.client_ms - (self.sent_ms + self.received_ms) / 2
 
 
-@dataclass(frozen=True, slots=True)
-class Credit:
+class Credit(NamedTuple):
     """What ``credit`` decided for one play: its ``credited_ms`` (table time), the
     ``claimed_ms`` trip its stamp implied (None: unstamped), and whether the claim fit
-    what the connection has shown."""
+    what the connection has shown. (A named tuple: one is made per play.)"""
 
     arrival_ms: int
     credited_ms: int

@@ -187,7 +187,7 @@ class FairRaces:
     def _enter(self, play: Stamped, now: int) -> bool:
         arbiter, hand = self.arbiter, self.hand
         assert hand is not None
-        if arbiter.waiting(play.index):  # its earlier play is in a race: keep the order
+        if arbiter.waiting(play.place_no):  # its earlier play is in a race: keep the order
             arbiter.queue(play)
             self._bot_waits(play)
             return False
@@ -251,7 +251,7 @@ class FairRaces:
         if kind is Kind.ANNOUNCE and hand is not None:
             joker = hand.top(play.seat, move.src)
         self.stamp = (play.arrival_ms, play.credited_ms)
-        applied = self._apply(self.places[play.index], move, now, play.conn, play.seq)
+        applied = self._apply(self.places[play.place_no], move, now, play.conn, play.seq)
         self.stamp = None
         if applied and (kind is Kind.CALL or joker is not None):
             self.opened[joker] = play.credited_ms
@@ -260,7 +260,7 @@ class FairRaces:
     def _bot_waits(self, play: Stamped, until: int | None = None) -> None:
         """A bot's play waiting for its race (or a window, ``until``): the bot looks
         again once it is decided."""
-        driver = self.places[play.index].driver
+        driver = self.places[play.place_no].driver
         if play.conn is None and driver is not None:
             driver.due = self.arbiter.due() if until is None else until
 
@@ -360,7 +360,7 @@ class FairRaces:
                 else:
                     self._place(play, now)
             for play, _, _ in ordered:
-                for queued in arbiter.release(play.index):
+                for queued in arbiter.release(play.place_no):
                     if self.hand is not None and self.stage is Stage.PLAYING:
                         self._enter(queued, now)
                     else:
@@ -389,7 +389,7 @@ class FairRaces:
         if play.conn is not None:
             self._out.sends.append((play.conn, encode(Refused(play.seq, code.value, reason))))
         else:
-            driver = self.places[play.index].driver
+            driver = self.places[play.place_no].driver
             if driver is not None:
                 driver.refused(play.move, code)  # a lost race: its picture is still right
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from nertz.engine import NERTZ, PILES, WASTE, Hand, Kind, Move, Phase
 
@@ -50,12 +51,13 @@ CALL_PLACE: Contest = (-1, -1)
 _SOURCES = (*range(PILES), NERTZ, WASTE)
 
 
-@dataclass(frozen=True, slots=True)
-class Stamped:
-    """A play with its times: who (``index`` into the table's places, ``seat``), what,
-    the connection to answer (None: a bot), and when it arrived and is credited."""
+class Stamped(NamedTuple):
+    """A play with its times: who (``place_no``, its index in the table's places, and
+    ``seat``), what, the connection to answer (None: a bot), and when it arrived and is
+    credited. (A named tuple, not a frozen dataclass: one is made per play, in a fifth
+    of the time.)"""
 
-    index: int
+    place_no: int
     seat: int
     move: Move
     conn: int | None
@@ -148,7 +150,7 @@ class Arbiter:
         return index in self.behind
 
     def queue(self, play: Stamped) -> None:
-        self.behind[play.index].append(play)
+        self.behind[play.place_no].append(play)
 
     def join(self, place: Contest, play: Stamped, wait_ms: int) -> Race:
         """Enter ``play`` in the race for ``place``; it may wait ``wait_ms`` past its
@@ -161,12 +163,14 @@ class Arbiter:
         elif play.credited_ms < min(p.credited_ms for p in race.plays):
             race.settle_ms = min(settle, race.cap_ms)  # a new leader: wait for its rivals
         race.plays.append(play)
-        self.behind.setdefault(play.index, [])
+        self.behind.setdefault(play.place_no, [])
         return race
 
     def due(self) -> int | None:
         """When the next race is decided, if any is waiting."""
-        return min((r.settle_ms for r in self.races.values()), default=None)
+        if not self.races:  # as nearly always: asked after every command
+            return None
+        return min(r.settle_ms for r in self.races.values())
 
     def settle(self, now_ms: int) -> tuple[Race, list[tuple[Stamped, Verdict, int]]] | None:
         """Take out the next race due by ``now_ms`` and its plays in credited order, each
@@ -201,7 +205,7 @@ class Arbiter:
     def release(self, index: int) -> list[Stamped]:
         """The plays that waited behind this place's raced play, in order; unless it
         still has a play in another race."""
-        if any(p.index == index for r in self.races.values() for p in r.plays):
+        if any(p.place_no == index for r in self.races.values() for p in r.plays):
             return []
         return self.behind.pop(index, [])
 
