@@ -36,8 +36,10 @@ def _masked(opcode: int, data: bytes) -> bytes:
     mask = os.urandom(4)
     if len(data) < 126:
         head = bytes([0x80 | opcode, 0x80 | len(data)])
-    else:
+    elif len(data) < 65536:
         head = bytes([0x80 | opcode, 0x80 | 126]) + struct.pack("!H", len(data))
+    else:
+        head = bytes([0x80 | opcode, 0x80 | 127]) + struct.pack("!Q", len(data))
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
@@ -64,6 +66,7 @@ class Raw:
         head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 101"), head
         self.pongs: list[bytes] = []
+        self.closed_with: int | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.sock.sendall(_masked(0x1, json.dumps(message).encode()))
@@ -87,6 +90,9 @@ class Raw:
             self.buffer = self.buffer[start + size :]
             if opcode == 0xA:
                 self.pongs.append(data)
+            elif opcode == 0x8:
+                self.closed_with = struct.unpack("!H", data[:2])[0]
+                return {"type": "closed"}
             elif opcode == 0x1:
                 return json.loads(data)  # type: ignore[no-any-return]
 
@@ -96,6 +102,47 @@ class Raw:
             message = self.recv()
             if message["type"] in ("ack", "refused"):
                 return message["seq"]  # type: ignore[no-any-return]
+
+
+def _dealt(port: int) -> Raw:
+    """Ann at a table with a bot, on a bare socket, dealt."""
+    http = f"http://127.0.0.1:{port}"
+    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
+    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
+    ann = Raw(port)
+    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
+    ann.send({"type": "ready"})
+    while (dealt := ann.recv())["type"] != "event" or dealt["e"]["k"] != "dealt":
+        pass
+    return ann
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        _masked(0x1, b"\xff\xfe not UTF-8"),  # websockets closes: 1007, invalid data
+        _masked(0x1, b" " * 70_000),  # over the frame limit (64 KiB): 1009, too big
+    ],
+    ids=["not UTF-8", "too big"],
+)
+def test_a_frame_the_server_does_not_read_itself_ends_the_connection_as_before(
+    port: int, frame: bytes
+) -> None:
+    """Frames the server's own reader does not take go to websockets, which closes the
+    connection as it always did, and the play sent after it is never answered."""
+    ann = _dealt(port)
+    ann.sock.sendall(_play(1))
+    assert ann.answer() == 1  # read by the server's own reader
+    ann.sock.sendall(frame + _play(2))
+    seqs = []
+    try:
+        while (message := ann.recv())["type"] != "closed":
+            seqs += [message["seq"]] if message["type"] in ("ack", "refused") else []
+    except (ConnectionResetError, AssertionError):  # closed, with unread bytes: a reset
+        pass
+    assert seqs == []
+    assert ann.closed_with in (None, 1007, 1009)
+    ann.sock.close()
 
 
 def test_frames_are_read_whole_however_they_arrive_and_a_ping_still_gets_its_pong(
@@ -110,14 +157,7 @@ def test_frames_are_read_whole_however_they_arrive_and_a_ping_still_gets_its_pon
         return frame
 
     monkeypatch.setattr(Frame, "parse", classmethod(counting))
-    http = f"http://127.0.0.1:{port}"
-    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
-    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
-    ann = Raw(port)
-    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
-    ann.send({"type": "ready"})
-    while (dealt := ann.recv())["type"] != "event" or dealt["e"]["k"] != "dealt":
-        pass
+    ann = _dealt(port)
     before = list(parsed)
 
     ann.sock.sendall(_play(1) + _play(2))  # two frames in one write
