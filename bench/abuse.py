@@ -465,7 +465,7 @@ def hands_by_time(stats: Stats, window_s: float = 5.0) -> list[int]:
     start = stats.acked_at[0]
     counts = collections.Counter(int((at - start) // window_s) for at in stats.hand_ends)
     last = int((stats.acked_at[-1] - start) // window_s)
-    return [counts[w] // 4 for w in range(last + 1)]  # each of a table's four saw it
+    return [round(counts[w] / 4) for w in range(last + 1)]  # each of a table's four saw it
 
 
 async def run(args: argparse.Namespace, port: int, pid: int) -> None:

@@ -117,14 +117,13 @@ class RawWebSocket(asyncio.Protocol):
         self.transport.write(head + self.mask + apply_mask(data, self.mask))
 
     def _fail(self, error: str | None) -> None:
-        if self.error is None and error is not None and not self.closed.done():
-            self.error = error
-        for future in (self.opened, self.closed):
-            if not future.done():
-                if future is self.opened:
-                    future.set_exception(Closed(error or "closed"))
-                else:
-                    future.set_result(None)
+        """The connection is over: ``error`` says why (None: our own close)."""
+        if self.closed.done():
+            return
+        self.error = error
+        if not self.opened.done():
+            self.opened.set_exception(Closed(error or "closed"))
+        self.closed.set_result(None)
 
 
 async def connect(

@@ -4,11 +4,8 @@ kernel's buffers are the point)."""
 
 from __future__ import annotations
 
-import base64
 import json
-import os
 import socket
-import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +19,7 @@ from nertz.server.app import Config
 
 from ..live_server import free_port, running
 from .conftest import SPEED, Live
+from .raw_socket import handshake, masked, seat_ann
 from .test_app import Client
 from .test_limits import metrics
 
@@ -37,13 +35,8 @@ def port(
         yield port
 
 
-def _frame(text: str) -> bytes:
-    """One masked client text frame (RFC 6455)."""
-    data, mask = text.encode(), os.urandom(4)
-    head = b"\x81" + (bytes([0x80 | len(data)]) if len(data) < 126 else b"\xfe")
-    if len(data) >= 126:
-        head += struct.pack("!H", len(data))
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+def _text(text: str) -> bytes:
+    return masked(0x1, text.encode())
 
 
 def _play(me: Client, seq: int) -> dict[str, Any]:
@@ -59,17 +52,7 @@ def _never_reading(port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.bind(("127.0.0.2", 0))
     sock.connect(("127.0.0.1", port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall(
-        (
-            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        ).encode()
-    )
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += sock.recv(1)
-    assert head.startswith(b"HTTP/1.1 101"), head
+    handshake(sock, port)
     return sock
 
 
@@ -84,11 +67,11 @@ def test_a_client_that_never_reads_is_cut_off_and_a_player_beside_it_plays_on(po
     ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
 
     hog = _never_reading(port)
-    hog.sendall(_frame(json.dumps({"type": "hello", "table": table["code"]})))
+    hog.sendall(_text(json.dumps({"type": "hello", "table": table["code"]})))
     started, cut_at, seq, slowest = time.monotonic(), None, 0, 0.0
     while time.monotonic() - started < 40:
         try:  # full states, as many as its quota allows, never read
-            hog.sendall(_frame('{"type": "resync"}'))
+            hog.sendall(_text('{"type": "resync"}'))
         except OSError:
             cut_at = time.monotonic() - started
             break
@@ -125,15 +108,13 @@ def test_a_message_written_directly_is_the_frame_websockets_would_write(size: in
 def _dealt_to_ann(port: int) -> tuple[Client, dict[str, Any], str]:
     """Ann at a table with a bot, connected, ready and dealt: her client, the state she
     was first sent and the table's code."""
-    http = f"http://127.0.0.1:{port}"
-    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
-    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
+    code, token = seat_ann(port)
     ann = Client(f"ws://127.0.0.1:{port}/ws")
-    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
+    ann.send({"type": "hello", "table": code, "token": token})
     state = ann.until(lambda m: m["type"] == "state")
     ann.send({"type": "ready"})
     ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "dealt")
-    return ann, state, table["code"]
+    return ann, state, code
 
 
 def test_the_table_writes_its_messages_directly_and_they_arrive_whole(

@@ -4,9 +4,7 @@ else (a ping here) handed to websockets with what follows, which answers it as e
 
 from __future__ import annotations
 
-import base64
 import json
-import os
 import socket
 import struct
 import time
@@ -14,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.frames import Frame
 
@@ -22,6 +19,7 @@ from nertz.server.app import Config
 
 from ..live_server import free_port, running
 from .conftest import SPEED
+from .raw_socket import handshake, masked, seat_ann
 
 
 @pytest.fixture(params=["uvloop", "asyncio"])
@@ -31,20 +29,8 @@ def port(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[int]:
         yield port
 
 
-def _masked(opcode: int, data: bytes) -> bytes:
-    """One masked client frame with FIN (RFC 6455, 5.2)."""
-    mask = os.urandom(4)
-    if len(data) < 126:
-        head = bytes([0x80 | opcode, 0x80 | len(data)])
-    elif len(data) < 65536:
-        head = bytes([0x80 | opcode, 0x80 | 126]) + struct.pack("!H", len(data))
-    else:
-        head = bytes([0x80 | opcode, 0x80 | 127]) + struct.pack("!Q", len(data))
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-
-
 def _play(seq: int, pad: int = 0) -> bytes:
-    return _masked(0x1, json.dumps({"type": "play", "seq": seq, "move": "T"}).encode() + b" " * pad)
+    return masked(0x1, json.dumps({"type": "play", "seq": seq, "move": "T"}).encode() + b" " * pad)
 
 
 class Raw:
@@ -54,22 +40,12 @@ class Raw:
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock.settimeout(10)
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
-        )
-        self.buffer = b""
-        while b"\r\n\r\n" not in self.buffer:
-            self.buffer += self.sock.recv(4096)
-        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 101"), head
+        self.buffer = handshake(self.sock, port)
         self.pongs: list[bytes] = []
         self.closed_with: int | None = None
 
     def send(self, message: dict[str, Any]) -> None:
-        self.sock.sendall(_masked(0x1, json.dumps(message).encode()))
+        self.sock.sendall(masked(0x1, json.dumps(message).encode()))
 
     def recv(self) -> dict[str, Any]:
         """The next text message (pongs on the way are kept in ``pongs``)."""
@@ -106,11 +82,9 @@ class Raw:
 
 def _dealt(port: int) -> Raw:
     """Ann at a table with a bot, on a bare socket, dealt."""
-    http = f"http://127.0.0.1:{port}"
-    table = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
-    token = httpx.post(f"{http}/api/tables/{table['code']}/join", json={"name": "Ann"}).json()
+    code, token = seat_ann(port)
     ann = Raw(port)
-    ann.send({"type": "hello", "table": table["code"], "token": token["token"]})
+    ann.send({"type": "hello", "table": code, "token": token})
     ann.send({"type": "ready"})
     while (dealt := ann.recv())["type"] != "event" or dealt["e"]["k"] != "dealt":
         pass
@@ -120,8 +94,8 @@ def _dealt(port: int) -> Raw:
 @pytest.mark.parametrize(
     "frame",
     [
-        _masked(0x1, b"\xff\xfe not UTF-8"),  # websockets closes: 1007, invalid data
-        _masked(0x1, b" " * 70_000),  # over the frame limit (64 KiB): 1009, too big
+        masked(0x1, b"\xff\xfe not UTF-8"),  # websockets closes: 1007, invalid data
+        masked(0x1, b" " * 70_000),  # over the frame limit (64 KiB): 1009, too big
     ],
     ids=["not UTF-8", "too big"],
 )
@@ -172,7 +146,7 @@ def test_frames_are_read_whole_however_they_arrive_and_a_ping_still_gets_its_pon
     assert parsed == before, "whole text frames went through websockets' parser"
 
     # A ping between two plays, in one write: a pong, and both plays answered in order.
-    ann.sock.sendall(_play(5) + _masked(0x9, b"are you there") + _play(6))
+    ann.sock.sendall(_play(5) + masked(0x9, b"are you there") + _play(6))
     assert [ann.answer(), ann.answer()] == [5, 6]
     assert ann.pongs == [b"are you there"]
     assert parsed[len(before) :] == ["PING", "TEXT"]  # websockets' again, from the ping on

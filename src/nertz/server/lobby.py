@@ -453,17 +453,17 @@ class Lobby:
             if not table.settings.public or table.stage.value == "over":
                 continue
             free = sorted({p.number for p in table.places if not p.taken})
-            rules, text = changed.get(entry.code, (None, None))
-            if rules is not table.rules or text is None:  # a cluster node asks every second
-                rules, text = table.rules, table.rules.changed()
-            self._changed[entry.code] = (rules, text)
+            kept = changed.get(entry.code)
+            if kept is None or kept[0] is not table.rules:  # a cluster node asks every second
+                kept = (table.rules, table.rules.changed())
+            self._changed[entry.code] = kept
             out.append(
                 {
                     "code": entry.code,
                     "stage": table.stage.value,
                     "seats": len(table.seats),
                     "free": free,
-                    "rules": text,
+                    "rules": kept[1],
                 }
             )
         return out

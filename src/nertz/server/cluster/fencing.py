@@ -157,13 +157,13 @@ class FencedPlays:
         return True
 
     def _connection(self) -> psycopg.Connection[Any]:
+        fresh = self._raw is None
         if self._raw is None:
             self._raw = self.engine.raw_connection()
-            driver = self._raw.driver_connection
-            assert isinstance(driver, psycopg.Connection)
-            driver.autocommit = True  # each batch is one statement: its own transaction
         driver = self._raw.driver_connection
         assert isinstance(driver, psycopg.Connection)
+        if fresh:
+            driver.autocommit = True  # each batch is one statement: its own transaction
         return driver
 
     def _failed(self, error: psycopg.Error) -> None:
