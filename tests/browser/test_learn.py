@@ -160,8 +160,21 @@ def test_the_guided_hand_by_touch_on_a_portrait_phone(browser: Browser, server: 
         context.close()
 
 
-KEYS = (("0", "f"), ("0", "f"), ("0", "1"), ("0", "f"), ("3", "3", "1"), ("0", "3"), (" ",),
-        ("w", "f"), ("s",), (" ",), ("w", "f"), ("0", "f"), ("n",))
+KEYS = (
+    ("0", "f"),
+    ("0", "f"),
+    ("0", "1"),
+    ("0", "f"),
+    ("3", "3", "1"),
+    ("0", "3"),
+    (" ",),
+    ("w", "f"),
+    ("s",),
+    (" ",),
+    ("w", "f"),
+    ("0", "f"),
+    ("n",),
+)
 """Each step's move by the keys (its text says them), steps 1 to 13."""
 
 SCREENS = {"desktop": (1280, 720), "phone": (390, 844), "sideways": (844, 390)}
