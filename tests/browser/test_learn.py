@@ -6,6 +6,7 @@ move."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -44,8 +45,7 @@ def start_lesson(page: Page, server: Server) -> None:
     page.goto(server.url)
     expect(page.locator("#learn-link")).to_be_visible()
     page.locator("#learn-link").click()
-    page.locator("#start-lesson").click()
-    page.locator(".ready-btn").click()
+    page.locator("#start-lesson").click()  # dealt at once: nothing to get ready for
     expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
     expect_step(page, 1, "Your Nertz pile")
     expect(page.locator(".invite-btn")).to_be_hidden()  # nobody to invite to a lesson
@@ -160,6 +160,95 @@ def test_the_guided_hand_by_touch_on_a_portrait_phone(browser: Browser, server: 
         context.close()
 
 
+KEYS = (
+    ("0", "f"),
+    ("0", "f"),
+    ("0", "1"),
+    ("0", "f"),
+    ("3", "3", "1"),
+    ("0", "3"),
+    (" ",),
+    ("w", "f"),
+    ("s",),
+    (" ",),
+    ("w", "f"),
+    ("0", "f"),
+    ("n",),
+)
+"""Each step's move by the keys (its text says them), steps 1 to 13."""
+
+SCREENS = {"desktop": (1280, 720), "phone": (390, 844), "sideways": (844, 390)}
+
+
+def uncovered(page: Page, selector: str) -> list[str]:
+    """What lies over ``selector`` where a person looks at it: its four corners and the
+    end of its last line (each a few pixels in); empty when nothing does."""
+    return page.evaluate(
+        """(selector) => {
+          const el = document.querySelector(selector);
+          const r = el.getBoundingClientRect();
+          const points = [[r.left + 4, r.top + 4], [r.right - 4, r.top + 4],
+            [r.left + 4, r.bottom - 4], [r.right - 4, r.bottom - 4], [r.right - 30, r.bottom - 10]];
+          return points.map(([x, y]) => document.elementFromPoint(x, y))
+            .filter((hit) => !hit || !el.contains(hit))
+            .map((hit) => (hit ? hit.className || hit.tagName : "off screen"));
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_a_lesson_is_dealt_at_once_with_nothing_over_its_card_or_carried_on(
+    browser: Browser, server: Server, screen: str
+) -> None:
+    """Issue 23, section 4: no seating, chat or host controls; nothing covers the lesson's
+    card from step 1 to step 14; the lesson's score does not follow into the practice
+    hand; and the hint glows only after a wait in the practice hand, not at Go."""
+    width, height = SCREENS[screen]
+    context, page, console = watched_page(browser, width, height, touch=screen != "desktop")
+    sent: list[tuple[float, str]] = []  # what the page sent and got, with the time
+    page.on(
+        "websocket",
+        lambda ws: (
+            ws.on("framesent", lambda b: sent.append((time.monotonic(), f"sent {b}"))),
+            ws.on("framereceived", lambda b: sent.append((time.monotonic(), b))),
+        ),
+    )
+    try:
+        page.goto(f"{server.url}/learn")
+        page.locator("#start-lesson").click()
+        expect(page.locator(f"{LESSON} .step-no")).to_have_text("Step 1 of 14")
+        expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+        for hidden in (".ready-btn", ".panel.seating", ".chat-btn", ".chat-panel", ".host-btn"):
+            expect(page.locator(hidden)).to_be_hidden()
+        assert uncovered(page, LESSON) == []
+        for number, keys in enumerate(KEYS, 1):
+            expect(page.locator(f"{LESSON} .step-no")).to_have_text(f"Step {number} of 14")
+            for key in keys:
+                page.keyboard.press(key)
+        expect_step(page, 14, "The score")
+        panel = page.locator(".overlay .panel")
+        expect(panel).to_contain_text("The lesson hand is over")
+        expect(panel.locator("th", has_text="total")).to_have_count(0)  # nothing carried on
+        expect(panel.locator(".chart, svg")).to_have_count(0)
+        expect(page.locator(".chat-panel")).to_be_hidden()
+        assert uncovered(page, LESSON) == []  # its closing sentence too
+        assert page.locator(".strip b").all_inner_texts() == ["0", "0"]
+        page.locator(".overlay .ready-btn").click()
+        expect(page.locator(f"{LESSON} h2")).to_have_text("Practice hand", timeout=10_000)
+        expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
+        expect(page.locator(".strip .hand-no")).to_have_text("Hand 1")
+        assert page.locator(".strip b").all_inner_texts() == ["0", "0"]
+        if screen == "desktop":  # the idle hint: its wait starts at Go (8 s)
+            expect(page.locator(".glow").first).to_be_visible(timeout=20_000)
+            go = max(at for at, frame in sent if '"k":"go"' in frame)
+            hint = min(at for at, frame in sent if frame == 'sent {"type":"hint"}' and at > go)
+            assert hint - go > 6, f"the hint glowed {hint - go:.1f} s after Go"
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
+
+
 def watched_practice(page: Page, server: Server) -> list[dict[str, Any]]:
     """Tess starts a practice hand against a bot at its quickest pace; what her page
     gets from the server is kept, frame by frame, in the list returned."""
@@ -233,7 +322,6 @@ def test_the_guided_hand_passes_an_axe_scan(browser: Browser, server: Server, si
         page.goto(f"{server.url}/learn")
         scan(page, "/learn")
         page.locator("#start-lesson").click()
-        page.locator(".ready-btn").click()
         expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
         page.keyboard.press("0")
         page.keyboard.press("1")  # wrong: the ace onto a work pile

@@ -38,5 +38,10 @@ def test_a_person_not_ready_sees_the_countdown_then_takes_the_place_back_from_a_
     expect(ben.locator(".status")).to_contain_text("Dealing in")
     wait_go(ann)  # 4 s later, ready or not
     expect(ann.locator(".opponents")).to_contain_text("bot playing")
+    # Ben was here all along: he is told what happened, not that he was away.
+    told = ben.locator(".toast", has_text="a bot is playing your seat")
+    expect(told).to_have_text(
+        "You were not ready in time, so a bot is playing your seat: make any move to take it back."
+    )
     ben.keyboard.press("Space")  # Ben turns his stock: his place is his again
     expect(ann.locator(".opponents")).not_to_contain_text("bot playing")

@@ -6,10 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
-from .helpers import BOT, drag, pile, seat_in, touch_drag, watched_page
+from .helpers import (
+    BOT,
+    drag,
+    foundation,
+    pile,
+    seat_in,
+    to_the_middle,
+    touch_drag,
+    watched_page,
+)
 
 ME = "nertz: 5D 2H AH; work: 6S / 9C / KC / 4C; stock: 3H 3C 7H; waste: -"
 """The first turn of the stock brings up the 3H for the hearts: the seat is never blocked,
@@ -182,3 +192,43 @@ def test_tab_shows_the_scores_from_anywhere_but_forms_and_dialogs(
     expect(dialog).to_be_hidden()
     tab()  # back on the table: the scores again
     expect(strip).to_have_attribute("aria-expanded", "false")
+
+
+def middle_of(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+CALLER = "nertz: AH; work: 6S / 5H / KC / 4C; stock: 2C 3C 7H; waste: -"
+"""One Nertz card to play before a call (R27), and a move left (5H on 6S): the table
+is not blocked, so the hand goes on until she calls (R25)."""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844), (844, 390)], ids=str)
+def test_a_card_dropped_just_after_the_hand_ended_says_the_hand_is_over(
+    browser: Browser, server: Server, size: tuple[int, int]
+) -> None:
+    """Issue 23: a drag let go after the hand ended is not "Wait for Go (R8)": the hand
+    is over (R28), as the server says of a play that comes after it."""
+    context, page, console = watched_page(browser, *size)
+    try:
+        code = server.table([CALLER, BOT])
+        seat_in(page, f"{server.url}/t/{code}")
+        to_the_middle(page)  # her one Nertz card: she may call (R27)
+        expect(foundation(page, 1)).to_be_visible()
+        # (Measured, not settled: the Nertz! button pulses while she may call.)
+        mx, my = middle_of(page, ".middle")
+        x, y = middle_of(page, '.mine [data-src="4"]')  # the 4 of clubs, picked up
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 10, y - 10, steps=3)
+        page.keyboard.press("n")  # she calls while holding it: the hand ends (R28)
+        expect(page.locator(".overlay .panel.hand-end")).to_be_visible()
+        page.mouse.move(mx, my, steps=5)
+        page.mouse.up()  # let go over the middle
+        expect(page.locator(".toast").last).to_have_text("The hand is over (R28).")
+        expect(page.locator(".toast", has_text="Wait for Go")).to_have_count(0)
+        assert console.errors == [], console.errors
+    finally:
+        context.close()

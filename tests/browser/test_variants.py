@@ -10,12 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from nertz.server.app import Config
 
 from ..live_server import free_port, running
-from .conftest import Console
+from .conftest import Console, Server
+from .helpers import watched_page
 
 SPEED = 8.0
 """Table time runs eight times faster (a test-only server setting): a two-seat hand of
@@ -61,3 +62,42 @@ def test_a_partnership_table_with_jokers_from_the_home_page_plays_to_the_end(
     options = page.locator("table.options")
     for name in ("jokers", "partnerships"):
         expect(options.locator("tr", has_text=name).first).to_contain_text("on (changed)")
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844), (844, 390)], ids=str)
+def test_the_rules_in_one_minute_say_the_tables_own_options(
+    browser: Browser, server: Server, size: tuple[int, int]
+) -> None:
+    """Issue 23: at an 11-card table (the quick preset: one hand decides, R4 and R32
+    variants) drawing one card, the one-minute summary in the Rules dialog and on the
+    rules page its seating panel opens says so, not the defaults."""
+    made = server.post(
+        "/api/tables",
+        {"preset": "quick", "options": {"draw": "1", "penalty": "1"}, "public": False},
+    )
+    context, page, console = watched_page(browser, *size)
+    try:
+        page.goto(server.url + made["link"])
+        page.fill("#join-name", "Tess")
+        page.click("text=Take a seat")
+        expect(page.locator(".ready-btn")).to_be_visible()
+        page.keyboard.press("?")
+        summary = page.locator(".rules-dialog .summary")
+        for said in (
+            "Your Nertz pile holds 11 cards",
+            "costs you 1 point.",
+            "Turn your stock one card at a time.",
+            "−1 for each card left in your Nertz pile",
+            "One hand decides: the highest hand score wins.",
+        ):
+            expect(summary).to_contain_text(said)
+        expect(summary).not_to_contain_text("13 cards")
+        page.keyboard.press("Escape")
+        with context.expect_page() as opened:
+            page.click("text=Rules and options in force")
+        rules_page = opened.value
+        expect(rules_page.locator(".summary")).to_contain_text("Your Nertz pile holds 11 cards")
+        expect(rules_page.locator(".summary")).to_contain_text("One hand decides")
+        assert console.errors == [], console.errors
+    finally:
+        context.close()

@@ -67,7 +67,8 @@ def test_a_person_who_never_says_ready_gets_a_countdown_then_a_bot_until_they_pl
     assert h.table.stage is Stage.SEATING
     assert state["table"]["ready_by_ms"] - state["now_ms"] == 1_000  # what the page counts
     assert h.run_until(lambda: h.table.stage is Stage.PLAYING, 3_000)
-    assert {"k": "takeover", "seat": 1, "bot": True} in kinds(h, 1)
+    # Bob is here: the bot is not for one away, and Bob is told why (not ready in time).
+    assert {"k": "takeover", "seat": 1, "bot": True, "why": "not_ready"} in kinds(h, 1)
     assert h.table.info()["ready_by_ms"] is None
     hand = h.table.hand
     assert hand is not None

@@ -168,13 +168,51 @@ def test_the_pace_changes_at_the_table_and_survives_a_rebuild() -> None:
 
 
 def lesson() -> Harness:
+    """The guided hand at Go: the learner joined and connected, nothing else."""
     rules, settings = lesson_table()
     h = Harness(rules, settings)
     assert h.join("You", "t0") == ((0, 0), None)
     h.connect(1, "t0")
-    h.send(1, {"type": "ready"})
-    h.run_until(lambda: h.table.stage is Stage.PLAYING, 5000)
+    assert h.run_until(lambda: h.table.stage is Stage.PLAYING, 5000)
     return h
+
+
+def test_a_lesson_is_dealt_as_soon_as_its_learner_is_here() -> None:
+    rules, settings = lesson_table()
+    h = Harness(rules, settings)
+    h.join("You", "t0")
+    h.connect(1, "t0")  # no Ready: a lesson has nothing to get ready for (R8)
+    assert h.table.stage is Stage.COUNTDOWN
+    assert [e["k"] for e in events(h, 1)][-2:] == ["dealt", "countdown"]
+    assert h.run_until(lambda: h.table.stage is Stage.PLAYING, settings.countdown_ms)
+
+
+def play_the_lesson(h: Harness) -> dict[str, Any]:
+    """Every step's move, then the landing window (R28): the lesson's ``hand_end``."""
+    for seq, step in enumerate(FIRST_HAND.steps[:-1], 1):
+        assert play(h, seq, step.expect[0])["type"] == "ack", step.id
+    h.advance(1000)
+    return next(e for e in events(h, 1) if e["k"] == "hand_end")
+
+
+def test_the_lesson_hands_score_is_not_carried_into_the_practice_hands() -> None:
+    h = lesson()
+    end = play_the_lesson(h)
+    assert [s["score"] for s in end["scores"]] == [6, -3]  # shown: the last step explains it
+    assert end["totals"] == [0, 0], "the lesson counts for nothing"
+    info = h.table.info()
+    assert info["totals"] == [0, 0] and info["history"] == []
+    assert info["series"]["first_hand"] == 2, "the match is the practice hands after it"
+    rebuilt = restore_from_records("TEST", h.table.rules, h.table.settings, h.records)
+    assert rebuilt.info()["totals"] == [0, 0] and rebuilt.info()["history"] == []
+    h.send(1, {"type": "ready"})  # the practice hand
+    assert h.run_until(lambda: h.table.stage is Stage.PLAYING, 5000)
+    h.send(1, {"type": "pace", "pace": 100})
+    assert h.run_until(lambda: h.table.stage is not Stage.PLAYING, 3_600_000)
+    practice_end = [e for e in events(h, 1) if e["k"] == "hand_end"][-1]
+    scores = [s["score"] for s in practice_end["scores"]]
+    assert practice_end["hand"] == 2 and practice_end["totals"] == scores
+    assert h.table.info()["history"] == [scores]
 
 
 def play(h: Harness, seq: int, move: str) -> dict[str, Any]:

@@ -225,7 +225,7 @@ FIRST_HAND = Lesson(
             "follows.",
             (),
             (),
-            "The hand is over: press Ready for a practice hand.",
+            'The hand is over: press "Deal the practice hand" when you are ready.',
         ),
     ),
     after=(

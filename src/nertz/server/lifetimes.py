@@ -56,7 +56,7 @@ class Lifetimes:
 
         def _maybe_again(self, now: int) -> None: ...
 
-        def _takeover(self, place: Place, now: int) -> None: ...
+        def _takeover(self, place: Place, now: int, why: str | None = None) -> None: ...
 
         def _let_go(self, place: Place) -> None: ...
 
@@ -131,10 +131,11 @@ class Lifetimes:
         ready; with everyone here but someone not ready, count down ``ready_s``
         (``ready_by``); stop counting when someone leaves or a place comes free. One
         person alone with bots keeps nobody waiting (a practice table, ``make play``):
-        no countdown."""
+        no countdown. A lesson deals as soon as its learner is here: nothing to get
+        ready for (``Practicing.lesson``)."""
         people = [p for p in self.places if p.bot is None]
         if all(p.token_hash is not None and p.conn is not None for p in people):
-            if all(p.ready for p in people):
+            if self.settings.lesson or all(p.ready for p in people):
                 self._deal(now)
             elif self.ready_by is None and len(people) > 1:  # the unready get a countdown
                 in_ms = self.settings.ready_s * 1000
@@ -152,7 +153,7 @@ class Lifetimes:
         unready = [p for p in self.places if p.bot is None and not p.ready]
         self._deal(now)
         for place in unready:
-            self._takeover(place, now)
+            self._takeover(place, now, "not_ready")
 
     def _back_from_bot(self, place: Place, now: int) -> bool:
         """A connected person a bot stands in for (``ready_s`` ran out) plays or says

@@ -12,9 +12,10 @@
   person's seat, with a perfect eye, checked against the engine (``best_move``).
 * **pace** (``Settings.bot_pace``, the ``pace`` message): every bot delay is
   stretched to 100 / pace of its level's.
-* a **lesson** (``Settings.lesson``, ``lessons.py``) for the first hand: the scripted
-  deal, one step at a time; the teacher seat's bot and the hand's timers wait for
-  the script (see ``lessons.py``).
+* a **lesson** (``Settings.lesson``, ``lessons.py``) for the first hand: dealt as soon
+  as the learner is here (no Ready), the scripted deal, one step at a time; the
+  teacher seat's bot and the hand's timers wait for the script (see ``lessons.py``).
+  Its score is shown and not carried on: the match is the practice hands after it.
 """
 
 from __future__ import annotations
@@ -120,6 +121,12 @@ class Practicing:
         table (R25) interrupts a step; after the call the landing window runs (R28)."""
         hand = self.hand
         return self.scripted and hand is not None and hand.phase is Phase.PLAYING
+
+    def counts(self, hand_no: int) -> bool:
+        """Whether hand ``hand_no`` counts in the match: a lesson's hand is a lesson, its
+        score is shown at its end and never carried into the practice hands after it
+        (they are the match, from ``first_hand`` 2)."""
+        return self.lesson is None or hand_no != 1
 
     def hand_ms(self, now: int) -> int:
         """The hand's clock: the table's, less every pause so far."""

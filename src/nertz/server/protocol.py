@@ -253,11 +253,14 @@ class ConnectedEvent(_Event, tag="connected", kw_only=True, frozen=True):
 
 
 class TakeoverEvent(_Event, tag="takeover", kw_only=True, frozen=True):
-    """A bot plays an absent person's place (``bot`` true) or handed it back."""
+    """A bot plays an absent person's place (``bot`` true) or handed it back. ``why``
+    says why a bot took it when the person was not away: ``not_ready``, the first deal
+    came (``ready_s`` ran out) before they said ready."""
 
     seat: int
     partner: int | None = None
     bot: bool
+    why: str | None = None
 
 
 class ReadyEvent(_Event, tag="ready", kw_only=True, frozen=True):

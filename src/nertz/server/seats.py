@@ -339,11 +339,13 @@ class Seating:
                 )
             )
 
-    def _takeover(self, place: Place, now: int) -> None:
+    def _takeover(self, place: Place, now: int, why: str | None = None) -> None:
         """A person away for ``bot_takeover_s`` (or whose place was released): a bot
-        plays the place until they come back."""
+        plays the place until they come back. ``why`` (``TakeoverEvent``) when the
+        person is not away."""
         place.driver = self._driver(place, TAKEOVER_SPEC)
-        self._emit(TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=True))
+        partner = self._partner_no(place)
+        self._emit(TakeoverEvent(seat=place.number, partner=partner, bot=True, why=why))
         if self.hand is not None and self.stage in (Stage.COUNTDOWN, Stage.PLAYING):
             place.driver.begin(view(self.hand, place.number), self.match.totals)
             if self.stage is Stage.PLAYING:

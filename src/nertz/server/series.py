@@ -63,7 +63,9 @@ class Series:
 
     def _init_series(self) -> None:
         self.match_no = 1
-        self.first_hand = 1
+        # A lesson's hand comes before the match: the practice hands after it are the
+        # match (``Practicing.counts``).
+        self.first_hand = 2 if self.settings.lesson else 1
         self.past_winners = []
         self.over_at = None
 

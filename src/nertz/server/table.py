@@ -254,7 +254,7 @@ class Table(
             replayed = replay(rebuild_deal(record, table.rules), table.rules, log)
             table.hand, table.hand_no, table._logged = replayed, record.hand, len(replayed.log)
             table.now = max(table.now, replayed.now)
-            if replayed.over:
+            if replayed.over and table.counts(record.hand):
                 table.match.record(replayed.scores(), hand_caller(replayed))
         table._restore_host(events, in_force)
         table.over_at = table.now if table.match.over else None  # the host's wait anew
@@ -523,7 +523,8 @@ class Table(
         self._clear_holds()
         scores = hand_scores(hand)
         caller = hand_caller(hand)
-        self.match.record(hand.scores(), caller)
+        if self.counts(self.hand_no):  # a lesson's hand is shown, never carried on
+            self.match.record(hand.scores(), caller)
         end = hand.end_reason.value if hand.end_reason else "?"
         self._out.records.append(ScoreRecord(self.hand_no, scores, caller, end))
         totals, lost = list(self.match.totals), [list(race) for race in self.lost]

@@ -103,7 +103,7 @@ function para(text) {
 /** The rules in plain language: the one-minute summary with pictures first, then the
  * full rules, then the options in force (``rules``: a table's). */
 export function rulesContent(rules, where = "this table") {
-  const out = h("div", { class: "rules-text" }, rulesSummary(), h("h2", { class: "full-rules", text: "The full rules" }));
+  const out = h("div", { class: "rules-text" }, rulesSummary(rules), h("h2", { class: "full-rules", text: "The full rules" }));
   for (const [title, paras] of RULES_TEXT) {
     out.append(h("h3", { text: title }), ...paras.map(para));
   }
@@ -113,11 +113,14 @@ export function rulesContent(rules, where = "this table") {
 }
 
 export async function showRules(app) {
-  const code = new URLSearchParams(location.search).get("t");
+  const params = new URLSearchParams(location.search);
+  const code = params.get("t");
+  const key = params.get("key"); // a private table's (the table page's link passes it)
   let rules = null;
   if (code) {
     try {
-      rules = (await api("GET", `/api/tables/${encodeURIComponent(code)}`)).rules;
+      const query = key ? `?key=${encodeURIComponent(key)}` : "";
+      rules = (await api("GET", `/api/tables/${encodeURIComponent(code)}${query}`)).rules;
     } catch {
       rules = null;
     }
@@ -126,7 +129,7 @@ export async function showRules(app) {
   app.replaceChildren(
     h("div", { class: "page" },
       h("nav", { class: "crumbs" }, h("a", { href: "/", text: "← Home" }),
-        code ? h("a", { href: `/t/${code}`, text: `back to table ${code}` }) : null),
+        code ? h("a", { href: `/t/${code}${key ? `?key=${encodeURIComponent(key)}` : ""}`, text: `back to table ${code}` }) : null),
       h("h1", { text: "How to play Nertz" }),
       rulesContent(rules, code ? `table ${code}` : "this table")));
 }

@@ -26,7 +26,7 @@ import { showRules } from "./table/rulesdialog.js";
 import { tickHostStart } from "./table/series.js";
 import { settingsMenu } from "./table/settings.js";
 import { soundOf } from "./table/sounds.js";
-import { emptyState, myPlace, nameOf, receive, shown } from "./table/state.js";
+import { emptyState, myPlace, nameOf, notPlayable, receive, shown } from "./table/state.js";
 
 export async function showTable(app, code) {
   const params = new URLSearchParams(location.search);
@@ -235,7 +235,9 @@ class TableView {
         break;
       }
       case "takeover":
-        if (e.seat === this.me && (e.partner === undefined || e.partner === this.partner) && e.bot) toast("A bot is playing your seat while you were away.", "warn");
+        if (e.seat !== this.me || (e.partner !== undefined && e.partner !== this.partner) || !e.bot) break;
+        if (e.why === "not_ready") toast("You were not ready in time, so a bot is playing your seat: make any move to take it back.", "warn", 6000);
+        else toast("A bot is playing your seat while you were away.", "warn");
         break;
       case "dealt":
         this.overlayHidden = false;
@@ -266,7 +268,8 @@ class TableView {
         break;
       case "rotated":
         this.flash(e.idle ? "Nobody moved for a while: the table rotates (R25)" : "Everyone is stuck: the table rotates (R25)", "info", 3000);
-        toast("Rotation: every stock was turned over and its top card moved to the bottom.", "info", 4000);
+        // In a lesson its card says so, and a toast would lie over the card.
+        if (!this.practice.step) toast("Rotation: every stock was turned over and its top card moved to the bottom.", "info", 4000);
         break;
       case "hand_end":
         this.overlayHidden = false;
@@ -298,14 +301,14 @@ class TableView {
       this.render();
       return;
     }
-    this.practice.refused(code, reason);
+    const explained = this.practice.refused(code, reason); // a lesson's card says why
     const before = rects(this);
     const was = this.pending.find((p) => p.seq === seq);
     this.pending = this.pending.filter((p) => p.seq !== seq);
     const beaten = code === "beaten";
     if (beaten) play("beaten");
     const text = beaten ? `Beaten to it! ${reason.replace(/^beaten to it: /, "")}` : reason;
-    toast(text, beaten ? "warn" : "error", 3200);
+    if (!explained) toast(text, beaten ? "warn" : "error", 3200);
     this.render(before);
     if (was && was.cards) {
       for (const c of was.cards) {
@@ -354,7 +357,7 @@ class TableView {
 
   send(move, cards = null) {
     if (!this.playable()) {
-      toast(this.table && this.table.stage === "countdown" ? "Wait for Go (R8)." : "The hand is not on.", "warn");
+      toast(notPlayable(this.st).reason, "warn");
       return;
     }
     const seq = ++this.seq;
@@ -370,7 +373,7 @@ class TableView {
   }
 
   playable() {
-    return this.me !== null && this.base && this.table && ["playing", "countdown"].includes(this.table.stage) && this.base.phase !== "over";
+    return notPlayable(this.st) === null;
   }
 
   call() {
@@ -433,9 +436,10 @@ class TableView {
     draw(this, view);
     renderChooser(this, view);
     renderOverlay(this);
-    this.hostBtn.hidden = !isHost(this);
+    const hosting = isHost(this) && !this.practice.lesson; // a lesson has nothing to run
+    this.hostBtn.hidden = !hosting;
     this.inviteBtn.style.display = canInvite(this) ? "" : "none"; // as the host button
-    this.hostBtn.style.display = isHost(this) ? "" : "none"; // [hidden] loses to the bar's button style
+    this.hostBtn.style.display = hosting ? "" : "none"; // [hidden] loses to the bar's button style
     finish(this, view, before);
     this.chat.place();
     this.practice.render();

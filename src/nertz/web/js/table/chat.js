@@ -211,7 +211,8 @@ export class Chat {
 
   isOpen() {
     const t = this.tv.table;
-    return !!t && (PLAYING.includes(t.stage) ? this.open.play : this.open.rest);
+    // A practice table is one person's (server/practice.py): nobody to talk to.
+    return !!t && !t.practice && (PLAYING.includes(t.stage) ? this.open.play : this.open.rest);
   }
 
   setOpen(on) {
@@ -244,6 +245,7 @@ export class Chat {
     this.panel.hidden = !open;
     this.panel.classList.toggle("in-play", playing);
     tv.board.classList.toggle("chat-beside", beside);
+    this.toggle.style.display = t.practice ? "none" : ""; // [hidden] loses to the bar's button style
     this.toggle.setAttribute("aria-expanded", String(open));
     this.badge.hidden = !this.unread;
     this.badge.textContent = this.unread ? String(this.unread) : "";

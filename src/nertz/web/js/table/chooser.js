@@ -3,7 +3,7 @@
 // joker down.
 import { h, toast } from "../api.js";
 import { cardName, parse, shortName } from "../cards.js";
-import { announceable, sourceCards } from "./state.js";
+import { announceable, notPlayable, sourceCards } from "./state.js";
 
 /** A joker sent to the middle: choose the card it is announced as. ``target`` is "F"
  * (the middle) or "F3" (that foundation's card is offered first). */
@@ -11,7 +11,7 @@ export function openChooser(tv, src, target) {
   const view = tv.view();
   const [joker] = sourceCards(view.seats[tv.me], src, 1) || [];
   if (!tv.playable()) {
-    toast(tv.table && tv.table.stage === "countdown" ? "Wait for Go (R8)." : "The hand is not on.", "warn");
+    toast(notPlayable(tv.st).reason, "warn");
     return;
   }
   if (view.phase !== "playing") {

@@ -7,7 +7,7 @@ import { cardEl, fitsWork, isJoker, parse, pinOf } from "../cards.js";
 import { chooserKey, closeChooser, openChooser } from "./chooser.js";
 import { closePanel } from "./panels.js";
 import { rects } from "./render.js";
-import { myPlace, sourceCards, srcName, topOf, wasteTop } from "./state.js";
+import { myPlace, notPlayable, sourceCards, srcName, topOf, wasteTop } from "./state.js";
 
 /** Tap on a card or a place (tap-then-tap). */
 function tap(tv, target) {
@@ -229,7 +229,7 @@ function endDrag(tv, x, y, cancelled) {
   }
   const seq = ++tv.seq;
   if (!tv.playable() || !tv.socket.send({ type: "play", seq, move: m.move })) {
-    toast(tv.playable() ? "Not connected: the card stays where it was." : "Wait for Go (R8).", "warn");
+    toast(tv.playable() ? "Not connected: the card stays where it was." : notPlayable(tv.st).reason, "warn");
     tv.render(before);
     return;
   }

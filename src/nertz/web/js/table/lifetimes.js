@@ -27,7 +27,9 @@ function minutes(end, now) {
 /** "Next hand in 23 s" between hands (the latest the next deal comes), or null. */
 export function nextHandText(tv, now) {
   const t = tv.table;
-  const at = t.stage === "between" ? onPage(tv.st, t.next_at_ms) : null;
+  // After a lesson's hand (before the match's first) the practice hand waits for the learner.
+  const lesson = t.hand < ((t.series && t.series.first_hand) || 1);
+  const at = t.stage === "between" && !lesson ? onPage(tv.st, t.next_at_ms) : null;
   return at === null ? null : `Next hand in ${secondsLeft(at, now)} s`;
 }
 

@@ -20,7 +20,7 @@ export function renderOverlay(tv) {
   const t = tv.table;
   const box = tv.overlay;
   let content = null;
-  if (t.stage === "seating") content = seatingPanel(tv);
+  if (t.stage === "seating") content = tv.practice.lesson ? null : seatingPanel(tv); // a lesson deals at once
   else if ((t.stage === "between" || t.stage === "over") && tv.st.handEnd && !tv.overlayHidden) content = handEndPanel(tv);
   else if (t.stage === "between" && !tv.overlayHidden) content = betweenPanel(tv);
   else if (t.stage === "over" && !tv.overlayHidden) content = matchPanel(tv);
@@ -75,7 +75,7 @@ function seatingPanel(tv) {
       ? h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "I'm ready — deal! ", h("kbd", { text: "Enter" }))
       : h("p", { text: "The deal comes when every seat is taken and everyone is ready." }),
     hostLine(tv),
-    h("p", {}, h("a", { href: `/rules?t=${tv.code}`, target: "_blank", text: "Rules and options in force" })));
+    h("p", {}, h("a", { href: `/rules?t=${tv.code}${tv.key ? `&key=${encodeURIComponent(tv.key)}` : ""}`, target: "_blank", text: "Rules and options in force" })));
 }
 
 /** Per seat, the running totals from the start (0) through every finished hand: the
@@ -128,19 +128,21 @@ function betweenPanel(tv) {
     panelFoot(tv, readyLine(tv)));
 }
 
-function breakdownTable(tv, e) {
+/** The hand's breakdown (R29, R30); ``totals``: with each seat's running total. */
+function breakdownTable(tv, e, totals = true) {
   const t = tv.table;
   const rules = (tv.base && tv.base.rules) || t.rules;
   const before = e.totals.map((v, i) => v - e.scores[i].score);
+  const heads = ["", "cards in the middle, sorted by back (R29)", "Nertz cards left", "caller bonus", "hand score (R30)", totals ? "total" : null];
   return h("table", { class: "breakdown" },
-    h("thead", {}, h("tr", {}, ["", "cards in the middle, sorted by back (R29)", "Nertz cards left", "caller bonus", "hand score (R30)", "total"].map((x) => h("th", { text: x })))),
+    h("thead", {}, h("tr", {}, heads.filter((x) => x !== null).map((x) => h("th", { text: x })))),
     h("tbody", {}, e.scores.map((s, i) => h("tr", { class: e.caller === i ? "caller" : "" },
       seatName(tv, t.seats[i], e.caller === i ? " (called)" : ""),
       h("td", {}, h("span", { class: "stackbar", style: `--n:${s.middle};--back:${seatColour(i)}`, title: `${s.middle} cards with ${nameOf(tv.st, i)}'s back` }), ` ${s.middle}`),
       h("td", { text: `${s.nertz_left} × −${rules.penalty}` }),
       h("td", { text: s.bonus ? `+${s.bonus}` : "—" }),
       h("td", { class: "arith", text: `${s.middle} − ${rules.penalty}×${s.nertz_left}${s.bonus ? ` + ${s.bonus}` : ""} = ${s.score}` }),
-      h("td", { class: "total", text: `${before[i]} → ${e.totals[i]}` })))));
+      totals ? h("td", { class: "total", text: `${before[i]} → ${e.totals[i]}` }) : null))));
 }
 
 function handEndPanel(tv) {
@@ -152,14 +154,19 @@ function handEndPanel(tv) {
   const best = Math.max(...e.scores.map((s) => s.score));
   const top = e.scores.map((s, i) => (s.score === best ? nameOf(tv.st, i) : null)).filter(Boolean);
   const n = handInMatch({ ...t, hand: e.hand });
-  const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} breakdown` },
-    panelHead(tv, `Hand ${n} over — ${why}`),
+  // A hand before the match's first is a lesson's (server/practice.py): its score is
+  // shown, not carried on, and the practice hand follows when the learner is ready.
+  const lesson = n < 1;
+  const title = lesson ? "The lesson hand is over" : `Hand ${n} over`;
+  const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `${lesson ? "The lesson hand" : `Hand ${n}`} breakdown` },
+    panelHead(tv, `${title} — ${why}`),
     h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).` }),
-    breakdownTable(tv, e),
+    breakdownTable(tv, e, !lesson),
     ...lostRaces(tv, e),
-    h("h3", { text: "Running totals" }),
-    chart(tv));
-  if (tv.st.matchEnd) {
+    ...(lesson ? [] : [h("h3", { text: "Running totals" }), chart(tv)]));
+  if (lesson) {
+    panel.append(panelFoot(tv, h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "Deal the practice hand ", h("kbd", { text: "Enter" }))));
+  } else if (tv.st.matchEnd) {
     panel.append(winnersLine(tv, tv.st.matchEnd.winners));
     panel.append(...[seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv), hostStartLine(tv))].filter(Boolean));
   } else {

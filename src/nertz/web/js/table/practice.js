@@ -51,6 +51,12 @@ export class Practice {
     return (this.tv.table && this.tv.table.practice) || null;
   }
 
+  /** A lesson table's lesson (its first hand; the practice hands follow), or null. A
+   * lesson is dealt at once and has no seating, chat or host controls. */
+  get lesson() {
+    return (this.info && this.info.lesson) || null;
+  }
+
   /** The lesson's step being played, or null (no lesson, or its hand is over). */
   get step() {
     const info = this.info;
@@ -112,9 +118,11 @@ export class Practice {
     if (move) setTimeout(() => this.tv.render(), GLOW_MS + 50); // the glow fades
   }
 
-  /** An event the reducer applied: a move of mine ends the glow and restarts the wait. */
+  /** An event the reducer applied: a move of mine ends the glow and restarts the wait;
+   * so do Go and the end of a pause (the wait is for time spent playing). */
   saw(e) {
-    if (e.seat === this.tv.me && ["moved", "turned", "stuck", "called"].includes(e.k)) {
+    const mine = e.seat === this.tv.me && ["moved", "turned", "stuck", "called"].includes(e.k);
+    if (mine || e.k === "go" || (e.k === "paused" && !e.paused)) {
       this.lastMove = performance.now();
       this.asked = false;
       this.glow = null;
@@ -123,12 +131,14 @@ export class Practice {
     if (e.k === "lesson") this.wrong = null;
   }
 
-  /** A refused play: in the lesson, say kindly why, with the step's own hint. */
+  /** A refused play: in the lesson, say kindly why, with the step's own hint. Whether
+   * the lesson's card says it (then nothing else need). */
   refused(code, reason) {
     const step = this.step;
-    if (!step) return;
+    if (!step) return false;
     this.wrong = code === "lesson" ? `Not quite. ${reason}` : `Not quite: ${reason.replace(/\.$/, "")}. ${step.hint}`;
     this.tv.render();
+    return true;
   }
 
   /** Draw the panel and the highlights (after the table is drawn). */

@@ -90,7 +90,8 @@ function renderStrip(tv, view) {
   const series = seriesLabel(t);
   // (replaceChildren would write a null out as the text "null".)
   tv.strip.replaceChildren(...[
-    h("span", { class: "hand-no", text: t.hand ? `Hand ${handInMatch(t)}` : "Table" }),
+    // A hand before the match's first is a lesson's (server/practice.py).
+    h("span", { class: "hand-no", text: t.hand ? (handInMatch(t) > 0 ? `Hand ${handInMatch(t)}` : "Lesson") : "Table" }),
     series ? h("span", { class: "series-no", text: series }) : null,
     ...chips].filter(Boolean));
   tv.strip.setAttribute("aria-expanded", String(tv.stripOpen));

@@ -163,8 +163,11 @@ function applyEvent(st, e, now) {
       st.handEnd = e;
       if (e.next_at_ms != null) t.next_at_ms = e.next_at_ms; // the next deal at the latest
       // The server's per-hand totals (docs/protocol.md, ``history``), this hand added.
-      // Hands are numbered across a series; ``history`` holds the current match's.
-      t.history = [...(t.history || []).slice(0, e.hand - ((t.series && t.series.first_hand) || 1)), e.totals];
+      // Hands are numbered across a series; ``history`` holds the current match's. A
+      // hand before the match's first is a lesson's (server/practice.py): not in it.
+      if (e.hand >= ((t.series && t.series.first_hand) || 1)) {
+        t.history = [...(t.history || []).slice(0, e.hand - ((t.series && t.series.first_hand) || 1)), e.totals];
+      }
       break;
     case "match_end":
       t.stage = "over";
@@ -272,6 +275,18 @@ export function myNames(st) {
   const s = st.table.seats[st.me];
   if (!s.partners || st.partner === null) return "You";
   return s.partners.map((p, i) => `${p.name || (p.bot ? "a bot" : "free place")}${i === st.partner ? " (you)" : ""}`).join(" & ");
+}
+
+/** Why this page cannot send a play now, as the server would refuse it: ``{code,
+ * reason}`` (a spectator; before the deal; the hand is over, R28), or null when it can.
+ * In the countdown a play goes out, and the server answers "wait for Go" (R8). */
+export function notPlayable(st) {
+  const t = st.table;
+  const m = st.model;
+  if (st.me === null) return { code: "not_seated", reason: "Spectators watch: take a seat to play." };
+  if (!t || !m || t.stage === "seating") return { code: "not_started", reason: "The hand has not been dealt yet: wait for Go (R8)." };
+  if (!["countdown", "playing"].includes(t.stage) || m.phase === "over") return { code: "hand_over", reason: "The hand is over (R28)." };
+  return null;
 }
 
 /** My own place: the seat, or my half of a partnership seat. */
