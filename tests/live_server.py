@@ -5,13 +5,33 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 import uvicorn
 
 from nertz.server.app import Config, create_app
 from nertz.server.cli import uvicorn_config
+
+T = TypeVar("T")
+
+PATIENCE_S = 60.0
+"""How long a test waits for something the server does by itself (a group commit, a
+timer): a cap for a machine busy with other work, never a pause. A test that waits
+returns the moment the thing is done."""
+
+
+def eventually(probe: Callable[[], T | None], what: str, seconds: float = PATIENCE_S) -> T:
+    """Ask ``probe`` until it answers (anything but None or False) and return that
+    answer; fail naming ``what`` was awaited if it never does within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = probe()
+        if answer is not None and answer is not False:
+            return answer
+        assert time.monotonic() < deadline, f"still waiting for {what} after {seconds} s"
+        time.sleep(0.02)
 
 
 def free_port() -> int:

@@ -84,11 +84,25 @@ def wait_go(page: Page) -> None:
     expect(page.locator(".status")).to_contain_text("Play!", timeout=10_000)
 
 
+SETTLED = """
+async () => {
+  // Every animation that ends (a card's flight, a fade; not a pulse that repeats for
+  // good) has finished: awaited as the page runs them, however slowly a busy machine
+  // lets it. New ones may start while we wait (a bot's card), so look again until none.
+  for (;;) {
+    const ending = document.getAnimations().filter(
+      (a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity,
+    );
+    if (!ending.length) return;
+    await Promise.allSettled(ending.map((a) => a.finished));
+  }
+}
+"""
+
+
 def settle(page: Page) -> None:
     """Wait until no card is flying (a card in flight is not where it will land)."""
-    page.wait_for_function(
-        "document.getAnimations().every(a => a.playState !== 'running')", timeout=3000
-    )
+    page.evaluate(SETTLED)
 
 
 def centre(page: Page, selector: str) -> tuple[float, float]:

@@ -92,6 +92,8 @@ def test_the_host_puts_a_bot_in_for_an_away_person_and_removes_another(
     cy = context.new_page()
     sit(cy, url, "Cy")
     cy.close()  # Cy is away
+    # The Host dialog lists people as they are when it opens: once Ann's page knows.
+    expect(ann.locator(".seat-list li").filter(has_text="Cy")).not_to_contain_text("not ready")
     host_dialog(ann)
     away = ann.locator("dialog .host-panel li").filter(has_text="Cy (away)")
     away.locator(".host-bot").click()

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from nertz.server.clock import FIRST_PINGS
+
 from .conftest import Server
 from .helpers import Player, drag, foundation, open_players, seat_all
 
@@ -221,7 +223,11 @@ def test_the_earlier_gesture_wins_from_a_page_150_ms_away(
         )
         page.keyboard.press("0")
         expect(page.locator(".card.selected")).to_have_attribute("aria-label", "2 of hearts")
-    time.sleep(1.5)  # the table has measured both trips (its first pings)
+    for page in (ann, ben):  # the table has measured both trips: its first quick pings
+        page.wait_for_function(
+            "n => window.__ws.sent.filter(({ msg }) => msg.type === 'pong').length >= n",
+            arg=FIRST_PINGS,
+        )
     ann.keyboard.press("f")
     time.sleep(0.1)
     ben.keyboard.press("f")

@@ -12,6 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from ..live_server import eventually
 from .conftest import Live
 
 BOTS = {"1": "demon:prompt", "2": "demon:prompt", "3": "demon:prompt"}
@@ -100,8 +101,14 @@ def test_a_full_match_over_websockets_against_three_bots(live: Live) -> None:
     assert final["totals"] == totals and max(totals) >= 20
     assert final["winners"] == [s for s in range(4) if totals[s] == max(totals)]
     me.close()
-    time.sleep(0.2)  # the group commit
-    history = httpx.get(f"{live.http}/api/matches").json()["matches"]
+    history = eventually(
+        lambda: (
+            (listed := httpx.get(f"{live.http}/api/matches").json()["matches"])
+            and listed[0]["code"] == table["code"]
+            and listed
+        ),
+        "the finished match in the history (the group commit)",
+    )
     assert history[0]["code"] == table["code"] and history[0]["totals"] == totals
     stored = httpx.get(f"{live.http}/api/matches/{table['id']}").json()
     assert [h["scores"] for h in stored["hands"]] == [e["scores"] for e in ends]

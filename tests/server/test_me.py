@@ -24,7 +24,7 @@ from nertz.server.lobby import hash_secret
 from nertz.server.records import DealRecord, MatchRecord, RacesRecord, ScoreRecord, SeatRecord
 from nertz.server.store import Store, TableCreated
 
-from ..live_server import free_port, running
+from ..live_server import eventually, free_port, running
 
 ANN = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 """One Nertz card: Ann plays her ace to the middle and calls (R27)."""
@@ -82,7 +82,11 @@ def play_single(http: str, layouts: list[str], bots: dict[str, str], people: dic
             ws.send(json.dumps({"type": "ready"}))
             sockets.append(ws)
         _call(sockets[0])
-    time.sleep(0.3)  # the group commit
+    first = next(iter(people.values()))
+    eventually(
+        lambda: any(s["code"] == code for s in me(http, first).json()["series"]),
+        "the finished match in the first person's games (the group commit)",
+    )
     return code
 
 
