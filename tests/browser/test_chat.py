@@ -41,7 +41,7 @@ def test_chat_lines_arrive_as_text_and_bad_lines_are_refused_with_a_sentence(
     server: Server, players: list[Player]
 ) -> None:
     ann, ben = (p.page for p in players)
-    take_seats(server, [ann, ben], ["Ann", "Ben"])
+    take_seats(server, [ann, ben], ["Ann", "Bert"])
     say(ann, "<b>x</b> <img src=x onerror=alert(1)>")
     line = ben.locator(".chat-line").filter(has_text="<b>x</b>")
     expect(line.locator(".chat-who")).to_have_text("Ann")
@@ -70,7 +70,7 @@ def test_chat_lines_arrive_as_text_and_bad_lines_are_refused_with_a_sentence(
 
 def test_a_muted_person_is_not_heard(server: Server, players: list[Player]) -> None:
     ann, ben = (p.page for p in players)
-    take_seats(server, [ann, ben], ["Ann", "Ben"])
+    take_seats(server, [ann, ben], ["Ann", "Bert"])
     say(ann, "before the mute")
     expect(ben.locator(".chat-line").filter(has_text="before the mute")).to_be_visible()
     ben.click(".chat-mute summary")
@@ -79,7 +79,7 @@ def test_a_muted_person_is_not_heard(server: Server, players: list[Player]) -> N
 
     say(ann, "can you hear me")
     ann.click('.react-btn[data-what="😂"]')
-    # Once Ann's page has both back, Ben's has had them too (one table, in order).
+    # Once Ann's page has both back, Bert's has had them too (one table, in order).
     expect(ann.locator(".chat-line").filter(has_text="can you hear me")).to_be_visible()
     expect(ann.locator(".mine .reaction")).to_have_text("😂")
     say(ben, "ben still talks")
@@ -109,7 +109,7 @@ def test_during_play_the_panel_never_covers_your_own_cards(
 ) -> None:
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN], bots={})
-    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     expect(ann.locator(".chat-panel")).to_be_hidden()  # collapsed during play
     ben.click(".chat-btn")
     say(ben, "good luck")

@@ -106,7 +106,7 @@ def test_my_games_lists_a_finished_match_with_its_figures_for_that_device_only(
     http: str,
 ) -> None:
     ann, ben = device(), device()
-    code = play_single(http, [ANN, BEN, BOT], {"2": "beginner"}, {"Ann": ann, "Ben": ben})
+    code = play_single(http, [ANN, BEN, BOT], {"2": "beginner"}, {"Ann": ann, "Bert": ben})
     mine = me(http, ann).json()
     assert mine["name"] == "Ann"
     assert mine["figures"] == {
@@ -124,7 +124,7 @@ def test_my_games_lists_a_finished_match_with_its_figures_for_that_device_only(
     assert series["code"] == code and series["wins"] == [1, 0, 0]
     [match] = series["matches"]
     assert match["seat"] == 0 and match["won"] and match["totals"] == [1, -4, -2]
-    assert match["names"][:2] == ["Ann", "Ben"] and match["names"][2]  # the bot's name
+    assert match["names"][:2] == ["Ann", "Bert"] and match["names"][2]  # the bot's name
     his = me(http, ben).json()
     assert his["figures"]["matches"] == 1 and his["figures"]["wins"] == 0
     assert his["figures"]["best_hand"] == -4 and his["figures"]["calls"] == 0
@@ -137,7 +137,7 @@ def test_my_games_lists_a_finished_match_with_its_figures_for_that_device_only(
     yours = httpx.get(
         f"{http}/api/matches/{series['table']}/1", headers={"X-Nertz-Device": ann}
     ).json()
-    assert yours["you"] == 0 and yours["names"][:2] == ["Ann", "Ben"]
+    assert yours["you"] == 0 and yours["names"][:2] == ["Ann", "Bert"]
     assert httpx.get(f"{http}/api/matches/{series['table']}/2").status_code == 404
 
     stranger = me(http, device()).json()  # another browser sees nothing
@@ -228,7 +228,7 @@ def test_figures_count_the_hands_a_device_held_and_the_races_stored_per_hand(
     tmp_path: Path,
 ) -> None:
     """Two matches of one series: Ann holds seat 0 throughout, Cy takes seat 1 from hand
-    2, so hand 1 is Ben's (his device) and not Cy's."""
+    2, so hand 1 is Bert's (his device) and not Cy's."""
     store = Store(str(tmp_path / "h.db"))
     devices = Devices(store.engine)
     ann, ben, cy = (hash_secret(device()) for _ in range(3))
@@ -253,7 +253,7 @@ def test_figures_count_the_hands_a_device_held_and_the_races_stored_per_hand(
             MatchRecord((9, 0), (0,), 2, 3),
         ],
     )
-    for who, seat, since, name in ((ann, 0, 1, "Ann"), (ben, 1, 1, "Ben"), (cy, 1, 2, "Cy")):
+    for who, seat, since, name in ((ann, 0, 1, "Ann"), (ben, 1, 1, "Bert"), (cy, 1, 2, "Cy")):
         devices.took(DevicePlace(who, "T1", seat, 0, since, name))
     store.flush()
     figures = device_history(store.engine, devices, ann)["figures"]
@@ -297,7 +297,7 @@ def test_a_place_given_up_is_the_devices_no_more(tmp_path: Path) -> None:
     )
     store.flush()
     devices.took(DevicePlace(ann, "T1", 0, 0, 1, "Ann"))
-    devices.took(DevicePlace(ben, "T1", 1, 0, 1, "Ben"))
+    devices.took(DevicePlace(ben, "T1", 1, 0, 1, "Bert"))
     store.submit(
         "T1",
         [
@@ -314,7 +314,7 @@ def test_a_place_given_up_is_the_devices_no_more(tmp_path: Path) -> None:
     assert [m["number"] for m in hers["series"][0]["matches"]] == [1]
     his = device_history(store.engine, devices, ben)
     assert his["figures"]["matches"] == 2 and his["figures"]["calls"] == 1
-    assert his["series"][0]["matches"][0]["names"] == ["Seat 1", "Ben"]
+    assert his["series"][0]["matches"][0]["names"] == ["Seat 1", "Bert"]
     store.close()
 
 
