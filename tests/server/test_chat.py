@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import create_engine
 
 from nertz.engine import Rules
@@ -66,6 +67,46 @@ def test_an_over_long_or_empty_line_is_refused_with_a_sentence_and_nobody_sees_i
     h.send(1, {"type": "chat", "text": "é" * CHAT_MAX_CHARS})  # characters, not bytes
     assert said(h, 2)[-1]["lines"][0]["text"] == "é" * CHAT_MAX_CHARS
     assert len(said(h, 2)) == 1 and h.table.chat_count == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "words"),
+    [
+        ("\u3164\u200b \u2800\u200d", "chat_blank", "that line shows nothing"),
+        ("\u115f\u1160", "chat_blank", "that line shows nothing"),
+        ("gg \u202etxt.exe", "chat_bidi", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("see \u2067this\u2069 here", "chat_bidi", "U+2067 RIGHT-TO-LEFT ISOLATE"),
+        ("x" + "\u0301" * 199, "chat_marks", "carries 199 combining marks; at most 3"),
+        ("ok x\u0301\u0302\u0303\u0304 then", "chat_marks", "carries 4 combining marks"),
+    ],
+)
+def test_a_line_that_would_not_show_what_it_says_is_refused(
+    text: str, code: str, words: str
+) -> None:
+    """Invisible lines, text turned around by a direction override or isolate, and a
+    letter under 199 marks drawn over its neighbours' lines: refused, nobody sees it."""
+    h = table()
+    h.send(1, {"type": "chat", "text": text})
+    refusal = error(h, 1)
+    assert refusal["code"] == code and words in refusal["reason"], refusal
+    assert not said(h, 2) and h.table.chat_count == 0
+
+
+def test_real_writing_with_marks_and_right_to_left_text_is_said() -> None:
+    """Vietnamese typed decomposed, Hebrew with points, Arabic, Thai tones, an emoji
+    with its variation selector and a joined family: every one reaches the table."""
+    h = table()
+    lines = [
+        "Vie\u0323\u0302t Nam",
+        "\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd",
+        "\u0645\u0631\u062d\u0628\u0627 gg",
+        "\u0e19\u0e49\u0e33",
+        "\u2764\ufe0f \U0001f468\u200d\U0001f469\u200d\U0001f467",
+    ]
+    for text in lines:
+        h.send(1, {"type": "chat", "text": text})
+        h.advance(CHAT_WINDOW_MS)
+    assert [m["lines"][0]["text"] for m in said(h, 2)] == lines
 
 
 def test_a_flood_is_refused_until_the_window_passes() -> None:
