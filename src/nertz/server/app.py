@@ -430,6 +430,15 @@ def create_app(config: Config) -> Starlette:
                         found = lobby().find(decoded.table)
                         if not (decoded.token or found.watch_ok(decoded.key)):
                             raise unknown_table(decoded.table)  # private: the same answer
+                        if (
+                            decoded.token
+                            and found.key_hash is not None
+                            and not found.holds_token(decoded.token)
+                        ):
+                            # A made-up token at a private table: the answer (and the
+                            # miss) of an unused code, not bad_token, which would tell
+                            # that a table has this code.
+                            raise unknown_table(decoded.table)
                     except LobbyError as error:
                         if refusal is None:
                             with contextlib.suppress(LobbyError):  # a finished table: its end

@@ -245,6 +245,11 @@ class Entry:
         """May someone holding ``key`` watch (``may_watch``)?"""
         return may_watch(self.key_hash, self.watch_hash, key)
 
+    def holds_token(self, token: str) -> bool:
+        """Is ``token`` a place's at this table (its hash is)?"""
+        digest = hash_secret(token)
+        return any(p.token_hash == digest for p in self.table.places)
+
 
 def may_join(key_hash: str | None, key: str | None) -> bool:
     """Does ``key`` let a person in: the table is public, or ``key`` is its invite (in
