@@ -7,6 +7,7 @@ import contextlib
 import json
 import secrets
 import sqlite3
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,10 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine
 from websockets.sync.client import ClientConnection, connect
 
 from nertz.server.app import Config
-from nertz.server.devices import DevicePlace, Devices
+from nertz.server.devices import DevicePlace, Devices, weak_secret
 from nertz.server.history import device_history
 from nertz.server.limits import Limits
 from nertz.server.lobby import hash_secret
@@ -195,6 +197,47 @@ def test_a_missing_or_malformed_secret_is_answered_with_a_code_and_a_sentence(
         f"{http}/api/tables/{code}/join", json={"name": "Ann"}, headers={"X-Nertz-Device": "bad"}
     )
     assert joined.status_code == 400 and joined.json()["error"] == "bad_device"
+
+
+def test_a_new_device_whose_secret_is_not_random_is_refused(http: str, tmp_path: Path) -> None:
+    """ "a" x 22 has the form of a secret and none of its randomness: a new device with
+    it (or a repeat, or too few hex digits) is refused with a sentence and nothing is
+    seated; a device already stored with such a secret keeps working."""
+    code = httpx.post(f"{http}/api/tables", json={"seats": 8}).json()["code"]
+    for weak, words in (
+        ("a" * 22, "characters spread over 0 bits (at least 64)"),
+        ("Ab3-" * 8, "a shorter one repeated"),
+        ("0123456789abcdef012345", "22 hex digits hold 88"),
+    ):
+        refused = httpx.post(
+            f"{http}/api/tables/{code}/join", json={"name": "Eve"}, headers={"X-Nertz-Device": weak}
+        )
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == "weak_device" and words in refused.json()["reason"]
+        assert "a device secret must" in refused.json()["reason"]
+    assert all(s["name"] is None for s in httpx.get(f"{http}/api/tables/{code}").json()["seats"])
+    # Stored before the check: "a" x 22 still names its browser.
+    old = "a" * 22
+    Devices(create_engine(f"sqlite:///{tmp_path / 'me.db'}")).took(
+        DevicePlace(hash_secret(old), "T0", 0, 0, 1, "Old")
+    )
+    join(http, code, "Old", old)
+    assert me(http, old).json()["name"] == "Old"
+
+
+def test_the_browsers_own_secrets_always_pass() -> None:
+    """device.js's generator (256 bits as hex), run in node: a thousand secrets, each
+    one a device the server takes."""
+    module = Path(__file__).resolve().parents[2] / "src/nertz/web/js/device.js"
+    script = (
+        f"const {{ deviceSecret }} = await import({json.dumps(module.as_uri())});"
+        "for (let i = 0; i < 1000; i++) console.log(deviceSecret());"
+    )
+    made = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert len(set(made)) == 1000
+    assert [s for s in made if weak_secret(s) is not None] == []
 
 
 def test_histories_asked_for_from_one_address_are_limited(http: str) -> None:
