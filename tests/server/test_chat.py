@@ -4,6 +4,8 @@ reactions go to every page, and the chat survives the store, a restart and kill 
 
 from __future__ import annotations
 
+import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -13,14 +15,15 @@ from sqlalchemy import create_engine
 
 from nertz.engine import Rules
 from nertz.server.chat import CHAT_BURST, CHAT_MAX_CHARS, CHAT_WINDOW_MS, RECENT_LINES
+from nertz.server.lobby import hash_secret
 from nertz.server.records import ChatRecord
 from nertz.server.settings import Settings
 from nertz.server.store import Store, TableCreated
 from nertz.server.table import restore_from_records
 
-from .conftest import free_port
+from .conftest import Live, free_port
 from .harness import Harness
-from .test_app import Client
+from .test_app import Client, create
 from .test_store import _serve
 
 SETTINGS = Settings(seats=3, bots={2: "skilled"}, countdown_ms=500, next_hand_s=5)
@@ -257,3 +260,55 @@ def test_kill_9_then_restart_brings_the_chat_back(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_line_names_the_person_the_same_under_a_new_name(live: Live) -> None:
+    """What a page mutes: each line, reaction and seat carries the person's handle at the
+    table, made from their device; Bo leaving and coming back as "Bo2" from the same
+    browser is the same person. The handle is no secret (not the device's secret nor its
+    hash), differs at another table, and a person with no device has none."""
+    ann_device, bo_device = secrets.token_hex(32), secrets.token_hex(32)
+    code = create(live, seats=3, countdown_ms=500)["code"]
+
+    def sit(name: str, device: str | None) -> Client:
+        headers = {} if device is None else {"X-Nertz-Device": device}
+        answer = httpx.post(
+            f"{live.http}/api/tables/{code}/join", json={"name": name}, headers=headers
+        )
+        assert answer.status_code == 200, answer.text
+        client = Client(live.ws)
+        client.send({"type": "hello", "table": code, "token": answer.json()["token"]})
+        client.until(lambda m: m["type"] == "state")
+        return client
+
+    ann, bo = sit("Ann", ann_device), sit("Bo", bo_device)
+    bo.send({"type": "chat", "text": "hi"})
+    [first] = ann.until(lambda m: m["type"] == "chat")["lines"]
+    person = first["person"]
+    assert re.fullmatch(r"[0-9a-f]{16}", person)
+    assert person not in (bo_device, hash_secret(bo_device)) and person not in hash_secret(
+        bo_device
+    )
+    bo.send({"type": "leave"})
+    ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "seat" and m["e"]["name"] is None)
+    bo = sit("Bo2", bo_device)
+    seated = ann.until(lambda m: m["type"] == "event" and m["e"].get("name") == "Bo2")["e"]
+    assert seated["person"] == person
+    bo.send({"type": "chat", "text": "it's me again"})
+    [again] = ann.until(lambda m: m["type"] == "chat")["lines"]
+    assert (again["name"], again["person"]) == ("Bo2", person)
+    bo.send({"type": "reaction", "what": "😂"})
+    assert ann.until(lambda m: m["type"] == "reaction")["person"] == person
+    cy = sit("Cy", None)  # no device: no handle
+    ann_person, bo_person, cy_person = (
+        s.get("person") for s in httpx.get(f"{live.http}/api/tables/{code}").json()["seats"]
+    )
+    assert bo_person == person and cy_person is None
+    assert ann_person is not None and ann_person != person
+    # Bo's browser at another table is another handle there.
+    code = create(live, seats=2)["code"]
+    sit("Bo", bo_device).close()
+    other = httpx.get(f"{live.http}/api/tables/{code}").json()["seats"][0]["person"]
+    assert other != person
+    for client in (ann, bo, cy):
+        client.close()

@@ -84,11 +84,15 @@ def test_a_made_up_token_gets_the_answer_of_an_unused_code(live: Live) -> None:
         client.send({"type": "hello", "table": asked, "token": made_up})  # still open: asks again
         assert client.recv()["code"] == "unknown_table"
         client.close()
-    assert answers[0] == answers[1] == {
-        "type": "error",
-        "code": "unknown_table",
-        "reason": "there is no table 'CODE'",
-    }
+    assert (
+        answers[0]
+        == answers[1]
+        == {
+            "type": "error",
+            "code": "unknown_table",
+            "reason": "there is no table 'CODE'",
+        }
+    )
     token = join(live, code, "Ann", key=made["invite"]).json()["token"]
     seated = Client(live.ws)
     seated.send({"type": "hello", "table": code, "token": token})

@@ -50,6 +50,7 @@ from .cluster.quotas import shared_lookup, shared_missed, shared_rate
 from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
+from .devices import person_id
 from .edge import BodyLimit, Door, EarlyRefusals, client_address
 from .history import finished_match
 from .invites import links
@@ -273,8 +274,9 @@ def create_app(config: Config) -> Starlette:
             device, refusal = await joining_device(state, request, address)  # me.py
             if refusal is not None:
                 return refused(refusal)
+            person = None if device is None else person_id(lobby().find(code).id, device)
             entry, seat, partner, token = await lobby().join(
-                code, body.name, body.seat, body.key, body.partner
+                code, body.name, body.seat, body.key, body.partner, person
             )
             if device is not None:
                 await took_place(state, device, entry, seat, partner, body.name)

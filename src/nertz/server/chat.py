@@ -204,6 +204,7 @@ class Chatting:
             seat=place.number,
             partner=self._partner_no(place),
             name=place.name,
+            person=place.person,
             text=line,
         )
         self.chat_lines.append(said)
@@ -218,7 +219,11 @@ class Chatting:
         if self._too_fast(conn, index, "reaction", now):
             return
         reaction = ReactionMsg(
-            seat=place.number, name=place.name, what=what, partner=self._partner_no(place)
+            seat=place.number,
+            name=place.name,
+            what=what,
+            partner=self._partner_no(place),
+            person=place.person,
         )
         self._to_everyone(encode(reaction))
 

@@ -457,9 +457,11 @@ class Lobby:
         seat: int | None = None,
         key: str | None = None,
         partner: int | None = None,
+        person: str | None = None,
     ) -> tuple[Entry, int, int, str]:
         """Take a seat: returns the table, the seat number, the place in it (the
-        partner, R40; 0 without partnerships) and the seat token."""
+        partner, R40; 0 without partnerships) and the seat token. ``person`` is who
+        sits down (``devices.person_id``), for muting."""
         entry = self.find(code)
         if not entry.key_ok(key):
             if entry.watch_ok(key):
@@ -472,7 +474,8 @@ class Lobby:
             raise LobbyError("private_table", "this table is private: use its link", 403)
         clean = player_name(name)
         token = secrets.token_urlsafe(24)
-        place, error = await entry.actor.request(Join(clean, hash_secret(token), seat, partner))
+        join = Join(clean, hash_secret(token), seat, partner, person)
+        place, error = await entry.actor.request(join)
         if error is not None:
             raise LobbyError(error[0], error[1], 409)
         return entry, place[0], place[1], token
