@@ -48,7 +48,7 @@ def free_port() -> int:
 
 
 # R41: Ann has a joker pinned on a work pile (a red 7 lies on it: it stands for a black 8)
-# and one on her Nertz pile; Ben has two at the ends of his work piles.
+# and one on her Nertz pile; Bert has two at the ends of his work piles.
 ANN = (
     "nertz: 8C 3S JD 4H 9S 2D QC 6H 5C 10D 7S 2H JK1; work: 9H JK2 7D / 9C / KC / 4C; "
     "stock: 2C 3C 7H 8D 10S AC 5D 4S 3H KD; waste: -"
@@ -68,7 +68,7 @@ def two_people(browser: Browser, url: str, *names: str) -> list[Page]:
 
 
 def jokers(browser: Browser, api: Server) -> None:
-    """A joker table from Ann's seat: Ben's joker landed on F1 as the 2♥, his second
+    """A joker table from Ann's seat: Bert's joker landed on F1 as the 2♥, his second
     announced as the 3♥ and counting down, Ann's pinned joker, and her chooser open."""
     code = api.table(
         [ANN, BEN, BOTS[1], BOTS[2]],
@@ -76,7 +76,7 @@ def jokers(browser: Browser, api: Server) -> None:
         countdown_ms=300,
         options={"jokers": "on", "joker_announce_ms": "3000"},
     )
-    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Ben")
+    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Bert")
     ben.keyboard.press("1")
     ben.keyboard.press("f")  # the ace of hearts starts F1
     ben.wait_for_selector('.fslot .card[aria-label^="foundation F1: ace of hearts"]')
@@ -120,8 +120,8 @@ def partners(browser: Browser, api: Server) -> None:
 
 
 def series(browser: Browser, api: Server) -> None:
-    """The end of a one-hand match from Ben's page: Ann called and won, the series stands
-    1-0, Ann has pressed "Play again" and the table waits for Ben."""
+    """The end of a one-hand match from Bert's page: Ann called and won, the series stands
+    1-0, Ann has pressed "Play again" and the table waits for Bert."""
     ann_hand = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
     code = api.table(
         [ann_hand, BOTS[0], BOTS[1]],
@@ -129,7 +129,7 @@ def series(browser: Browser, api: Server) -> None:
         countdown_ms=300,
         options={"match": "single"},
     )
-    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Ben")
+    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Bert")
     ann.dblclick('.mine [data-src="N"]')
     ann.wait_for_selector('.fslot .card[aria-label^="foundation F1: ace of hearts"]')
     ann.keyboard.press("n")
@@ -158,8 +158,8 @@ def invite(browser: Browser, api: Server) -> None:
 
 
 def my_games(browser: Browser, api: Server) -> None:
-    """Ann's "My games" (/me) after a series of two one-hand matches with Ben and a
-    bot: she called and won the first, Ben the second; then match 1 hand by hand."""
+    """Ann's "My games" (/me) after a series of two one-hand matches with Bert and a
+    bot: she called and won the first, Bert the second; then match 1 hand by hand."""
     ann_hand = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
     ben_hand = "nertz: AD; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
     code = api.table(
@@ -168,7 +168,7 @@ def my_games(browser: Browser, api: Server) -> None:
         countdown_ms=300,
         options={"match": "single"},
     )
-    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Ben")
+    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Bert")
     for caller in (ann, ben):
         caller.dblclick('.mine [data-src="N"]')
         caller.wait_for_selector('.fslot .card[aria-label*="ace of"]')
@@ -211,9 +211,9 @@ def guided(browser: Browser, api: Server) -> None:
 
 def chat(browser: Browser, api: Server) -> None:
     """Ann's page mid-hand with the chat open beside the table (above her own layout):
-    Ben's markup shown as text, and his reaction on his seat."""
+    Bert's markup shown as text, and his reaction on his seat."""
     code = api.table([ME, BOTS[0], BOTS[1]], bots={"2": "casual:scorer"}, countdown_ms=300)
-    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Ben")
+    ann, ben = two_people(browser, f"{api.url}/t/{code}", "Ann", "Bert")
     for page in (ann, ben):
         page.click(".chat-btn")
     lines = [

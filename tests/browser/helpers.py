@@ -19,7 +19,7 @@ could lay a red 9 on its 10S called Nertz before a slow page finished)."""
 TWO_ANN = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 """Ann's seat at a two-person table: one Nertz card, so she can play it and call (R27)."""
 TWO_BEN = "nertz: 9S 2S; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
-"""Ben's seat beside her: nothing he plays reaches her ace's foundation first."""
+"""Bert's seat beside her: nothing he plays reaches her ace's foundation first."""
 
 
 def watched_page(

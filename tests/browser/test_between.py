@@ -35,7 +35,7 @@ def test_the_next_hand_is_counted_down_and_a_page_that_leaves_keeps_its_seat(
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN], bots={}, next_hand_s=60, reconnect_s=120)
     url = f"{server.url}/t/{code}"
-    seat_all([ann, ben], url, ["Ann", "Ben"])
+    seat_all([ann, ben], url, ["Ann", "Bert"])
     ann.keyboard.press("?")  # a race: the hand does not wait for her reading
     expect(ann.locator(".rules-note")).to_contain_text("The hand goes on while you read")
     ann.keyboard.press("Escape")
@@ -54,12 +54,12 @@ def test_the_next_hand_is_counted_down_and_a_page_that_leaves_keeps_its_seat(
     expect(ann.locator(".hand-end .next-hand")).not_to_have_text(f"Next hand in {first} s")
     assert seconds(ann, ".hand-end .next-hand") < first  # it ticks
 
-    # Ben reloads mid-countdown: his page counts on from the table's clock, not anew.
+    # Bert reloads mid-countdown: his page counts on from the table's clock, not anew.
     ben.reload()
     expect(ben.locator(".hand-end .next-hand")).to_contain_text("Next hand in")
     assert seconds(ben, ".hand-end .next-hand") <= seconds(ann, ".hand-end .next-hand") + 1
 
-    # Ben goes home: his place is kept, and Ann sees for how long.
+    # Bert goes home: his place is kept, and Ann sees for how long.
     ben.click(".home-link")
     ben.wait_for_url(f"{server.url}/")
     away = ann.locator(".hand-end .breakdown .away")
@@ -67,19 +67,19 @@ def test_the_next_hand_is_counted_down_and_a_page_that_leaves_keeps_its_seat(
     kept = away.inner_text()
     expect(ann.locator(".opp-head").first).to_contain_text("seat kept 1:")  # above her cards
     expect(away).not_to_have_text(kept)  # counting down
-    assert server.get(f"/api/tables/{code}")["seats"][1]["name"] == "Ben"
+    assert server.get(f"/api/tables/{code}")["seats"][1]["name"] == "Bert"
 
     # Ann looks at the table: the status line goes on counting.
     ann.click(".hand-end .close-x")
     expect(ann.locator(".status")).to_contain_text(re.compile(r"Hand over · Next hand in \d+ s"))
 
-    # Ben comes back before it runs out: the same seat, his own.
+    # Bert comes back before it runs out: the same seat, his own.
     ben.goto(url)
     expect(ben.locator(".hand-end .ready-btn")).to_be_visible()
     expect(ben.locator(".status")).not_to_contain_text("watching")
     expect(ann.locator(".opp-head").first).not_to_contain_text("away")
     seat = server.get(f"/api/tables/{code}")["seats"][1]
-    assert seat["name"] == "Ben" and seat["connected"] and "kept_until_ms" not in seat
+    assert seat["name"] == "Bert" and seat["connected"] and "kept_until_ms" not in seat
     ben.click(".hand-end .ready-btn")
     ann.click(".ready-side")  # both ready: the next hand deals at once
     for page in (ann, ben):

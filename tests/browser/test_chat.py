@@ -14,6 +14,7 @@ from .conftest import Server
 from .helpers import TWO_ANN as ANN
 from .helpers import TWO_BEN as BEN
 from .helpers import Player, open_players, seat_all
+from .test_host import host_dialog
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def test_chat_lines_arrive_as_text_and_bad_lines_are_refused_with_a_sentence(
     server: Server, players: list[Player]
 ) -> None:
     ann, ben = (p.page for p in players)
-    take_seats(server, [ann, ben], ["Ann", "Ben"])
+    take_seats(server, [ann, ben], ["Ann", "Bert"])
     say(ann, "<b>x</b> <img src=x onerror=alert(1)>")
     line = ben.locator(".chat-line").filter(has_text="<b>x</b>")
     expect(line.locator(".chat-who")).to_have_text("Ann")
@@ -70,7 +71,7 @@ def test_chat_lines_arrive_as_text_and_bad_lines_are_refused_with_a_sentence(
 
 def test_a_muted_person_is_not_heard(server: Server, players: list[Player]) -> None:
     ann, ben = (p.page for p in players)
-    take_seats(server, [ann, ben], ["Ann", "Ben"])
+    take_seats(server, [ann, ben], ["Ann", "Bert"])
     say(ann, "before the mute")
     expect(ben.locator(".chat-line").filter(has_text="before the mute")).to_be_visible()
     ben.click(".chat-mute summary")
@@ -79,7 +80,7 @@ def test_a_muted_person_is_not_heard(server: Server, players: list[Player]) -> N
 
     say(ann, "can you hear me")
     ann.click('.react-btn[data-what="😂"]')
-    # Once Ann's page has both back, Ben's has had them too (one table, in order).
+    # Once Ann's page has both back, Bert's has had them too (one table, in order).
     expect(ann.locator(".chat-line").filter(has_text="can you hear me")).to_be_visible()
     expect(ann.locator(".mine .reaction")).to_have_text("😂")
     say(ben, "ben still talks")
@@ -93,6 +94,34 @@ def test_a_muted_person_is_not_heard(server: Server, players: list[Player]) -> N
     ben.click(".chat-mute summary")
     ben.uncheck('.mute-list input[data-name="Ann"]')
     expect(ben.locator(".chat-line").filter(has_text="can you hear me")).to_be_visible()
+
+
+def test_a_muted_person_stays_muted_under_a_new_name(server: Server, players: list[Player]) -> None:
+    """Muting is of the person, not the name: Ann mutes Bert and removes him (she is the
+    host); he comes back as "Bert2" from the same browser, and Ann's page still does not
+    show what he says."""
+    ann, ben = (p.page for p in players)
+    take_seats(server, [ann, ben], ["Ann", "Bert"])
+    ann.click(".chat-mute summary")
+    ann.check('.mute-list input[data-name="Bert"]')
+    host_dialog(ann)
+    ann.locator("dialog .host-panel li").filter(has_text="Bert").locator(".host-remove").click()
+    expect(ben.locator(".removed")).to_contain_text("The host removed you from this table")
+    ann.keyboard.press("Escape")
+    ben.reload()  # the token is gone: the page offers a seat again
+    ben.fill("#join-name", "Bert2")
+    ben.click("text=Take a seat")
+    expect(ann.locator('.mute-list input[data-name="Bert2"]')).to_be_checked()  # still muted
+    say(ben, "you cannot escape me")
+    ben.click('.react-btn[data-what="😂"]')
+    expect(ben.locator(".chat-line").filter(has_text="you cannot escape me")).to_be_visible()
+    say(ann, "quiet now")
+    # Ann's own line comes back after Bert2's (one table, in order): his was not shown.
+    expect(ann.locator(".chat-line").filter(has_text="quiet now")).to_be_visible()
+    assert ann.locator(".chat-line").filter(has_text="escape").count() == 0
+    assert ann.locator(".reaction").count() == 0
+    ann.uncheck('.mute-list input[data-name="Bert2"]')
+    expect(ann.locator(".chat-line").filter(has_text="you cannot escape me")).to_be_visible()
 
 
 def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -109,7 +138,7 @@ def test_during_play_the_panel_never_covers_your_own_cards(
 ) -> None:
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN], bots={})
-    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     expect(ann.locator(".chat-panel")).to_be_hidden()  # collapsed during play
     ben.click(".chat-btn")
     say(ben, "good luck")

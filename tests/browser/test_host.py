@@ -44,7 +44,7 @@ def test_the_host_starts_now_changes_an_option_and_passes_the_role(
     code = server.table([ANN, BEN, BOT], bots={}, options={"match": "single"})
     url = f"{server.url}/t/{code}"
     sit(ann, url, "Ann")
-    sit(ben, url, "Ben")
+    sit(ben, url, "Bert")
     expect(ann.locator(".host-line")).to_have_text("You are the host.")
     expect(ben.locator(".host-line")).to_have_text("Ann is the host.")
     expect(ben.locator(".host-btn")).to_be_hidden()
@@ -72,7 +72,7 @@ def test_the_host_starts_now_changes_an_option_and_passes_the_role(
         page.keyboard.press("Escape")
 
     host_dialog(ann)
-    ann.click("dialog .host-pass")  # Ben is host now
+    ann.click("dialog .host-pass")  # Bert is host now
     expect(ben.locator(".overlay .host-open")).to_be_visible()
     expect(ann.locator(".overlay .host-open")).to_have_count(0)
     ben.click(".leave-btn")  # the host leaves: the role passes back to Ann by itself
@@ -87,7 +87,7 @@ def test_the_host_puts_a_bot_in_for_an_away_person_and_removes_another(
     code = server.table([ANN, BEN, BOT], bots={})
     url = f"{server.url}/t/{code}"
     sit(ann, url, "Ann")
-    sit(ben, url, "Ben")
+    sit(ben, url, "Bert")
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     cy = context.new_page()
     sit(cy, url, "Cy")
@@ -99,7 +99,7 @@ def test_the_host_puts_a_bot_in_for_an_away_person_and_removes_another(
     away.locator(".host-bot").click()
     expect(ann.locator(".seat-list li").filter(has_text="Cleo")).to_have_count(1)  # Cy's bot
     host_dialog(ann)
-    ann.locator("dialog .host-panel li").filter(has_text="Ben").locator(".host-remove").click()
+    ann.locator("dialog .host-panel li").filter(has_text="Bert").locator(".host-remove").click()
     expect(ben.locator(".removed")).to_contain_text("The host removed you from this table")
     assert server.get(f"/api/tables/{code}")["seats"][1]["name"] is None
     ben.reload()  # the token is gone: the page offers a seat again

@@ -76,7 +76,7 @@ def test_the_invite_dialog_copies_the_invite_and_shows_its_qr_code(
     assert link in copied and made["invite"] in copied
     # The friend pastes the link and sits down.
     ben.goto(link)
-    take_seat(ben, "Ben")
+    take_seat(ben, "Bert")
 
 
 def test_copy_invite_opens_the_share_sheet_on_a_phone(server: Server, browser: Browser) -> None:
@@ -121,7 +121,7 @@ def test_the_host_starts_the_next_match_once_the_wait_is_over(
 ) -> None:
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN], bots={}, options={"match": "single"}, host_start_s=3)
-    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     ann.dblclick('.mine [data-src="N"]')
     expect(ann.locator(".fslot .card").first).to_have_attribute(
         "aria-label", "foundation F1: ace of hearts, 1 card"

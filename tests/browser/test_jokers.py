@@ -117,13 +117,13 @@ def test_a_joker_on_a_work_pile_and_one_announced_to_the_middle(
 
 ANN = "nertz: 5D JK1; work: AH / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 BEN = "nertz: 9S 2H; work: AS / 8D / QD / 3S; stock: 4H 5H 6H; waste: -"
-"""Ben holds the real two of hearts on his Nertz pile."""
+"""Bert holds the real two of hearts on his Nertz pile."""
 
 
 def test_the_real_card_first_sends_the_joker_home(server: Server, two: list[Player]) -> None:
     ann, ben = (p.page for p in two)
     code = server.table([ANN, BEN], bots={}, options={**JOKERS, "joker_announce_ms": "4000"})
-    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     ann.dblclick('.mine [data-src="1"]')
     expect(foundation(ben, 1)).to_have_attribute(
         "aria-label", "foundation F1: ace of hearts, 1 card"
@@ -133,7 +133,7 @@ def test_the_real_card_first_sends_the_joker_home(server: Server, two: list[Play
     ann.click('.chooser button[aria-label="2 of hearts on F1"]')
     expect(ben.locator('.fslot[data-drop="F1"] .announce')).to_contain_text("Ann")
     expect(ben.locator(".toast.info")).to_contain_text("Ann announced a joker as the 2 of hearts")
-    # Ben holds that real card and plays it there first, as usual.
+    # Bert holds that real card and plays it there first, as usual.
     ben.dblclick('.mine [data-src="N"]')
     for p in (ann, ben):
         expect(foundation(p, 1)).to_have_attribute(

@@ -26,22 +26,22 @@ def test_a_person_not_ready_sees_the_countdown_then_takes_the_place_back_from_a_
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN, BOT], bots={"2": "casual"}, ready_s=4)
     url = f"{server.url}/t/{code}"
-    for page, name in ((ann, "Ann"), (ben, "Ben")):
+    for page, name in ((ann, "Ann"), (ben, "Bert")):
         page.goto(url)
         page.fill("#join-name", name)
         page.click("text=Take a seat")
         expect(page.locator(".ready-btn")).to_be_visible()
-    ann.click(".ready-btn")  # Ben reads the rules instead
+    ann.click(".ready-btn")  # Bert reads the rules instead
     expect(ben.locator(".status")).to_contain_text(
         "a bot plays for anyone not ready until they play"
     )
     expect(ben.locator(".status")).to_contain_text("Dealing in")
     wait_go(ann)  # 4 s later, ready or not
     expect(ann.locator(".opponents")).to_contain_text("bot playing")
-    # Ben was here all along: he is told what happened, not that he was away.
+    # Bert was here all along: he is told what happened, not that he was away.
     told = ben.locator(".toast", has_text="a bot is playing your seat")
     expect(told).to_have_text(
         "You were not ready in time, so a bot is playing your seat: make any move to take it back."
     )
-    ben.keyboard.press("Space")  # Ben turns his stock: his place is his again
+    ben.keyboard.press("Space")  # Bert turns his stock: his place is his again
     expect(ann.locator(".opponents")).not_to_contain_text("bot playing")

@@ -33,7 +33,7 @@ def test_my_games_lists_the_finished_match_with_my_figures_and_opens_it(
 ) -> None:
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN, BOT], bots={"2": "beginner:scorer"}, options={"match": "single"})
-    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     ann.dblclick('.mine [data-src="N"]')
     expect(ann.locator(".fslot .card").first).to_have_attribute(
         "aria-label", "foundation F1: ace of hearts, 1 card"

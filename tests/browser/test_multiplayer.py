@@ -60,9 +60,9 @@ def players(browser: Browser) -> Iterator[list[Player]]:
 
 
 def sit_down(server: Server, players: list[Player], **options: str) -> None:
-    """A two-seat table of people: Ann takes seat 1, Ben seat 2; both ready; Go."""
+    """A two-seat table of people: Ann takes seat 1, Bert seat 2; both ready; Go."""
     code = server.table([ANN, BEN], bots={}, options=options)
-    seat_all([p.page for p in players], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    seat_all([p.page for p in players], f"{server.url}/t/{code}", ["Ann", "Bert"])
 
 
 def opponent_pile(page: Page, n: int) -> Any:
@@ -73,16 +73,16 @@ def test_two_browsers_play_each_other_and_race(server: Server, players: list[Pla
     ann, ben = (p.page for p in players)
     sit_down(server, players, tie_window_ms="0")  # R16: no true ties, first to arrive wins
     for page in (ann, ben):
-        expect(page.locator(".opp")).to_contain_text("Ann" if page is ben else "Ben")
+        expect(page.locator(".opp")).to_contain_text("Ann" if page is ben else "Bert")
 
-    # Ann starts a foundation with her ace: Ben sees her layout and the middle change.
+    # Ann starts a foundation with her ace: Bert sees her layout and the middle change.
     drag(ann, '.mine [data-src="1"]', ".middle")
     for page in (ann, ben):
         expect(foundation(page, 1)).to_have_attribute(
             "aria-label", "foundation F1: ace of hearts, 1 card"
         )
     expect(opponent_pile(ben, 1)).to_have_attribute("aria-label", "work pile 1: empty")
-    # Ben starts one with his: Ann sees it.
+    # Bert starts one with his: Ann sees it.
     ben.dblclick('.mine [data-src="1"]')
     for page in (ann, ben):
         expect(foundation(page, 2)).to_have_attribute(
@@ -91,7 +91,7 @@ def test_two_browsers_play_each_other_and_race(server: Server, players: list[Pla
     expect(opponent_pile(ann, 1)).to_have_attribute("aria-label", "work pile 1: empty")
 
     # The race: both pick their two of hearts, then both send it to the middle, Ann's
-    # key first and Ben's right after, before either has heard back.
+    # key first and Bert's right after, before either has heard back.
     for page in (ann, ben):
         page.keyboard.press("0")
         expect(page.locator(".card.selected")).to_have_attribute("aria-label", "2 of hearts")
@@ -143,7 +143,7 @@ def test_a_dropped_connection_reconnects_and_catches_up(
     ann.evaluate("window.__ws.hold = true; window.__ws.sockets.at(-1).close()")
     expect(ann.locator(".status")).to_have_text("Connection lost — reconnecting…")
     expect(ben.locator(".opp")).to_contain_text("away")  # the server saw her go
-    # Meanwhile Ben plays a card.
+    # Meanwhile Bert plays a card.
     drag(ben, '.mine [data-src="1"]', ".middle")
     expect(foundation(ben, 1)).to_have_attribute(
         "aria-label", "foundation F1: ace of spades, 1 card"
@@ -151,7 +151,7 @@ def test_a_dropped_connection_reconnects_and_catches_up(
     ann.wait_for_function("window.__ws.held !== null")  # a first try, still down
     expect(foundation(ann, 1)).to_have_count(0)
     ann.evaluate("window.__ws.release()")
-    # Back by itself, with a quiet notice, and the card Ben played is there.
+    # Back by itself, with a quiet notice, and the card Bert played is there.
     expect(ann.locator(".toast.info")).to_contain_text("Reconnected.")
     expect(ann.locator(".status")).to_have_text("Play!")
     expect(foundation(ann, 1)).to_have_attribute(
@@ -172,7 +172,7 @@ def test_a_dropped_connection_reconnects_and_catches_up(
     assert resumed and all(m["type"] == "event" for m in resumed), resumed
     assert [m["v"] for m in resumed] == list(range(seen + 1, seen + 1 + len(resumed)))
     assert any(m["e"]["k"] == "moved" and m["e"]["seat"] == 1 for m in resumed)
-    # And play goes on from the same table: Ann's ace reaches Ben.
+    # And play goes on from the same table: Ann's ace reaches Bert.
     drag(ann, '.mine [data-src="1"]', ".middle")
     expect(foundation(ben, 2)).to_have_attribute(
         "aria-label", "foundation F2: ace of hearts, 1 card"
@@ -211,8 +211,8 @@ def test_the_earlier_gesture_wins_from_a_page_150_ms_away(
     server: Server, players: list[Player]
 ) -> None:
     """R16 with fair races: Ann, 150 ms from the server each way, sends her two of hearts
-    first; Ben, next to the server, a tenth of a second later. Ben's arrives first, but
-    Ann's was played first, and it stays (with ``fair_races`` off, Ben's would)."""
+    first; Bert, next to the server, a tenth of a second later. Bert's arrives first, but
+    Ann's was played first, and it stays (with ``fair_races`` off, Bert's would)."""
     ann, ben = (p.page for p in players)
     ann.context.add_init_script(DELAYED)
     sit_down(server, players, tie_window_ms="0")

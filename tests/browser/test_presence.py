@@ -30,13 +30,13 @@ def test_an_empty_seat_waits_for_a_player_and_leaving_is_told(
     ann.click("text=Take a seat")
     expect(ann.locator(".seat-list")).to_contain_text("waiting for a player")
     ben.goto(url)
-    ben.fill("#join-name", "Ben")
+    ben.fill("#join-name", "Bert")
     ben.click("text=Take a seat")
-    expect(ann.locator(".toast").filter(has_text="Ben joined")).to_be_visible()
-    expect(ann.locator(".seat-list")).to_contain_text("Ben — not ready")  # connected
-    ben.close()  # Ben's page is gone: away, his seat kept
-    expect(ann.locator(".toast").filter(has_text="Ben is away")).to_be_visible()
-    expect(ann.locator(".seat-list")).to_contain_text("Ben — not here")
+    expect(ann.locator(".toast").filter(has_text="Bert joined")).to_be_visible()
+    expect(ann.locator(".seat-list")).to_contain_text("Bert — not ready")  # connected
+    ben.close()  # Bert's page is gone: away, his seat kept
+    expect(ann.locator(".toast").filter(has_text="Bert is away")).to_be_visible()
+    expect(ann.locator(".seat-list")).to_contain_text("Bert — not here")
 
 
 def test_a_person_who_leaves_on_purpose_is_told_to_the_other_page(
@@ -44,8 +44,8 @@ def test_a_person_who_leaves_on_purpose_is_told_to_the_other_page(
 ) -> None:
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN], bots={}, options={"match": "single"})
-    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     ann.dblclick('.mine [data-src="N"]')
     ann.keyboard.press("n")
     ben.locator(".leave-btn").click(timeout=10_000)
-    expect(ann.locator(".toast").filter(has_text="Ben left")).to_be_visible()
+    expect(ann.locator(".toast").filter(has_text="Bert left")).to_be_visible()

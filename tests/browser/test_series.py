@@ -26,7 +26,7 @@ def test_play_again_deals_the_next_match_at_the_same_link(
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN], bots={}, options={"match": "single"})
     url = f"{server.url}/t/{code}"
-    seat_all([ann, ben], url, ["Ann", "Ben"])
+    seat_all([ann, ben], url, ["Ann", "Bert"])
     ann.dblclick('.mine [data-src="N"]')
     expect(ann.locator(".fslot .card").first).to_have_attribute(
         "aria-label", "foundation F1: ace of hearts, 1 card"
@@ -40,7 +40,7 @@ def test_play_again_deals_the_next_match_at_the_same_link(
         expect(panel.locator(".series")).to_contain_text("Series after 1 match: 1–0")
         expect(panel.locator(".again-btn")).to_be_visible()
     ann.click(".again-btn")
-    expect(ann.locator(".hand-end")).to_contain_text("Waiting for Ben to play again")
+    expect(ann.locator(".hand-end")).to_contain_text("Waiting for Bert to play again")
     expect(ben.locator(".series")).to_contain_text("Ann: 1 won — plays again")
     ben.click(".again-btn")
     for page in (ann, ben):
@@ -60,12 +60,12 @@ def test_leaving_on_purpose_frees_the_seat_and_the_other_page_is_told(
 ) -> None:
     ann, ben = (p.page for p in players)
     code = server.table([ANN, BEN], bots={}, options={"match": "single"})
-    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Ben"])
+    seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     ann.dblclick('.mine [data-src="N"]')
     ann.keyboard.press("n")
     expect(ben.locator(".leave-btn")).to_be_visible(timeout=10_000)
     ben.click(".leave-btn")
     ben.wait_for_url(f"{server.url}/")
     seat = server.get(f"/api/tables/{code}")["seats"][1]
-    assert seat["name"] is None  # the place is free at once, not kept for Ben
-    expect(ann.locator(".series")).not_to_contain_text("Ben")
+    assert seat["name"] is None  # the place is free at once, not kept for Bert
+    expect(ann.locator(".series")).not_to_contain_text("Bert")

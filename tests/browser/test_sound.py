@@ -28,15 +28,15 @@ def test_no_sound_before_the_first_gesture_one_after_and_the_setting_is_kept(
     ann, ben = (p.page for p in players)
     code = server.table([TWO_BEN, TWO_ANN, BOT], bots={}, options={"match": "single"})
     url = f"{server.url}/t/{code}"
-    ben.goto(url)  # Ben sits first: he is the host
-    ben.fill("#join-name", "Ben")
+    ben.goto(url)  # Bert sits first: he is the host
+    ben.fill("#join-name", "Bert")
     ben.click("text=Take a seat")
     expect(ben.locator(".host-btn")).to_be_visible()  # his seat is taken before Ann's
     token = server.post(f"/api/tables/{code}/join", {"name": "Ann"})["token"]
     ann.goto(f"{url}#seat={token}")  # Ann's page opens at her seat: no click, no key
     expect(ann.locator(".overlay .seating")).to_be_visible()
 
-    # Ben deals at once: Ann's page sees the deal, the countdown and Go, all silent.
+    # Bert deals at once: Ann's page sees the deal, the countdown and Go, all silent.
     ben.click(".host-btn")
     ben.click("dialog .host-start")
     for page in (ann, ben):
@@ -49,7 +49,7 @@ def test_no_sound_before_the_first_gesture_one_after_and_the_setting_is_kept(
     expect(ann.locator(".fslot .card")).to_have_count(1)
     ann.wait_for_function("window.__nertzSounds.names.includes('mine')")
     assert sounds(ann).count("mine") == 1
-    # Someone else's card to the middle, on Ben's page (when his page has the event).
+    # Someone else's card to the middle, on Bert's page (when his page has the event).
     ben.wait_for_function("window.__nertzSounds.names.includes('theirs')")
 
     # Sound off in ⚙: remembered after a reload, and then nothing sounds.

@@ -4,22 +4,26 @@ reactions go to every page, and the chat survives the store, a restart and kill 
 
 from __future__ import annotations
 
+import re
+import secrets
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import create_engine
 
 from nertz.engine import Rules
 from nertz.server.chat import CHAT_BURST, CHAT_MAX_CHARS, CHAT_WINDOW_MS, RECENT_LINES
+from nertz.server.lobby import hash_secret
 from nertz.server.records import ChatRecord
 from nertz.server.settings import Settings
 from nertz.server.store import Store, TableCreated
 from nertz.server.table import restore_from_records
 
-from .conftest import free_port
+from .conftest import Live, free_port
 from .harness import Harness
-from .test_app import Client
+from .test_app import Client, create
 from .test_store import _serve
 
 SETTINGS = Settings(seats=3, bots={2: "skilled"}, countdown_ms=500, next_hand_s=5)
@@ -66,6 +70,46 @@ def test_an_over_long_or_empty_line_is_refused_with_a_sentence_and_nobody_sees_i
     h.send(1, {"type": "chat", "text": "é" * CHAT_MAX_CHARS})  # characters, not bytes
     assert said(h, 2)[-1]["lines"][0]["text"] == "é" * CHAT_MAX_CHARS
     assert len(said(h, 2)) == 1 and h.table.chat_count == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "words"),
+    [
+        ("\u3164\u200b \u2800\u200d", "chat_blank", "that line shows nothing"),
+        ("\u115f\u1160", "chat_blank", "that line shows nothing"),
+        ("gg \u202etxt.exe", "chat_bidi", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("see \u2067this\u2069 here", "chat_bidi", "U+2067 RIGHT-TO-LEFT ISOLATE"),
+        ("x" + "\u0301" * 199, "chat_marks", "carries 199 combining marks; at most 3"),
+        ("ok x\u0301\u0302\u0303\u0304 then", "chat_marks", "carries 4 combining marks"),
+    ],
+)
+def test_a_line_that_would_not_show_what_it_says_is_refused(
+    text: str, code: str, words: str
+) -> None:
+    """Invisible lines, text turned around by a direction override or isolate, and a
+    letter under 199 marks drawn over its neighbours' lines: refused, nobody sees it."""
+    h = table()
+    h.send(1, {"type": "chat", "text": text})
+    refusal = error(h, 1)
+    assert refusal["code"] == code and words in refusal["reason"], refusal
+    assert not said(h, 2) and h.table.chat_count == 0
+
+
+def test_real_writing_with_marks_and_right_to_left_text_is_said() -> None:
+    """Vietnamese typed decomposed, Hebrew with points, Arabic, Thai tones, an emoji
+    with its variation selector and a joined family: every one reaches the table."""
+    h = table()
+    lines = [
+        "Vie\u0323\u0302t Nam",
+        "\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd",
+        "\u0645\u0631\u062d\u0628\u0627 gg",
+        "\u0e19\u0e49\u0e33",
+        "\u2764\ufe0f \U0001f468\u200d\U0001f469\u200d\U0001f467",
+    ]
+    for text in lines:
+        h.send(1, {"type": "chat", "text": text})
+        h.advance(CHAT_WINDOW_MS)
+    assert [m["lines"][0]["text"] for m in said(h, 2)] == lines
 
 
 def test_a_flood_is_refused_until_the_window_passes() -> None:
@@ -216,3 +260,55 @@ def test_kill_9_then_restart_brings_the_chat_back(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_line_names_the_person_the_same_under_a_new_name(live: Live) -> None:
+    """What a page mutes: each line, reaction and seat carries the person's handle at the
+    table, made from their device; Bo leaving and coming back as "Bo2" from the same
+    browser is the same person. The handle is no secret (not the device's secret nor its
+    hash), differs at another table, and a person with no device has none."""
+    ann_device, bo_device = secrets.token_hex(32), secrets.token_hex(32)
+    code = create(live, seats=3, countdown_ms=500)["code"]
+
+    def sit(name: str, device: str | None) -> Client:
+        headers = {} if device is None else {"X-Nertz-Device": device}
+        answer = httpx.post(
+            f"{live.http}/api/tables/{code}/join", json={"name": name}, headers=headers
+        )
+        assert answer.status_code == 200, answer.text
+        client = Client(live.ws)
+        client.send({"type": "hello", "table": code, "token": answer.json()["token"]})
+        client.until(lambda m: m["type"] == "state")
+        return client
+
+    ann, bo = sit("Ann", ann_device), sit("Bo", bo_device)
+    bo.send({"type": "chat", "text": "hi"})
+    [first] = ann.until(lambda m: m["type"] == "chat")["lines"]
+    person = first["person"]
+    assert re.fullmatch(r"[0-9a-f]{16}", person)
+    assert person not in (bo_device, hash_secret(bo_device)) and person not in hash_secret(
+        bo_device
+    )
+    bo.send({"type": "leave"})
+    ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "seat" and m["e"]["name"] is None)
+    bo = sit("Bo2", bo_device)
+    seated = ann.until(lambda m: m["type"] == "event" and m["e"].get("name") == "Bo2")["e"]
+    assert seated["person"] == person
+    bo.send({"type": "chat", "text": "it's me again"})
+    [again] = ann.until(lambda m: m["type"] == "chat")["lines"]
+    assert (again["name"], again["person"]) == ("Bo2", person)
+    bo.send({"type": "reaction", "what": "😂"})
+    assert ann.until(lambda m: m["type"] == "reaction")["person"] == person
+    cy = sit("Cy", None)  # no device: no handle
+    ann_person, bo_person, cy_person = (
+        s.get("person") for s in httpx.get(f"{live.http}/api/tables/{code}").json()["seats"]
+    )
+    assert bo_person == person and cy_person is None
+    assert ann_person is not None and ann_person != person
+    # Bo's browser at another table is another handle there.
+    code = create(live, seats=2)["code"]
+    sit("Bo", bo_device).close()
+    other = httpx.get(f"{live.http}/api/tables/{code}").json()["seats"][0]["person"]
+    assert other != person
+    for client in (ann, bo, cy):
+        client.close()

@@ -67,6 +67,45 @@ def test_unknown_private_and_wrong_codes_get_the_same_answer(live: Live) -> None
         assert answer.json()["reason"] == f"there is no table {asked!r}"
 
 
+def test_a_made_up_token_gets_the_answer_of_an_unused_code(live: Live) -> None:
+    """A ``hello`` with a made-up token tells a private table from an unused code no more
+    than any other question: both are ``unknown_table`` with the same sentence (and a
+    real token still opens its seat; at a public table a wrong token is ``bad_token``)."""
+    made = create(live, seats=2, public=False)
+    code = made["code"]
+    unused = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
+    made_up = "x" * 32
+    answers = []
+    for asked in (code, unused):
+        client = Client(live.ws)
+        client.send({"type": "hello", "table": asked, "token": made_up})
+        answer = client.recv()
+        answers.append({**answer, "reason": answer["reason"].replace(asked, "CODE")})
+        client.send({"type": "hello", "table": asked, "token": made_up})  # still open: asks again
+        assert client.recv()["code"] == "unknown_table"
+        client.close()
+    assert (
+        answers[0]
+        == answers[1]
+        == {
+            "type": "error",
+            "code": "unknown_table",
+            "reason": "there is no table 'CODE'",
+        }
+    )
+    token = join(live, code, "Ann", key=made["invite"]).json()["token"]
+    seated = Client(live.ws)
+    seated.send({"type": "hello", "table": code, "token": token})
+    state = seated.recv()
+    assert state["type"] == "state" and state["seat"] == 0
+    seated.close()
+    public = create(live, seats=2)["code"]
+    stranger = Client(live.ws)
+    stranger.send({"type": "hello", "table": public, "token": made_up})
+    assert stranger.recv()["code"] == "bad_token"
+    stranger.close()
+
+
 def test_the_invite_dialog_links_and_the_qr_code_need_the_key(live: Live) -> None:
     made = create(live, seats=2, public=False)
     code, invite = made["code"], made["invite"].replace("-", "")

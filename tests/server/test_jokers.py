@@ -46,7 +46,7 @@ def hooked(tmp_path: Path) -> Iterator[Live]:
 
 
 class Seats:
-    """Ann (seat 0), Ben (seat 1) and a spectator at a two-seat joker table, after Go."""
+    """Ann (seat 0), Bert (seat 1) and a spectator at a two-seat joker table, after Go."""
 
     def __init__(self, live: Live, window_ms: int) -> None:
         made = httpx.post(
@@ -61,7 +61,7 @@ class Seats:
         assert made.status_code == 201, made.text
         code = made.json()["code"]
         self.ann, self.ben, self.watcher = Client(live.ws), Client(live.ws), Client(live.ws)
-        for client, name in ((self.ann, "Ann"), (self.ben, "Ben")):
+        for client, name in ((self.ann, "Ann"), (self.ben, "Bert")):
             token = httpx.post(f"{live.http}/api/tables/{code}/join", json={"name": name})
             hello = {"type": "hello", "table": code, "token": token.json()["token"]}
             client.send({**hello, "protocol": PROTOCOL_VERSION})
@@ -130,7 +130,7 @@ def test_the_real_card_played_within_the_window_sends_the_joker_home(hooked: Liv
             "until_ms": told["until_ms"],
         }
     ]
-    # Ben holds the real two of hearts and plays it there first, as usual (R41).
+    # Bert holds the real two of hearts and plays it there first, as usual (R41).
     [moved] = seats.play(seats.ben, "N>F1")["events"]
     assert moved["e"]["cards"] == ["2H"] and moved["e"]["foundation"] == 1
     # When the window ends the joker does not fit any more: it stays home, and every

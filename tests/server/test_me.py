@@ -7,6 +7,7 @@ import contextlib
 import json
 import secrets
 import sqlite3
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,10 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine
 from websockets.sync.client import ClientConnection, connect
 
 from nertz.server.app import Config
-from nertz.server.devices import DevicePlace, Devices
+from nertz.server.devices import DevicePlace, Devices, weak_secret
 from nertz.server.history import device_history
 from nertz.server.limits import Limits
 from nertz.server.lobby import hash_secret
@@ -110,7 +112,7 @@ def test_my_games_lists_a_finished_match_with_its_figures_for_that_device_only(
     http: str,
 ) -> None:
     ann, ben = device(), device()
-    code = play_single(http, [ANN, BEN, BOT], {"2": "beginner"}, {"Ann": ann, "Ben": ben})
+    code = play_single(http, [ANN, BEN, BOT], {"2": "beginner"}, {"Ann": ann, "Bert": ben})
     mine = me(http, ann).json()
     assert mine["name"] == "Ann"
     assert mine["figures"] == {
@@ -128,7 +130,7 @@ def test_my_games_lists_a_finished_match_with_its_figures_for_that_device_only(
     assert series["code"] == code and series["wins"] == [1, 0, 0]
     [match] = series["matches"]
     assert match["seat"] == 0 and match["won"] and match["totals"] == [1, -4, -2]
-    assert match["names"][:2] == ["Ann", "Ben"] and match["names"][2]  # the bot's name
+    assert match["names"][:2] == ["Ann", "Bert"] and match["names"][2]  # the bot's name
     his = me(http, ben).json()
     assert his["figures"]["matches"] == 1 and his["figures"]["wins"] == 0
     assert his["figures"]["best_hand"] == -4 and his["figures"]["calls"] == 0
@@ -141,7 +143,7 @@ def test_my_games_lists_a_finished_match_with_its_figures_for_that_device_only(
     yours = httpx.get(
         f"{http}/api/matches/{series['table']}/1", headers={"X-Nertz-Device": ann}
     ).json()
-    assert yours["you"] == 0 and yours["names"][:2] == ["Ann", "Ben"]
+    assert yours["you"] == 0 and yours["names"][:2] == ["Ann", "Bert"]
     assert httpx.get(f"{http}/api/matches/{series['table']}/2").status_code == 404
 
     stranger = me(http, device()).json()  # another browser sees nothing
@@ -201,6 +203,47 @@ def test_a_missing_or_malformed_secret_is_answered_with_a_code_and_a_sentence(
     assert joined.status_code == 400 and joined.json()["error"] == "bad_device"
 
 
+def test_a_new_device_whose_secret_is_not_random_is_refused(http: str, tmp_path: Path) -> None:
+    """ "a" x 22 has the form of a secret and none of its randomness: a new device with
+    it (or a repeat, or too few hex digits) is refused with a sentence and nothing is
+    seated; a device already stored with such a secret keeps working."""
+    code = httpx.post(f"{http}/api/tables", json={"seats": 8}).json()["code"]
+    for weak, words in (
+        ("a" * 22, "characters spread over 0 bits (at least 64)"),
+        ("Ab3-" * 8, "a shorter one repeated"),
+        ("0123456789abcdef012345", "22 hex digits hold 88"),
+    ):
+        refused = httpx.post(
+            f"{http}/api/tables/{code}/join", json={"name": "Eve"}, headers={"X-Nertz-Device": weak}
+        )
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == "weak_device" and words in refused.json()["reason"]
+        assert "a device secret must" in refused.json()["reason"]
+    assert all(s["name"] is None for s in httpx.get(f"{http}/api/tables/{code}").json()["seats"])
+    # Stored before the check: "a" x 22 still names its browser.
+    old = "a" * 22
+    Devices(create_engine(f"sqlite:///{tmp_path / 'me.db'}")).took(
+        DevicePlace(hash_secret(old), "T0", 0, 0, 1, "Old")
+    )
+    join(http, code, "Old", old)
+    assert me(http, old).json()["name"] == "Old"
+
+
+def test_the_browsers_own_secrets_always_pass() -> None:
+    """device.js's generator (256 bits as hex), run in node: a thousand secrets, each
+    one a device the server takes."""
+    module = Path(__file__).resolve().parents[2] / "src/nertz/web/js/device.js"
+    script = (
+        f"const {{ deviceSecret }} = await import({json.dumps(module.as_uri())});"
+        "for (let i = 0; i < 1000; i++) console.log(deviceSecret());"
+    )
+    made = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert len(set(made)) == 1000
+    assert [s for s in made if weak_secret(s) is not None] == []
+
+
 def test_histories_asked_for_from_one_address_are_limited(http: str) -> None:
     ann = device()
     codes = []
@@ -232,7 +275,7 @@ def test_figures_count_the_hands_a_device_held_and_the_races_stored_per_hand(
     tmp_path: Path,
 ) -> None:
     """Two matches of one series: Ann holds seat 0 throughout, Cy takes seat 1 from hand
-    2, so hand 1 is Ben's (his device) and not Cy's."""
+    2, so hand 1 is Bert's (his device) and not Cy's."""
     store = Store(str(tmp_path / "h.db"))
     devices = Devices(store.engine)
     ann, ben, cy = (hash_secret(device()) for _ in range(3))
@@ -257,7 +300,7 @@ def test_figures_count_the_hands_a_device_held_and_the_races_stored_per_hand(
             MatchRecord((9, 0), (0,), 2, 3),
         ],
     )
-    for who, seat, since, name in ((ann, 0, 1, "Ann"), (ben, 1, 1, "Ben"), (cy, 1, 2, "Cy")):
+    for who, seat, since, name in ((ann, 0, 1, "Ann"), (ben, 1, 1, "Bert"), (cy, 1, 2, "Cy")):
         devices.took(DevicePlace(who, "T1", seat, 0, since, name))
     store.flush()
     figures = device_history(store.engine, devices, ann)["figures"]
@@ -301,7 +344,7 @@ def test_a_place_given_up_is_the_devices_no_more(tmp_path: Path) -> None:
     )
     store.flush()
     devices.took(DevicePlace(ann, "T1", 0, 0, 1, "Ann"))
-    devices.took(DevicePlace(ben, "T1", 1, 0, 1, "Ben"))
+    devices.took(DevicePlace(ben, "T1", 1, 0, 1, "Bert"))
     store.submit(
         "T1",
         [
@@ -318,7 +361,7 @@ def test_a_place_given_up_is_the_devices_no_more(tmp_path: Path) -> None:
     assert [m["number"] for m in hers["series"][0]["matches"]] == [1]
     his = device_history(store.engine, devices, ben)
     assert his["figures"]["matches"] == 2 and his["figures"]["calls"] == 1
-    assert his["series"][0]["matches"][0]["names"] == ["Seat 1", "Ben"]
+    assert his["series"][0]["matches"][0]["names"] == ["Seat 1", "Bert"]
     store.close()
 
 

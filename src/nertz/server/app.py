@@ -50,6 +50,7 @@ from .cluster.quotas import shared_lookup, shared_missed, shared_rate
 from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, start_node
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
+from .devices import person_id
 from .edge import BodyLimit, Door, EarlyRefusals, client_address
 from .history import finished_match
 from .invites import links
@@ -273,8 +274,9 @@ def create_app(config: Config) -> Starlette:
             device, refusal = await joining_device(state, request, address)  # me.py
             if refusal is not None:
                 return refused(refusal)
+            person = None if device is None else person_id(lobby().find(code).id, device)
             entry, seat, partner, token = await lobby().join(
-                code, body.name, body.seat, body.key, body.partner
+                code, body.name, body.seat, body.key, body.partner, person
             )
             if device is not None:
                 await took_place(state, device, entry, seat, partner, body.name)
@@ -430,6 +432,15 @@ def create_app(config: Config) -> Starlette:
                         found = lobby().find(decoded.table)
                         if not (decoded.token or found.watch_ok(decoded.key)):
                             raise unknown_table(decoded.table)  # private: the same answer
+                        if (
+                            decoded.token
+                            and found.key_hash is not None
+                            and not found.holds_token(decoded.token)
+                        ):
+                            # A made-up token at a private table: the answer (and the
+                            # miss) of an unused code, not bad_token, which would tell
+                            # that a table has this code.
+                            raise unknown_table(decoded.table)
                     except LobbyError as error:
                         if refusal is None:
                             with contextlib.suppress(LobbyError):  # a finished table: its end

@@ -5,9 +5,12 @@ characters, at most ``CHAT_BURST`` lines in any ``CHAT_WINDOW_MS``) or send a re
 (one of ``REACTIONS``, shown on their seat for a moment, at most ``REACTION_BURST`` in
 any ``REACTION_WINDOW_MS``); a refusal is an ``error`` with a code and a sentence
 (``chat_too_long``, ``chat_too_fast``, ``chat_empty``, ``reaction_too_fast``,
-``bad_reaction``). Spectators read the chat and see the reactions but write nothing
-(``not_seated``): anyone with the watch link may watch, and what is said at the table
-is said by the people playing.
+``bad_reaction``). A line must show what it says (``visible.py``): one with no visible
+character is ``chat_blank``, one with a direction override or isolate (which turns the
+text after it around) ``chat_bidi``, one with more than ``visible.MAX_MARKS`` combining
+marks on a letter (drawn over the lines around it) ``chat_marks``. Spectators read the
+chat and see the reactions but write nothing (``not_seated``): anyone with the watch
+link may watch, and what is said at the table is said by the people playing.
 
 Talk is not play: a chat line is no table event (no version, so it never shifts the
 match's event log that restores a hand) but a ``chat`` message of its own, numbered
@@ -37,6 +40,7 @@ from .commands import Out
 from .protocol import ClientMessage, encode
 from .records import ChatRecord, Record
 from .seats import Place
+from .visible import MAX_MARKS, bidi_control, codepoint, is_blank, most_marks
 
 __all__ = [
     "CHAT_BURST",
@@ -48,6 +52,7 @@ __all__ = [
     "RECENT_LINES",
     "Chatting",
     "clean_text",
+    "shows_as_written",
 ]
 
 CHAT_MAX_CHARS = 200
@@ -68,6 +73,29 @@ def clean_text(text: str) -> str:
     typed, to be shown as text."""
     spaced = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
     return spaced.strip()
+
+
+def shows_as_written(line: str) -> tuple[str, str] | None:
+    """The refusal (a code and a sentence) of a line that would not show what it says,
+    or None: no visible character, a direction control, a letter under a pile of
+    combining marks (``visible.py``)."""
+    if is_blank(line):
+        return "chat_blank", "that line shows nothing: type something the others can see"
+    control = next((c for c in line if bidi_control(c)), None)
+    if control is not None:
+        return (
+            "chat_bidi",
+            f"that line holds a direction control ({codepoint(control)}) that turns the text "
+            "after it around; send it without",
+        )
+    marks = most_marks(line)
+    if marks > MAX_MARKS:
+        return (
+            "chat_marks",
+            f"a letter in that line carries {marks} combining marks; at most {MAX_MARKS} "
+            "are allowed on one letter",
+        )
+    return None
 
 
 class _Window:
@@ -157,6 +185,10 @@ class Chatting:
         if not line:
             self._error(conn, "chat_empty", "there is nothing to send: type something first")
             return
+        shown = shows_as_written(line)
+        if shown is not None:
+            self._error(conn, *shown)
+            return
         if len(line) > CHAT_MAX_CHARS:
             self._error(
                 conn,
@@ -172,6 +204,7 @@ class Chatting:
             seat=place.number,
             partner=self._partner_no(place),
             name=place.name,
+            person=place.person,
             text=line,
         )
         self.chat_lines.append(said)
@@ -186,7 +219,11 @@ class Chatting:
         if self._too_fast(conn, index, "reaction", now):
             return
         reaction = ReactionMsg(
-            seat=place.number, name=place.name, what=what, partner=self._partner_no(place)
+            seat=place.number,
+            name=place.name,
+            what=what,
+            partner=self._partner_no(place),
+            person=place.person,
         )
         self._to_everyone(encode(reaction))
 

@@ -42,6 +42,8 @@ class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     seat: int
     partner: int | None = None
     name: str
+    person: str | None = None
+    """Who said it (``Place.person``): a page mutes the person, whatever their name."""
     text: str
 
 
@@ -60,6 +62,7 @@ class ReactionMsg(msgspec.Struct, tag_field="type", tag="reaction", omit_default
     name: str
     what: str
     partner: int | None = None
+    person: str | None = None
 
 
 ChatOut = ChatMsg | ReactionMsg

@@ -42,6 +42,8 @@ class Join:
     token_hash: str
     seat: int | None = None
     partner: int | None = None
+    person: str | None = None
+    """Who is sitting down, for muting (``devices.person_id``; None: no device)."""
 
 
 @dataclass(frozen=True, slots=True)

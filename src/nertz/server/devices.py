@@ -10,11 +10,19 @@ last sat down under (the home page prefills it) and each place it took
 player's history (``history.py``) is read from.
 
 A new identity is one row; how many one address may make is a quota
-(``Limits.devices_per_hour``).
+(``Limits.devices_per_hour``). A new identity's secret must also look random
+(``weak_secret``): at least 128 bits by its alphabet (22 base64url characters, 32 hex
+digits), at least ``MIN_SPREAD_BITS`` by how its characters spread (a secret of one
+letter, ``aaaa...``, holds none), and no shorter secret repeated. The check catches a
+careless client, not every weak secret; a device already stored keeps working whatever
+its secret (it was taken before the check), and only new ones are checked.
 """
 
 from __future__ import annotations
 
+import collections
+import hashlib
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -26,11 +34,57 @@ from .lobby import hash_secret
 from .requests import RequestError
 from .schema import device_places_t, devices_t
 
-__all__ = ["DEVICE_HEADER", "DevicePlace", "Devices", "device_hash"]
+__all__ = [
+    "DEVICE_HEADER",
+    "MIN_SPREAD_BITS",
+    "DevicePlace",
+    "Devices",
+    "device_hash",
+    "person_id",
+    "weak_secret",
+]
 
 DEVICE_HEADER = "X-Nertz-Device"
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{22,128}$")
 """22 base64url characters are 132 bits: the shortest secret that can hold 128."""
+
+
+_HEX = re.compile(r"^(?:[0-9a-f]+|[0-9A-F]+)$")
+MIN_SPREAD_BITS = 64
+"""The least a new secret's characters must spread over: its length times the entropy
+of its characters' frequencies (bits). Random secrets are far above it: of 200,000 of
+22 base64url characters the lowest had 73, of 64 hex digits (the browser's) 217; one
+below 64 comes about once in 10^10 at 22 characters."""
+
+
+def weak_secret(secret: str) -> str | None:
+    """Why a well-formed ``secret`` is too weak to make a new device, or None. Hex
+    digits (in one case) count 4 bits each, any other secret 6 (base64url); the
+    characters' spread is ``MIN_SPREAD_BITS``'s estimate.
+
+    >>> weak_secret("a" * 22)
+    "a device secret must be random: this one's characters spread over 0 bits (at least 64)"
+    >>> weak_secret("0123456789abcdef" * 2)
+    'a device secret must be random: this one is a shorter one repeated'
+    >>> weak_secret("0123456789abcdef012345")
+    'a device secret must hold 128 random bits: 22 hex digits hold 88'
+    """
+    n = len(secret)
+    spread = sum(k * math.log2(n / k) for k in collections.Counter(secret).values())
+    if spread < MIN_SPREAD_BITS:
+        return (
+            "a device secret must be random: this one's characters spread over "
+            f"{spread:.0f} bits (at least {MIN_SPREAD_BITS})"
+        )
+    if (secret + secret).find(secret, 1) < n:  # a rotation of itself: a repeat
+        return "a device secret must be random: this one is a shorter one repeated"
+    per_char = 4 if _HEX.match(secret) else 6
+    if n * per_char < 128:
+        return (
+            f"a device secret must hold 128 random bits: {n} "
+            f"{'hex digits hold' if per_char == 4 else 'characters hold'} {n * per_char}"
+        )
+    return None
 
 
 def device_hash(request: Request, *, required: bool) -> str | None:
@@ -52,6 +106,14 @@ def device_hash(request: Request, *, required: bool) -> str | None:
             "a device secret is 22 to 128 letters, digits, '-' and '_' (128 random bits or more)",
         )
     return hash_secret(secret)
+
+
+def person_id(table_id: str, device: str) -> str:
+    """A person's handle at one table: 64 bits of SHA-256 over the table's id and the
+    device's hash. The same device is the same person at that table whatever name it
+    sits down under (a page mutes it: chat.js); it tells nothing of the device's hash
+    or secret, and differs from table to table, so it follows nobody between tables."""
+    return hashlib.sha256(f"nertz person|{table_id}|{device}".encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,12 +32,13 @@ from .actor import Clock, TableActor, restored_actor
 from .archive import Archived, finished_table
 from .commands import Join
 from .invites import CODE_ALPHABET, invite_form, new_invite, watch_key
-from .names import is_bot_name
+from .names import bot_given_name, is_bot_name
 from .records import DealRecord, DiscardRecord
 from .requests import RequestError
 from .settings import Settings
 from .store import Store, StoredTable, TableCreated
 from .table import Table
+from .visible import codepoint, invisible
 
 __all__ = [
     "CODE_ALPHABET",
@@ -47,6 +48,7 @@ __all__ = [
     "check_name",
     "hash_secret",
     "new_table_id",
+    "player_name",
     "table_request",
     "unknown_table",
 ]
@@ -168,11 +170,21 @@ def hash_secret(secret: str) -> str:
 
 def check_name(name: object) -> str:
     """A display name: 1 to 24 letters, digits, spaces and ``.'-_``, no control chars,
-    in its NFKC form (fullwidth ``Ａｎｎ`` is shown as ``Ann``); a name that reads as a
-    bot's (``bot expert``) is the bots' (``names.is_bot_name``)."""
+    in its NFKC form (fullwidth ``Ａｎｎ`` is shown as ``Ann``). A name holding a
+    character that draws nothing (``visible.invisible``: the Hangul fillers, which are
+    letters, zero-width spaces...) is refused with the character named; a name that
+    reads as a bot's (``bot expert``, ``names.is_bot_name``) is the bots'. At a table
+    a name is also ``player_name``'s."""
     if not isinstance(name, str):
         raise LobbyError("bad_name", "name must be a string")
     text = unicodedata.normalize("NFKC", name).strip()
+    hidden = next((c for c in text if invisible(c)), None)
+    if hidden is not None:
+        raise LobbyError(
+            "bad_name",
+            f"name holds an invisible character ({codepoint(hidden)}); "
+            "a name is made of characters the others can see",
+        )
     if not 1 <= len(text) <= NAME_MAX:
         raise LobbyError("bad_name", f"name must be 1 to {NAME_MAX} characters, not {len(text)}")
     if not _NAME.match(text):
@@ -184,6 +196,22 @@ def check_name(name: object) -> str:
     if is_bot_name(text):
         raise LobbyError(
             "bot_name", f"{text!r} reads as a bot's name; names starting with 'bot' are the bots'"
+        )
+    return text
+
+
+def player_name(name: object) -> str:
+    """A person's name at a table: a ``check_name`` that is not a bot's given name
+    either (``Ben``, ``names.bot_given_name``): any seat may get a bot, and a person
+    called like one could pass for it. (A score sheet's names are ``check_name``'s
+    alone: no bot sits at a game of real cards.)"""
+    text = check_name(name)
+    given = bot_given_name(text)
+    if given is not None:
+        raise LobbyError(
+            "bot_name",
+            f"{text!r} looks like {given!r}, a name the bots go by; choose another so "
+            "everyone can tell people from bots",
         )
     return text
 
@@ -216,6 +244,11 @@ class Entry:
     def watch_ok(self, key: str | None) -> bool:
         """May someone holding ``key`` watch (``may_watch``)?"""
         return may_watch(self.key_hash, self.watch_hash, key)
+
+    def holds_token(self, token: str) -> bool:
+        """Is ``token`` a place's at this table (its hash is)?"""
+        digest = hash_secret(token)
+        return any(p.token_hash == digest for p in self.table.places)
 
 
 def may_join(key_hash: str | None, key: str | None) -> bool:
@@ -424,9 +457,11 @@ class Lobby:
         seat: int | None = None,
         key: str | None = None,
         partner: int | None = None,
+        person: str | None = None,
     ) -> tuple[Entry, int, int, str]:
         """Take a seat: returns the table, the seat number, the place in it (the
-        partner, R40; 0 without partnerships) and the seat token."""
+        partner, R40; 0 without partnerships) and the seat token. ``person`` is who
+        sits down (``devices.person_id``), for muting."""
         entry = self.find(code)
         if not entry.key_ok(key):
             if entry.watch_ok(key):
@@ -437,9 +472,10 @@ class Lobby:
                     403,
                 )
             raise LobbyError("private_table", "this table is private: use its link", 403)
-        clean = check_name(name)
+        clean = player_name(name)
         token = secrets.token_urlsafe(24)
-        place, error = await entry.actor.request(Join(clean, hash_secret(token), seat, partner))
+        join = Join(clean, hash_secret(token), seat, partner, person)
+        place, error = await entry.actor.request(join)
         if error is not None:
             raise LobbyError(error[0], error[1], 409)
         return entry, place[0], place[1], token

@@ -13,7 +13,8 @@ Both are a quota of the client's address (``Limits.histories_per_minute``, ``429
 too_many_histories``).
 
 A join (``POST /api/tables/{code}/join``) with the header records the place the device
-took (``joining_device`` before the seat is taken, ``took_place`` after).
+took (``joining_device`` before the seat is taken, ``took_place`` after); the first join
+of a device makes it, and a new device's secret must look random (``400 weak_device``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from starlette.routing import BaseRoute, Route
 
 from .cluster.quotas import shared_rate
 from .commands import Stage
-from .devices import DevicePlace, Devices, device_hash
+from .devices import DEVICE_HEADER, DevicePlace, Devices, device_hash, weak_secret
 from .edge import client_address
 from .history import device_history, match_breakdown
 from .limits import Quotas, Refusal
@@ -49,11 +50,15 @@ async def joining_device(
     state: dict[str, Any], request: Request, address: str
 ) -> tuple[str | None, Refusal | None]:
     """The hash of the device a join brings (None: it brings none) or the quota that
-    refuses a new one (``Limits.devices_per_hour``); a malformed secret raises
-    ``RequestError``."""
+    refuses a new one (``Limits.devices_per_hour``); a malformed secret, or a new one
+    that does not look random (``weak_secret``: 400 ``weak_device``), raises
+    ``RequestError``. A device already known is never checked again."""
     device = device_hash(request, required=False)
     if device is None or await asyncio.to_thread(_devices(state).known, device):
         return device, None
+    weak = weak_secret(request.headers[DEVICE_HEADER])
+    if weak is not None:
+        raise RequestError("weak_device", f"{weak}; make it with a secure random generator")
     quotas: Quotas = state["quotas"]
     return device, quotas.device(address) or await shared_rate(state, "devices", address)
 

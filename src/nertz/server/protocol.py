@@ -237,6 +237,9 @@ class SeatEvent(_Event, tag="seat", kw_only=True, frozen=True):
     """Which of a partnership seat's two places (R40); absent at other tables."""
     name: str | None
     bot: str | None
+    person: str | None = None
+    """The person's handle at this table, the same under any name (for muting; absent
+    without one): never a secret."""
     kept_until_ms: int | None = None
     bot_from_ms: int | None = None
 

@@ -59,6 +59,9 @@ class Place:
     """The bot playing this place now: a bot's place, or a person's taken over."""
     hold_until: int | None = None
     """When this person's hold on a card lapses (R40, ``HOLD_LAPSE_MS``)."""
+    person: str | None = None
+    """The person's handle at this table (``devices.person_id``), the same whatever name
+    they sit down under: what a page mutes. None without a device (or after a restart)."""
 
     @property
     def taken(self) -> bool:
@@ -72,6 +75,7 @@ class Place:
             "connected": self.bot is not None or self.conn is not None,
             "ready": self.ready or self.bot is not None,
             "takeover": self.bot is None and self.driver is not None,
+            **({"person": self.person} if self.person else {}),
         }
 
 
@@ -238,6 +242,7 @@ class Seating:
             False,
             now,
         )
+        place.person = command.person
         self._out.records.append(
             SeatRecord(place.number, place.name, place.token_hash, None, place.partner)
         )
@@ -248,6 +253,7 @@ class Seating:
                 partner=self._partner_no(place),
                 name=place.name,
                 bot=None,
+                person=place.person,
                 kept_until_ms=kept,
                 bot_from_ms=bot,
             )
@@ -356,6 +362,7 @@ class Seating:
         """A person away for ``reconnect_s`` loses the place: the token stops working,
         a bot plays it, anyone may join it."""
         place.token_hash, place.left_ms, place.name, place.ready = None, None, "", False
+        place.person = None
         self._out.records.append(SeatRecord(place.number, "", None, None, place.partner))
         self._emit(
             SeatEvent(seat=place.number, partner=self._partner_no(place), name=None, bot=None)

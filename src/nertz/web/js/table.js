@@ -205,7 +205,8 @@ class TableView {
           this.app.append(h("div", { class: "panel removed", role: "alert" },
             h("h2", { text: "The host removed you from this table" }),
             h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" }))));
-        } else if (msg.code === "bad_token") {
+        } else if (msg.code === "bad_token" || (msg.code === "unknown_table" && this.seatRec?.token)) {
+          // A private table answers a token no seat has as it answers an unused code.
           const seats = store.get("seats", {});
           delete seats[this.code];
           store.set("seats", seats);

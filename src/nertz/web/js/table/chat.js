@@ -3,7 +3,9 @@
 // hands the panel stands open beside the seating and end panels; during play (and with
 // no panel up) it is a side panel, collapsed unless opened during play, that ends above
 // this page's own layout so it never covers its cards. Every line is shown as text (textContent): markup in it is
-// shown, never run. Muting is this page's own: a per-table list in localStorage.
+// shown, never run. Muting is this page's own: a per-table list in localStorage, of
+// people (the server's ``person`` handle, the same whatever name they sit down under,
+// so leaving and coming back as "Bob2" does not escape it) with the names they had.
 import { h, store } from "../api.js";
 import { seatColour } from "../cards.js";
 
@@ -17,10 +19,25 @@ const KEEP = 200; // lines kept on this page
 
 const PLAYING = ["countdown", "playing"];
 
-/** Who a line or reaction is from, as a key for muting: names are unique per table
- * (the server folds case and look-alikes; lower case is enough to match its own). */
+/** A name as a key for muting: names are unique per table (the server folds case and
+ * look-alikes; lower case is enough to match its own). */
 function who(name) {
   return String(name || "").toLowerCase();
+}
+
+/** Does a muted entry (``{ person, names }``) stand for the sender of ``msg`` (a line,
+ * a reaction or a place: ``person``, ``name``)? Its person when both have one (a new
+ * name changes nothing); its names otherwise (a person with no device, or a line said
+ * before a restart, which carries no handle). */
+export function mutes(entry, msg) {
+  if (entry.person && msg.person) return entry.person === msg.person;
+  return entry.names.includes(who(msg.name));
+}
+
+/** A table's muted list as kept: entries ``{ person, names }`` (a plain name, as an
+ * older page kept it, is an entry of that name alone). */
+export function mutedEntries(kept) {
+  return (kept || []).map((e) => (typeof e === "string" ? { person: null, names: [e] } : e));
 }
 
 export class Chat {
@@ -94,7 +111,7 @@ export class Chat {
       if (!live) continue;
       const mine = line.seat === tv.me && (line.partner ?? null) === (tv.st.partner ?? null);
       if (mine) this.sent = null; // taken: nothing to give back to the input
-      if (!mine && !this.muted(line.name) && !this.isOpen()) {
+      if (!mine && !this.muted(line) && !this.isOpen()) {
         this.unread += 1;
         this.peek = `${line.name}: ${line.text}`;
       }
@@ -104,7 +121,7 @@ export class Chat {
   }
 
   reacted(msg) {
-    if (this.muted(msg.name)) return;
+    if (this.muted(msg)) return;
     const key = `${msg.seat}/${msg.partner ?? 0}`;
     this.reactions.set(key, { ...msg, until: performance.now() + REACTION_MS });
     setTimeout(() => this.place(), REACTION_MS + 20);
@@ -145,28 +162,30 @@ export class Chat {
 
   // ------------------------------------------------------------------ muting
 
-  mutedSet() {
-    const all = store.get("mutes", {});
-    return new Set(all[this.tv.code] || []);
+  mutedList() {
+    return mutedEntries(store.get("mutes", {})[this.tv.code]);
   }
 
-  muted(name) {
-    return this.mutedSet().has(who(name));
+  /** Is the sender of ``msg`` (a line, a reaction, a place) muted on this page? */
+  muted(msg) {
+    return this.mutedList().some((e) => mutes(e, msg));
   }
 
-  setMuted(name, on) {
+  /** Mute (or not) the person in place ``p`` (``person``, ``name``): by their handle,
+   * so a new name does not escape it, and by the name they had. */
+  setMuted(p, on) {
     const all = store.get("mutes", {});
-    const set = this.mutedSet();
-    if (on) set.add(who(name));
-    else set.delete(who(name));
-    all[this.tv.code] = [...set];
+    const list = this.mutedList().filter((e) => !mutes(e, p));
+    if (on) list.push({ person: p.person || null, names: [who(p.name)] });
+    all[this.tv.code] = list;
     store.set("mutes", all);
-    if (on) for (const [key, r] of this.reactions) if (who(r.name) === who(name)) this.reactions.delete(key);
+    if (on) for (const [key, r] of this.reactions) if (mutes(list[list.length - 1], r)) this.reactions.delete(key);
     this.drawLog();
     this.place();
   }
 
-  /** The people one may mute: everyone at the table but this page's own place and bots. */
+  /** The people one may mute (``{ person, name }``): everyone at the table but this
+   * page's own place and bots. */
   people() {
     const t = this.tv.table;
     const out = [];
@@ -174,20 +193,20 @@ export class Chat {
       const places = s.partners ? s.partners.map((p) => [s.seat, p.partner, p]) : [[s.seat, null, s]];
       for (const [seat, partner, p] of places) {
         const mine = seat === this.tv.me && (partner ?? null) === (this.tv.st.partner ?? null);
-        if (p.name && !p.bot && !mine) out.push(p.name);
+        if (p.name && !p.bot && !mine) out.push({ person: p.person || null, name: p.name });
       }
     }
     return out;
   }
 
   drawMuteList() {
-    const names = this.people();
-    const key = names.join("\n");
+    const people = this.people();
+    const key = people.map((p) => `${p.person}/${p.name}`).join("\n");
     if (key === this.muteKey) return;
     this.muteKey = key;
-    this.muteList.replaceChildren(...(names.length ? names.map((name) => {
-      const box = h("input", { type: "checkbox", checked: this.muted(name), "data-name": name, onchange: () => this.setMuted(name, box.checked) });
-      return h("label", {}, box, ` ${name}`);
+    this.muteList.replaceChildren(...(people.length ? people.map((p) => {
+      const box = h("input", { type: "checkbox", checked: this.muted(p), "data-name": p.name, onchange: () => this.setMuted(p, box.checked) });
+      return h("label", {}, box, ` ${p.name}`);
     }) : [h("small", { text: "Nobody else is here yet." })]));
   }
 
@@ -196,7 +215,7 @@ export class Chat {
   drawLog() {
     const rows = [];
     for (const line of this.lines.values()) {
-      if (this.muted(line.name)) continue;
+      if (this.muted(line)) continue;
       rows.push(h("li", { class: "chat-line", "data-n": String(line.n) },
         // The seat's colour as a chip: a name in it would not read on every colour.
         h("span", { class: "chip", style: `background:${seatColour(line.seat)}` }),

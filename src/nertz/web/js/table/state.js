@@ -92,6 +92,7 @@ function applyEvent(st, e, now) {
   switch (e.k) {
     case "seat":
       setPlace(t.seats[e.seat], e.partner, { name: e.name, bot: e.bot });
+      setPerson(t.seats[e.seat], e.partner, e.person);
       break;
     case "connected":
       if (e.connected) setPlace(t.seats[e.seat], e.partner, { connected: true });
@@ -229,6 +230,14 @@ function setPlace(seat, partner, fields) {
   }
   Object.assign(seat.partners[partner], fields);
   Object.assign(seat, seatFromPlaces(seat.partners));
+}
+
+/** Who sits in a place (``person``, the same under any name: what chat.js mutes), as
+ * the ``seat`` event says; gone when absent (no device, or the place was freed). */
+function setPerson(seat, partner, person) {
+  const place = partner === undefined || !seat.partners ? seat : seat.partners[partner];
+  if (person) place.person = person;
+  else delete place.person;
 }
 
 /** A person away holds the place until ``kept_until_ms``, a bot playing it from
