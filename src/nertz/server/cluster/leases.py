@@ -85,9 +85,9 @@ return 0
 """
 
 
-class DirectoryLost(RuntimeError):
+class DirectoryLost(redis.RedisError):
     """Redis lost the directory: rebuild it (``recovery.Recovery.ensure``), then ask
-    again."""
+    again. (Lost again at once, it is answered as Redis not answering: try again.)"""
 
 
 @dataclass(frozen=True, slots=True)
