@@ -1,7 +1,8 @@
 """The directory rebuilt from PostgreSQL after Redis lost its data (``cluster/recovery.py``):
 no lease is handed out until it is whole, the rebuilt fencing counter outranks every
-stored token, a node's leases are kept meanwhile and put back as the database has them;
-and the shared rates let a request through when Redis does not answer."""
+stored token, a node's leases are kept meanwhile and put back as the database has them,
+a new table's code is none the database has; and the shared rates let a request
+through when Redis does not answer."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
+from nertz.engine import Rules
 from nertz.server.cluster.fencing import claim
 from nertz.server.cluster.leases import DirectoryLost, Lease, Leases, Renewer
+from nertz.server.cluster.node import ClusterNode
 from nertz.server.cluster.quotas import shared_lookup, shared_rate
 from nertz.server.cluster.recovery import Directory, Recovery, stored_directory
 from nertz.server.limits import Limits, Quotas
-from nertz.server.lobby import SERIES_KEPT_S
+from nertz.server.lobby import SERIES_KEPT_S, Lobby
+from nertz.server.schema import matches_t, tables_t
+from nertz.server.settings import Settings
 from nertz.server.store import Store
 
 from .. import services
@@ -107,3 +112,39 @@ def test_the_shared_rates_let_a_request_through_when_redis_does_not_answer() -> 
         await client.aclose()
 
     asyncio.run(go())
+
+
+def test_a_new_table_after_redis_lost_its_data_takes_no_finished_tables_code(
+    pg_url: str, redis_clean: str
+) -> None:
+    """A table over long ago (made by another node, after this one started) keeps its
+    code only in the database once Redis has lost its data: a new table must not get
+    it, or its first record could never be written (the code is unique)."""
+    store = Store(pg_url)
+    lobby = Lobby(store)
+    with store.engine.begin() as conn:  # another node's table, over for a day
+        conn.execute(
+            tables_t.insert().values(
+                id="old", code="OLDOLD", public=True, rules="{}", settings="{}", created=1.0
+            )
+        )
+        conn.execute(matches_t.insert().values(table_id="old", started=1.0, finished=2.0))
+    offered = iter(["OLDOLD", "NEWNEW"])
+    lobby.new_code = lambda: next(offered)  # type: ignore[method-assign]
+
+    async def go() -> str:
+        node = ClusterNode("n1", redis_clean, lobby, store)
+        await node.start()  # a Redis with nothing in it: the directory rebuilt
+        try:
+            entry, _ = await node.create(Rules(), Settings(seats=2))
+            return entry.code
+        finally:
+            await lobby.stop()
+            await asyncio.to_thread(store.flush)
+            await node.stop()
+
+    try:
+        assert asyncio.run(go()) == "NEWNEW"
+        assert store.errors == 0
+    finally:
+        store.close()
