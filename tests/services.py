@@ -25,6 +25,7 @@ from pathlib import Path
 __all__ = [
     "HaproxyBackend",
     "Missing",
+    "RedisServer",
     "binary",
     "free_port",
     "haproxy",
@@ -32,6 +33,7 @@ __all__ = [
     "postgres",
     "postgres_bin",
     "redis",
+    "redis_server",
     "stop",
 ]
 
@@ -176,26 +178,64 @@ def postgres(*, fsync: bool = True) -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@dataclass
+class RedisServer:
+    """A private Redis (``redis_server``): its URL, and a restart that loses everything,
+    as a Redis without persistence does when it crashes (``make cluster``'s)."""
+
+    port: int
+    root: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        exe = binary("redis-server")
+        self.process = subprocess.Popen(
+            [
+                *(exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.root)),
+                *("--save", "", "--appendonly", "no", "--daemonize", "no"),
+                *("--loglevel", "warning"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_port(self.port, self.process, "redis-server", 15)
+
+    def crash(self) -> None:
+        """``kill -9``: every key is gone (``start`` brings it back empty)."""
+        if self.process is not None:
+            stop(self.process, signal.SIGKILL)
+
+    def restart_empty(self) -> None:
+        self.crash()
+        self.start()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop(self.process)
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[RedisServer]:
+    """A fresh Redis on a free port, nothing saved to disk, that can be restarted."""
+    binary("redis-server")
+    server = RedisServer(free_port(), Path(tempfile.mkdtemp(prefix="nertz-redis-")))
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(server.root, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def redis() -> Iterator[str]:
     """A fresh Redis on a free port, nothing saved to disk; yields ``redis://...``."""
-    exe = binary("redis-server")
-    root = Path(tempfile.mkdtemp(prefix="nertz-redis-"))
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            *(exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(root)),
-            *("--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        _wait_port(port, process, "redis-server", 15)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        stop(process)
-        shutil.rmtree(root, ignore_errors=True)
+    with redis_server() as server:
+        yield server.url
 
 
 def _wait_ready(port: int, timeout: float) -> None:

@@ -47,7 +47,14 @@ from nertz.engine import preset
 
 from .cluster.live import connection_closed, shared_connection, shared_spectator, shared_table
 from .cluster.quotas import shared_lookup, shared_missed, shared_rate
-from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, start_node
+from .cluster.routing import (
+    ClusterRouting,
+    RouteMsg,
+    Unavailable,
+    elsewhere,
+    new_table,
+    start_node,
+)
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 from .devices import person_id
@@ -420,7 +427,13 @@ def create_app(config: Config) -> Starlette:
                     continue
                 if type(decoded) is Hello and entry is None:
                     refusal = await shared_lookup(state, address)
-                    node = None if refusal else await elsewhere(state, decoded.table)
+                    try:
+                        node = None if refusal else await elsewhere(state, decoded.table)
+                    except Unavailable as error:  # Redis or the database away a moment
+                        metrics.refused(error.code)
+                        conn.send(encode(ErrorMsg(error.code, error.reason)))
+                        conn.close("unavailable")
+                        break
                     if node is not None:
                         conn.send(encode(RouteMsg(node)))
                         conn.close("moved")

@@ -577,6 +577,17 @@ class Store:
                 for row in rows
             ]
 
+    def table_id(self, code: str) -> str | None:
+        """The id of the table whose code is ``code``, finished or not (a cluster's
+        directory, when Redis does not have it)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(tables_t.c.id).where(tables_t.c.code == code)).scalar()
+        return None if found is None else str(found)
+
+    def code_used(self, code: str) -> bool:
+        """Has any table had the code ``code``?"""
+        return self.table_id(code) is not None
+
     def finished_codes(self) -> set[str]:
         with self.engine.connect() as conn:
             return {r.code for r in conn.execute(select(tables_t.c.code))}

@@ -12,6 +12,11 @@ past its expiry (SIGSTOP, a long GC, a partition) may wake up believing it still
 its tables; its next write is refused, and its renewal finds the lease gone.
 
 Every operation that must be atomic is one Lua script, run by Redis as one command.
+
+If Redis loses its data (``recovery.py``), every lease is gone at once. Until the
+directory is rebuilt from the database no lease is handed out (``acquire`` raises
+``DirectoryLost``) and a renewal that finds its lease missing keeps it (the rebuild puts
+it back from ``table_owners``), so the tables stay where they run.
 """
 
 from __future__ import annotations
@@ -21,8 +26,22 @@ from dataclasses import dataclass
 
 import redis
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
-__all__ = ["LEASE_TTL_MS", "RENEW_S", "Lease", "Leases", "Renewer"]
+from .recovery import DIRECTORY as _DIRECTORY
+
+__all__ = [
+    "LEASE_TTL_MS",
+    "RENEW_S",
+    "DirectoryLost",
+    "Lease",
+    "Leases",
+    "Renewal",
+    "Renewer",
+    "retrying",
+]
 
 LEASE_TTL_MS = 4000
 """A dead node's tables wait this long at most before another node may take them;
@@ -32,20 +51,27 @@ RENEW_S = 1.0
 _PREFIX = "nertz:lease:"
 _FENCE = "nertz:fence"
 
-# KEYS[1] the lease, KEYS[2] the fence counter; ARGV[1] the node, ARGV[2] the ttl.
+# KEYS[1] the lease, KEYS[2] the fence counter, KEYS[3] the directory's key; ARGV[1] the
+# node, ARGV[2] the ttl. -1: the directory is not whole (Redis lost its data).
 _ACQUIRE = """
+if redis.call('exists', KEYS[3]) == 0 then return -1 end
 if redis.call('exists', KEYS[1]) == 1 then return 0 end
 local token = redis.call('incr', KEYS[2])
 redis.call('set', KEYS[1], ARGV[1] .. ':' .. token, 'PX', ARGV[2])
 return token
 """
-# KEYS the leases; ARGV[1] the ttl, ARGV[2..] each lease's expected value. Returns
-# one 1 (renewed) or 0 (lost) per lease.
+# KEYS[1] the directory's key, KEYS[2..] the leases; ARGV[1] the ttl, ARGV[2..] each
+# lease's expected value. Returns 1 if the directory is whole, else 0, then one 1
+# (renewed, or missing from a Redis that lost its data: kept) or 0 (lost) per lease.
 _RENEW = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[i + 1] then
-    redis.call('pexpire', key, ARGV[1])
+local whole = redis.call('exists', KEYS[1])
+local out = {whole}
+for i = 2, #KEYS do
+  local value = redis.call('get', KEYS[i])
+  if value == ARGV[i] then
+    redis.call('pexpire', KEYS[i], ARGV[1])
+    out[i] = 1
+  elseif value == false and whole == 0 then
     out[i] = 1
   else
     out[i] = 0
@@ -57,6 +83,27 @@ _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
+
+
+class DirectoryLost(redis.RedisError):
+    """Redis lost the directory: rebuild it (``recovery.Recovery.ensure``), then ask
+    again. (Lost again at once, it is answered as Redis not answering: try again.)"""
+
+
+@dataclass(frozen=True, slots=True)
+class Renewal:
+    """What a renewal found: the leases no longer ours, and whether Redis still holds
+    the whole directory (False: it lost its data, rebuild it)."""
+
+    lost: list[Lease]
+    whole: bool
+
+
+def retrying() -> AsyncRetry:
+    """A command that fails on a connection Redis closed (a restart) or timed out is
+    sent again on a new one, three times within a third of a second; after that the
+    caller hears of it."""
+    return AsyncRetry(ExponentialBackoff(0.2, 0.02), 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,23 +131,19 @@ class Leases:
         self._release = client.register_script(_RELEASE)
 
     async def acquire(self, table_id: str) -> Lease | None:
-        """The table's lease with a new token, or None while another node holds it."""
-        token = int(
-            await self._acquire(keys=[_PREFIX + table_id, _FENCE], args=[self.node, self.ttl_ms])
-        )
+        """The table's lease with a new token, or None while another node holds it.
+        Raises ``DirectoryLost`` while Redis has not been rebuilt since it lost its data."""
+        keys = [_PREFIX + table_id, _FENCE, _DIRECTORY]
+        token = int(await self._acquire(keys=keys, args=[self.node, self.ttl_ms]))
+        if token < 0:
+            raise DirectoryLost(table_id)
         return Lease(table_id, self.node, token) if token else None
 
-    async def renew(self, leases: Iterable[Lease]) -> list[Lease]:
-        """Extend every lease still ours; return those that are not (expired, or
-        taken by another node meanwhile)."""
+    async def renew(self, leases: Iterable[Lease]) -> Renewal:
+        """Extend every lease still ours; say which are not (expired, or taken by
+        another node meanwhile)."""
         held = list(leases)
-        if not held:
-            return []
-        answers = await self._renew(
-            keys=[_PREFIX + lease.table_id for lease in held],
-            args=[self.ttl_ms, *(lease.value for lease in held)],
-        )
-        return [lease for lease, ok in zip(held, answers, strict=True) if not int(ok)]
+        return _renewal(held, await self._renew(*_renew_args(held, self.ttl_ms)))
 
     async def release(self, lease: Lease) -> None:
         """Give a lease up at once (a node stopping cleanly), if it is still ours."""
@@ -121,20 +164,25 @@ class Renewer:
     a live node lapse, which would move its tables for nothing."""
 
     def __init__(self, url: str, ttl_ms: int = LEASE_TTL_MS) -> None:
-        self.client = redis.Redis.from_url(url, socket_timeout=ttl_ms / 2000)
+        self.client = redis.Redis.from_url(
+            url, socket_timeout=ttl_ms / 2000, retry=Retry(ExponentialBackoff(0.2, 0.02), 3)
+        )
         self.ttl_ms = ttl_ms
         self._renew = self.client.register_script(_RENEW)
 
-    def renew(self, held: list[Lease]) -> list[Lease]:
-        """As ``Leases.renew``: the leases that are no longer ours."""
-        if not held:
-            self.client.ping()  # still a sign of life: Redis answers
-            return []
-        answers = self._renew(
-            keys=[_PREFIX + lease.table_id for lease in held],
-            args=[self.ttl_ms, *(lease.value for lease in held)],
-        )
-        return [lease for lease, ok in zip(held, answers, strict=True) if not int(ok)]
+    def renew(self, held: list[Lease]) -> Renewal:
+        """As ``Leases.renew`` (with none held, still a sign of life: Redis answers)."""
+        return _renewal(held, self._renew(*_renew_args(held, self.ttl_ms)))
 
     def close(self) -> None:
         self.client.close()
+
+
+def _renew_args(held: list[Lease], ttl_ms: int) -> tuple[list[str], list[str | int]]:
+    keys = [_DIRECTORY, *(_PREFIX + lease.table_id for lease in held)]
+    return keys, [ttl_ms, *(lease.value for lease in held)]
+
+
+def _renewal(held: list[Lease], answers: list[int]) -> Renewal:
+    lost = [lease for lease, ok in zip(held, answers[1:], strict=True) if not int(ok)]
+    return Renewal(lost, bool(int(answers[0])))

@@ -18,6 +18,9 @@ those (docs/cluster.md).
 * **Stopping** cleanly: the leases are released, so others take the tables at once.
 * **Live counts**: the same thread rewrites the node's share of the cluster-wide live
   counts every second, with a lease's life (``live.py``), so a dead node's lapse too.
+* **Redis lost its data**: the renewal (or a lookup, a new table, the sweep) finds the
+  directory's key gone, and the directory is rebuilt from the database before any lease
+  is handed out again (``recovery.py``); meanwhile every table runs on where it is.
 
 Every table's code is in the directory hash ``nertz:codes`` (code to id); a node also
 publishes its open tables for the cluster's lobby list (``open_tables``).
@@ -36,6 +39,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import redis
 import redis.asyncio as aioredis
 
 from nertz.engine import Rules
@@ -45,9 +49,10 @@ from ..settings import Settings
 from ..store import Store, StoredTable
 from .batches import Coalesced
 from .fencing import FencedPlays, OwnerGuard, claim, claim_many
-from .leases import LEASE_TTL_MS, RENEW_S, Lease, Leases, Renewer
+from .leases import LEASE_TTL_MS, RENEW_S, DirectoryLost, Lease, Leases, Renewer, retrying
 from .live import NODES as LIVE_NODES
 from .live import LiveCounts, beat, live_key
+from .recovery import Directory, Recovery, stored_directory
 
 __all__ = ["ClusterNode"]
 
@@ -78,11 +83,21 @@ class ClusterNode:
         self.id = node_id
         self.url = redis_url
         # A bounded pool that waits for a free connection: a burst of requests for
-        # tables elsewhere queues for Redis instead of failing.
-        pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=32, timeout=10)
+        # tables elsewhere queues for Redis instead of failing. A command that meets a
+        # connection Redis closed (it restarted) is sent again on a new one.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            redis_url, max_connections=32, timeout=10, retry=retrying()
+        )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.leases = Leases(self.redis, node_id, ttl_ms)
         self.live = LiveCounts(self.redis, node_id)
+        self.recovery = Recovery(
+            self.redis,
+            node_id,
+            ttl_ms,
+            functools.partial(stored_directory, store.engine, SERIES_KEPT_S),
+            self._own_directory,
+        )
         self.counts = counts
         """This node's live counts as its hash's fields (``live.mirror``), for the beat."""
         self.lobby = lobby
@@ -104,12 +119,14 @@ class ClusterNode:
         self._restores = Coalesced(self._claim_and_read)
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = threading.Event()
+        self._rebuilds: set[asyncio.Task[None]] = set()
         self._renewer: threading.Thread | None = None
 
     # ------------------------------------------------------------------ life
 
     async def start(self) -> None:
         await self.redis.ping()
+        await self.recovery.ensure()  # a new Redis (or one that lost its data)
         renewer = Renewer(self.url, self.leases.ttl_ms)
         if self.counts is not None:  # a past life's counts replaced by this one's
             await asyncio.to_thread(beat, renewer.client, self.id, self.counts())
@@ -148,12 +165,16 @@ class ClusterNode:
         table takes a lease or a code)."""
         self.lobby.check_create(rules, settings)
         table_id = new_table_id()
-        lease = await self.leases.acquire(table_id)
+        lease = await self._acquire(table_id)
         if lease is None:  # 64 random bits met another table's: never in practice
             raise RuntimeError("a new table id is already leased")
         await asyncio.to_thread(claim, self.store.engine, table_id, self.id, lease.token)
         while True:
             code = self.lobby.new_code()
+            # The directory has every live table's code; a table over long ago has its
+            # code only in the database once Redis has lost its data.
+            if await asyncio.to_thread(self.store.code_used, code):
+                continue
             if await self.redis.hsetnx(CODES, code, table_id):
                 break
         self._hold(lease, code)  # before its first record reaches the store's guard
@@ -170,7 +191,42 @@ class ClusterNode:
     async def invite_code(self, key_hash: str) -> str | None:
         """The code of the table whose invite hashes to ``key_hash``, on any node."""
         code = await self.redis.hget(INVITES, key_hash)
+        if code is None and await self.recovery.ensure():  # Redis lost it: rebuilt now
+            code = await self.redis.hget(INVITES, key_hash)
         return None if code is None else _text(code)
+
+    async def _table_id(self, code: str) -> str | None:
+        """The id of the table ``code`` from the directory, or from the database when
+        the directory does not have it (Redis lost its data; a table over long ago)."""
+        raw = await self.redis.hget(CODES, code)
+        if raw is None and await self.recovery.ensure():
+            raw = await self.redis.hget(CODES, code)
+        if raw is not None:
+            return _text(raw)
+        table_id = await asyncio.to_thread(self.store.table_id, code)
+        if table_id is not None:
+            await self.redis.hsetnx(CODES, code, table_id)
+        return table_id
+
+    async def _acquire(self, table_id: str) -> Lease | None:
+        """``Leases.acquire``, the directory rebuilt first if Redis lost it."""
+        try:
+            return await self.leases.acquire(table_id)
+        except DirectoryLost:
+            await self.recovery.ensure()
+            return await self.leases.acquire(table_id)
+
+    def _own_directory(self) -> Directory:
+        """What this node runs, for a rebuild: its leases, codes and invites (a table
+        made a moment ago may not be in the database yet)."""
+        leases = {t: lease.value for t, lease in self.held.items()}
+        codes = {code: t for t, code in self.codes.items()}
+        invites = {}
+        for code in codes:
+            entry = self.lobby.tables.get(code)
+            if entry is not None and entry.key_hash is not None:
+                invites[entry.key_hash] = code
+        return Directory(leases, codes, invites, 0)
 
     async def locate(self, code: str) -> Entry | str | None:
         """Where a table runs: its entry here (taken over now if nobody held it), the
@@ -180,10 +236,9 @@ class ClusterNode:
         entry = self.lobby.tables.get(code)
         if entry is not None:
             return entry
-        raw = await self.redis.hget(CODES, code)
-        if raw is None:
+        table_id = await self._table_id(code)
+        if table_id is None:
             return None
-        table_id = _text(raw)
         owner = await self.leases.owner(table_id)
         if owner is not None and owner != self.id:
             return owner
@@ -205,7 +260,7 @@ class ClusterNode:
         """Take a table nobody holds: lease, row, restore (the row and the read in one
         batch with the other tables being taken at the same moment: ``_claim_and_read``)."""
         began = time.monotonic()
-        lease = await self.leases.acquire(table_id)
+        lease = await self._acquire(table_id)
         if lease is None:
             return await self.leases.owner(table_id)
         leased = time.monotonic()
@@ -282,7 +337,7 @@ class ClusterNode:
         renewed_at = time.monotonic()
         while not self._stopping.wait(RENEW_S):
             try:
-                lost = renewer.renew(list(self.held.values()))
+                renewal = renewer.renew(list(self.held.values()))
             except Exception:
                 log.exception("node %s could not renew its leases", self.id)
                 if time.monotonic() - renewed_at > self.leases.ttl_ms / 1000:
@@ -291,6 +346,10 @@ class ClusterNode:
                     continue
             else:
                 renewed_at = time.monotonic()
+                lost = renewal.lost
+                if not renewal.whole:  # Redis lost its data: the loop rebuilds it
+                    with contextlib.suppress(RuntimeError):
+                        loop.call_soon_threadsafe(self._rebuild_soon)
             if lost:
                 with contextlib.suppress(RuntimeError):  # the loop has closed
                     loop.call_soon_threadsafe(self._lost, lost)
@@ -305,6 +364,17 @@ class ClusterNode:
             beat(renewer.client, self.id, self.counts())
         except Exception:
             log.exception("node %s could not renew its live counts", self.id)
+
+    def _rebuild_soon(self) -> None:
+        task = asyncio.get_running_loop().create_task(self._rebuild())
+        self._rebuilds.add(task)
+        task.add_done_callback(self._rebuilds.discard)
+
+    async def _rebuild(self) -> None:
+        try:
+            await self.recovery.ensure()
+        except Exception:
+            log.exception("node %s could not rebuild the directory", self.id)
 
     def _lost(self, lost: list[Lease]) -> None:
         for lease in lost:
@@ -331,6 +401,7 @@ class ClusterNode:
 
     async def _sweep(self) -> None:
         """Take a share of the unfinished tables that no lease holds."""
+        await self.recovery.ensure()  # a lease Redis lost is no orphan
         ids = await asyncio.to_thread(self.store.unfinished_ids)
         ids = [t for t in ids if t not in self.held]
         if not ids:
@@ -355,6 +426,7 @@ class ClusterNode:
             "taken": self.taken,
             "dropped": self.dropped,
             "fast_batches": self.plays.batches,
+            "rebuilt": self.recovery.rebuilt,
         }
 
     # ------------------------------------------------------------------ the lobby list
@@ -375,7 +447,12 @@ class ClusterNode:
         """The public tables with a free seat on every live node, this one's as they
         are now, the others' as they published them (within a second)."""
         out = self.lobby.open_tables()
-        for node, body in (await self._live_nodes()).items():
+        try:
+            published = await self._live_nodes()
+        except redis.RedisError as error:  # this node's own, until Redis answers again
+            log.warning("node %s could not read the other nodes' tables: %r", self.id, error)
+            return out
+        for node, body in published.items():
             if node != self.id:
                 out.extend(body["open"])
         return out

@@ -8,14 +8,19 @@ and window (``INCR`` and an expiry in one transaction), and refuses past the lim
 fixed window, not a sliding one: at a window's turn a client may get up to twice the
 rate for a moment, which a limit meant to stop floods can afford. Counted on the node
 that does the work, after any redirect, so a routed request counts once. On a single
-server every function here answers at once and counts nothing.
+server every function here answers at once and counts nothing. If Redis does not
+answer (or has just lost its counters), the node's own quotas still hold: the count is
+let through, as the live counts are (``live.py``).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from typing import Any
+
+import redis
 
 from ..limits import Limits, Refusal
 
@@ -30,6 +35,8 @@ RATES: dict[str, tuple[str, int, str]] = {
     "misses": ("misses_per_minute", 60, "unknown codes or wrong invites a minute"),
 }
 """Kind -> the ``Limits`` field that bounds it, its window (s), and its words."""
+
+log = logging.getLogger("nertz.cluster")
 
 
 def _key(kind: str, address: str, now: float) -> str:
@@ -51,11 +58,16 @@ def _refusal(limits: Limits, kind: str, count: int, now: float) -> Refusal | Non
 
 
 async def _count(node: Any, kind: str, address: str, now: float) -> int:
+    """The window's count with this one (0 if Redis does not answer)."""
     key = _key(kind, address, now)
-    async with node.redis.pipeline(transaction=True) as pipe:
-        pipe.incr(key)
-        pipe.expire(key, 2 * RATES[kind][1])
-        count, _ = await pipe.execute()
+    try:
+        async with node.redis.pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.expire(key, 2 * RATES[kind][1])
+            count, _ = await pipe.execute()
+    except (redis.RedisError, OSError) as error:
+        log.warning("node %s could not count %s across the cluster: %r", node.id, kind, error)
+        return 0
     return int(count)
 
 
@@ -81,7 +93,11 @@ async def shared_lookup(state: dict[str, Any], address: str) -> Refusal | None:
     if refusal is not None or node is None:
         return refusal
     now = time.time()
-    spent = await node.redis.get(_key("misses", address, now))
+    try:
+        spent = await node.redis.get(_key("misses", address, now))
+    except (redis.RedisError, OSError) as error:
+        log.warning("node %s could not read the misses across the cluster: %r", node.id, error)
+        spent = 0
     refusal = _refusal(state["quotas"].limits, "misses", int(spent or 0) + 1, now)
     if refusal is not None:
         state["quotas"].memory.remember(address, refusal)

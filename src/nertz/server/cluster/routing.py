@@ -9,24 +9,31 @@ WebSocket a ``route`` message, then the socket closes and the client reconnects 
 through the balancer, its TLS and its Origin check. If the named node is down the
 balancer ignores the hint and any node answers, taking the table over once its lease
 lapses.
+
+A node that cannot tell where a table runs (Redis or the database not answering) says
+so: ``503`` with ``Retry-After`` (over the WebSocket an error and a close), never a
+``500`` and never ``unknown_table`` for a table that exists.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import socket
 from typing import Any
 
 import msgspec
+import redis
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nertz.engine import Rules
 
 from ..invites import invite_form
-from ..limits import Quotas
-from ..lobby import Entry, Lobby, hash_secret
+from ..limits import Quotas, Refusal
+from ..lobby import Entry, Lobby, LobbyError, hash_secret
 from ..settings import Settings
 from ..store import Store
 from .live import mirror
@@ -36,14 +43,35 @@ __all__ = [
     "ROUTE_PARAM",
     "ClusterRouting",
     "RouteMsg",
+    "Unavailable",
     "elsewhere",
     "new_table",
     "redirect",
     "start_node",
 ]
 
+log = logging.getLogger("nertz.cluster")
+
 ROUTE_PARAM = "node"
 """The query parameter the load balancer routes on."""
+UNREACHABLE = (redis.RedisError, SQLAlchemyError, OSError)
+"""What Redis or the database raise when they do not answer (a restart, a network)."""
+
+
+class Unavailable(LobbyError):
+    """Redis or the database did not answer: try again in a moment."""
+
+    def __init__(self, what: str = "tell where this table runs") -> None:
+        self.refusal = Refusal(
+            "cluster_unavailable",
+            f"the servers cannot {what} just now; try again in a second",
+            1,
+            503,
+        )
+        super().__init__(self.refusal.code, self.refusal.reason, self.refusal.status)
+
+    def response(self) -> JSONResponse:
+        return self.refusal.response()  # with its Retry-After
 
 
 class RouteMsg(msgspec.Struct, tag_field="type", tag="route"):
@@ -84,17 +112,26 @@ async def new_table(
     if node is None:
         lobby: Lobby = state["lobby"]
         return lobby.create(rules, settings)
-    return await node.create(rules, settings)
+    try:
+        return await node.create(rules, settings)
+    except UNREACHABLE as error:
+        log.warning("node %s could not make a table: %r", node.id, error)
+        raise Unavailable("make a table") from error
 
 
 async def elsewhere(state: dict[str, Any], code: str) -> str | None:
     """The node that runs table ``code`` if it is not this one (a table nobody runs is
     taken over here first); None on a single node, or when this node runs it or there
-    is no such table (the lobby answers those as before)."""
+    is no such table (the lobby answers those as before). Raises ``Unavailable`` when
+    Redis or the database does not answer."""
     node: ClusterNode | None = state.get("cluster")
     if node is None:
         return None
-    where = await node.locate(code)
+    try:
+        where = await node.locate(code)
+    except UNREACHABLE as error:
+        log.warning("node %s could not locate table %s: %r", node.id, code, error)
+        raise Unavailable from error
     # Its own id: a lease this node still holds for a table it has just given up, until
     # the lease lapses; the lobby answers meanwhile, never a redirect to itself.
     return where if isinstance(where, str) and where != node.id else None
@@ -116,7 +153,11 @@ class ClusterRouting:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and self.state.get("cluster") is not None:
-            node = await self._elsewhere(scope["path"])
+            try:
+                node = await self._elsewhere(scope["path"])
+            except Unavailable as error:
+                await error.response()(scope, receive, send)
+                return
             if node is not None:
                 await redirect(Request(scope), node)(scope, receive, send)
                 return
@@ -131,7 +172,11 @@ class ClusterRouting:
         if invite is None:
             return None
         cluster: ClusterNode = self.state["cluster"]
-        code = await cluster.invite_code(hash_secret(invite))
+        try:
+            code = await cluster.invite_code(hash_secret(invite))
+        except UNREACHABLE as error:
+            log.warning("node %s could not find an invite: %r", cluster.id, error)
+            raise Unavailable from error
         return None if code is None else await elsewhere(self.state, code)
 
 
