@@ -42,6 +42,9 @@ class Join:
     token_hash: str
     seat: int | None = None
     partner: int | None = None
+    creator: bool = False
+    """The person who made the table (``Lobby.keep_for_creator``): they take the place
+    kept for them, and are the host whatever the order of joins."""
 
 
 @dataclass(frozen=True, slots=True)
