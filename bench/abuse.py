@@ -410,7 +410,7 @@ async def event_spam(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> 
 
     async def one(address: str) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=address)
-        tasks = []
+        tasks: list[tuple[str, str, str, list[str]]] = []
         flips = [
             '{"type": "pace", "pace": 30}',
             '{"type": "pause", "on": true}',
@@ -427,7 +427,7 @@ async def event_spam(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> 
                 abuse.answers[f"spam practice {made.status_code}"] += 1
                 if made.status_code == 201:
                     seat = made.json()
-                    tasks.append(spam(address, seat["code"], seat["token"], flips))
+                    tasks.append((address, seat["code"], seat["token"], flips))
             for _ in range(2):
                 made = await c.post("/api/tables", json={"seats": 2})
                 abuse.answers[f"spam table {made.status_code}"] += 1
@@ -435,8 +435,8 @@ async def event_spam(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> 
                     code = made.json()["code"]
                     join = {"name": "Spam", "host_token": made.json()["host_token"]}
                     seat = (await c.post(f"/api/tables/{code}/join", json=join)).json()
-                    tasks.append(spam(address, code, seat["token"], options))
-        await asyncio.gather(*tasks, return_exceptions=True)
+                    tasks.append((address, code, seat["token"], options))
+        await asyncio.gather(*(spam(*task) for task in tasks), return_exceptions=True)
 
     await asyncio.gather(*(one(abuser(10, i)) for i in range(2)))
 
@@ -502,9 +502,8 @@ async def abuse_all(
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    for ws in watching:
-        with contextlib.suppress(Exception):
-            await ws.close()
+    for ws in watching:  # spectators that never read: no closing handshake to wait for
+        ws.transport.abort()
     for sock in abuse.sockets:
         sock.close()
     results.put((dict(abuse.answers), abuse.resyncs_sent))
