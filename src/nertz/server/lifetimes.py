@@ -50,7 +50,8 @@ CHANGES_BURST = 10
 """Of those, as many at once (a host trying options, a player pausing twice)."""
 CHANGES_MAX = 500
 """Stored changes a table takes in its life; past it each is refused (its log, kept
-in memory for the table's life, stays bounded: the cards' events end with the match)."""
+in memory for the table's life, grows only as people play: ``idle_s`` ends a table
+nobody plays at)."""
 
 
 class Lifetimes:
