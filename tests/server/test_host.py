@@ -242,7 +242,7 @@ def test_over_http_the_creator_is_host_though_a_poller_joins_first(live: Live) -
 
 def test_the_hosts_options_are_a_rate_and_a_bound_not_a_stored_event_each() -> None:
     """Issue 24: a host flipping an option back and forth stores a burst of changes,
-    then is refused ``rate_limited`` with nothing stored; the table's changes have a
+    then is refused ``changes_too_fast`` with nothing stored; the table's changes have a
     bound over its life (``too_many_changes``)."""
     from nertz.server.lifetimes import CHANGES_BURST, CHANGES_MAX
 
@@ -252,7 +252,7 @@ def test_the_hosts_options_are_a_rate_and_a_bound_not_a_stored_event_each() -> N
     for n in range(40):  # all at one instant
         refused.append(host(h, 1, do="options", options={"caller_bonus": str(10 + n % 2)}))
     assert h.table.version - before == CHANGES_BURST
-    assert {e["code"] for e in refused if e} == {"rate_limited"}
+    assert {e["code"] for e in refused if e} == {"changes_too_fast"}
     for n in range(CHANGES_MAX):
         h.advance(1000)
         host(h, 1, do="options", options={"caller_bonus": str(10 + n % 2)})

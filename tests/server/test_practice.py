@@ -169,7 +169,7 @@ def test_the_pace_changes_at_the_table_and_survives_a_rebuild() -> None:
 
 def test_a_pace_or_pause_that_changes_nothing_stores_nothing_and_changes_are_a_rate() -> None:
     """Issue 24: ``pace`` at the pace in force, ``pause`` as it already is: nothing
-    stored; changes, each stored, have a rate per place (refused ``rate_limited``)."""
+    stored; changes, each stored, have a rate per place (refused ``changes_too_fast``)."""
     from nertz.server.lifetimes import CHANGES_BURST
 
     h = practice(bot_pace=60)
@@ -185,7 +185,7 @@ def test_a_pace_or_pause_that_changes_nothing_stores_nothing_and_changes_are_a_r
         h.send(1, {"type": "pause", "on": n % 2 == 0})
     stored = h.table.version - before
     assert stored == CHANGES_BURST - 1  # the first pause above spent one
-    assert {m["code"] for m in h.messages(1) if m["type"] == "error"} == {"rate_limited"}
+    assert {m["code"] for m in h.messages(1) if m["type"] == "error"} == {"changes_too_fast"}
     h.advance(5000)  # the bucket refills: a change goes through again
     h.send(1, {"type": "pace", "pace": 90})
     assert events(h, 1)[-1] == {"k": "pace", "pace": 90}

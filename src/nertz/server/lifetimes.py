@@ -233,7 +233,7 @@ class Lifetimes:
 
     def _may_change(self, conn: int, index: int, now: int) -> bool:
         """May the person at place ``index`` store one more change (``pace``,
-        ``pause``, ``options``)? If not, ``conn`` is told why (``rate_limited``, or
+        ``pause``, ``options``)? If not, ``conn`` is told why (``changes_too_fast``, or
         ``too_many_changes`` once the table has taken ``CHANGES_MAX``)."""
         if self.changes >= CHANGES_MAX:
             self._error(
@@ -252,7 +252,7 @@ class Lifetimes:
         if wait:
             self._error(
                 conn,
-                "rate_limited",
+                "changes_too_fast",
                 f"at most {CHANGES_PER_S:g} change of pace, pause or options a second; "
                 f"try again in {wait:.1f} s",
             )
