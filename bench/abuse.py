@@ -15,7 +15,20 @@ same run: first alone (the baseline), then for ``--seconds`` beside this mix:
   again;
 * 500 TCP connections that send nothing (five addresses);
 * HTTP-only seat squatters: five addresses joining every free public seat they see
-  and never connecting.
+  and never connecting;
+* held tables (issue 24): one address making one-seat tables that hold their place for
+  a day (``reconnect_s=86400``, ``bot_takeover_s=0``), dealing and leaving, as fast as
+  it is answered; and 14 addresses each making eight-bot tables with a spectator
+  watching each;
+* the host race: one address polling ``GET /api/tables`` and joining seat 0 of every
+  new public table before its creator;
+* stored-event spam: two addresses at eight practice tables each flipping ``pace`` and
+  ``pause`` as fast as they are answered, and hosts flipping an option.
+
+Meanwhile a newcomer, each time from a new address, makes a public table every second
+and sits down with its host token a moment later (the racer has seen it by then): it
+must be answered 201 every time (a new address can create tables throughout) and be
+the host of every table it made.
 
 Honest errors are ``error`` messages, plays not answered within 2 s and lost
 connections. ``rss_growth_mb`` is the server's peak RSS during the abuse less its RSS
@@ -24,13 +37,16 @@ of the abuse, read from the server's side of each socket in ``/proc/net/tcp``
 (ESTABLISHED or CLOSE_WAIT; Linux). The last line printed is::
 
     abuse honest_ack_p99_ms=.. baseline_ack_p99_ms=.. honest_errors=.. \\
-          rss_growth_mb=.. conns_left=..   (one line)
+          rss_growth_mb=.. conns_left=.. newcomer_refused=.. creator_not_host=..
+          (one line)
 
 Targets: honest p99 at most twice the baseline, no honest error, RSS growth at most
-100 MB, no abusive connection left (docs/performance.md).
+100 MB, no abusive connection left, no newcomer refused, the creator host at every
+table (docs/performance.md).
 
 ``--only KIND`` (repeatable) runs one kind of the mix alone: ``create``, ``never_read``,
-``resync``, ``bodies``, ``silent``, ``squat``; ``--only none`` measures the honest load
+``resync``, ``bodies``, ``silent``, ``squat``, ``held``, ``held14``, ``race``, ``spam``;
+``--only none`` measures the honest load
 twice with no abuse at all (what the second measurement differs by itself).
 ``--pin S:C[:A]`` pins the server to CPUs ``S``, the honest clients to ``C`` and the
 abusers to ``A`` (by default ``C``), in both measurements (``--pin 0:0:1``: the abusers
@@ -158,11 +174,12 @@ async def seat_tables(http: str, tables: int) -> list[tuple[str, list[str]]]:
                     json={"seats": 4, "countdown_ms": 0, "next_hand_s": 2, "bot_takeover_s": 0},
                 )
                 made.raise_for_status()
-                code = made.json()["code"]
+                code, host_token = made.json()["code"], made.json()["host_token"]
             tokens = []
             for seat in range(4):
                 async with await client(4 * t + seat) as c:
-                    joined = await c.post(f"/api/tables/{code}/join", json={"name": f"p{seat}"})
+                    body = {"name": f"p{seat}", **({"host_token": host_token} if not seat else {})}
+                    joined = await c.post(f"/api/tables/{code}/join", json=body)
                     joined.raise_for_status()
                     tokens.append(joined.json()["token"])
             return code, tokens
@@ -277,7 +294,165 @@ async def squatters(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
     await asyncio.gather(*(one(i) for i in range(5)))
 
 
-ABUSES = ("create", "never_read", "resync", "bodies", "silent", "squat")
+async def held_tables(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> None:
+    """Issue 24: one address makes one-seat tables whose place is held for a day, deals
+    and leaves, again and again; refused, it tries again a second later."""
+    transport = httpx.AsyncHTTPTransport(local_address=abuser(7))
+    body = {"seats": 1, "reconnect_s": 86_400, "bot_takeover_s": 0, "countdown_ms": 0}
+    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+        while not stop.is_set():
+            try:
+                made = await c.post("/api/tables", json=body)
+                abuse.answers[f"held create {made.status_code}"] += 1
+                if made.status_code != 201:
+                    await asyncio.sleep(1)
+                    continue
+                code = made.json()["code"]
+                join = {"name": "Held", "host_token": made.json()["host_token"]}
+                token = (await c.post(f"/api/tables/{code}/join", json=join)).json()["token"]
+                async with connect(
+                    url, local_addr=(abuser(7), 0), ping_interval=None, compression=None
+                ) as ws:
+                    await ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
+                    await ws.send('{"type": "ready"}')
+                    async for text in ws:
+                        if '"k":"dealt"' in str(text):
+                            break  # dealt: now leave, the place held for a day
+            except Exception as error:
+                abuse.answers[f"held {type(error).__name__}"] += 1
+                await asyncio.sleep(1)
+
+
+async def held_by_fourteen(
+    http: str, url: str, abuse: Abuse, stop: asyncio.Event, held: list[Any]
+) -> None:
+    """Issue 24's variant: 14 addresses each make eight-bot tables (started at once)
+    with a spectator watching each, as many as they are let."""
+    bots = {str(seat): "casual" for seat in range(8)}
+
+    async def one(i: int) -> None:
+        address = abuser(8, i)
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+            while not stop.is_set():
+                try:
+                    made = await c.post("/api/tables", json={"seats": 8, "bots": bots})
+                    abuse.answers[f"held14 create {made.status_code}"] += 1
+                    if made.status_code != 201:
+                        await asyncio.sleep(1)
+                        continue
+                    ws = await connect(
+                        url, local_addr=(address, 0), ping_interval=None, compression=None
+                    )
+                    held.append(ws)
+                    await ws.send(json.dumps({"type": "hello", "table": made.json()["code"]}))
+                except Exception as error:
+                    abuse.answers[f"held14 {type(error).__name__}"] += 1
+                    await asyncio.sleep(1)
+
+    await asyncio.gather(*(one(i) for i in range(14)))
+
+
+async def host_racer(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
+    """Issue 24: poll the public tables as fast as answered and join seat 0 (else any
+    free seat) of every new one, hoping to be first and so its host."""
+    transport = httpx.AsyncHTTPTransport(local_address=abuser(9))
+    seen: set[str] = set()
+    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+        while not stop.is_set():
+            try:
+                listed = (await c.get("/api/tables")).json()["tables"]
+                for table in listed:
+                    if table["code"] in seen or not table["free"]:
+                        continue
+                    seen.add(table["code"])
+                    path = f"/api/tables/{table['code']}/join"
+                    answer = await c.post(path, json={"name": "Racer", "seat": 0})
+                    abuse.answers[f"race seat0 {answer.status_code}"] += 1
+                    if answer.status_code != 200:
+                        answer = await c.post(path, json={"name": "Racer"})
+                        abuse.answers[f"race any {answer.status_code}"] += 1
+            except Exception as error:
+                abuse.answers[f"race {type(error).__name__}"] += 1
+                await asyncio.sleep(0.1)
+
+
+async def event_spam(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> None:
+    """Issue 24: two addresses at eight practice tables each flip ``pace`` and
+    ``pause`` as fast as answered, and at two tables each the host flips an option;
+    counts the changes the server stored (their events came back) and refused."""
+
+    async def spam(address: str, code: str, token: str, messages: list[str]) -> None:
+        async with connect(
+            url, local_addr=(address, 0), ping_interval=None, compression=None, max_queue=None
+        ) as ws:
+            await ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
+            await ws.send('{"type": "ready"}')
+
+            async def drain() -> None:
+                with contextlib.suppress(Exception):
+                    async for text in ws:
+                        message = str(text)
+                        for kind in ('"k":"pace"', '"k":"paused"', '"k":"options"'):
+                            if kind in message:
+                                abuse.answers["spam stored"] += 1
+                        if '"type":"error"' in message:
+                            abuse.answers[f"spam error {json.loads(message)['code']}"] += 1
+
+            reader = asyncio.create_task(drain())
+            n = 0
+            while not stop.is_set() and not reader.done():
+                await ws.send(messages[n % len(messages)])
+                abuse.answers["spam sent"] += 1
+                n += 1
+                await asyncio.sleep(0.002)
+            reader.cancel()
+
+    async def one(address: str) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        tasks: list[tuple[str, str, str, list[str]]] = []
+        flips = [
+            '{"type": "pace", "pace": 30}',
+            '{"type": "pause", "on": true}',
+            '{"type": "pace", "pace": 31}',
+            '{"type": "pause", "on": false}',
+        ]
+        options = [
+            json.dumps({"type": "host", "do": "options", "options": {"caller_bonus": str(b)}})
+            for b in (10, 11)
+        ]
+        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+            for _ in range(8):
+                made = await c.post("/api/practice", json={"name": "Spam", "count": 1})
+                abuse.answers[f"spam practice {made.status_code}"] += 1
+                if made.status_code == 201:
+                    seat = made.json()
+                    tasks.append((address, seat["code"], seat["token"], flips))
+            for _ in range(2):
+                made = await c.post("/api/tables", json={"seats": 2})
+                abuse.answers[f"spam table {made.status_code}"] += 1
+                if made.status_code == 201:
+                    code = made.json()["code"]
+                    join = {"name": "Spam", "host_token": made.json()["host_token"]}
+                    seat = (await c.post(f"/api/tables/{code}/join", json=join)).json()
+                    tasks.append((address, code, seat["token"], options))
+        await asyncio.gather(*(spam(*task) for task in tasks), return_exceptions=True)
+
+    await asyncio.gather(*(one(abuser(10, i)) for i in range(2)))
+
+
+ABUSES = (
+    "create",
+    "never_read",
+    "resync",
+    "bodies",
+    "silent",
+    "squat",
+    "held",
+    "held14",
+    "race",
+    "spam",
+)
 """The kinds of abuse, as ``--only`` names them."""
 
 
@@ -312,12 +487,23 @@ async def abuse_all(
         tasks.extend(asyncio.create_task(big_bodies(http, abuse, done)) for _ in range(4))
     if "squat" in only:
         tasks.append(asyncio.create_task(squatters(http, abuse, done)))
+    if "held" in only:
+        tasks.append(asyncio.create_task(held_tables(http, url, abuse, done)))
+    watching: list[Any] = []  # held14's spectators, closed at the end
+    if "held14" in only:
+        tasks.append(asyncio.create_task(held_by_fourteen(http, url, abuse, done, watching)))
+    if "race" in only:
+        tasks.append(asyncio.create_task(host_racer(http, abuse, done)))
+    if "spam" in only:
+        tasks.append(asyncio.create_task(event_spam(http, url, abuse, done)))
     results.put("started")
     await asyncio.to_thread(stop.wait)
     done.set()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    for ws in watching:  # spectators that never read: no closing handshake to wait for
+        ws.transport.abort()
     for sock in abuse.sockets:
         sock.close()
     results.put((dict(abuse.answers), abuse.resyncs_sent))
@@ -343,6 +529,43 @@ def abuse_process(
     if cpus is not None:
         os.sched_setaffinity(0, cpus)  # --pin
     asyncio.run(abuse_all(port, codes, stop, results, only))
+
+
+# ------------------------------------------------------------------ the newcomer
+
+
+async def newcomer(http: str, tally: collections.Counter[str], stop: asyncio.Event) -> None:
+    """Every second a person from a new address (127.3.x.y) makes a public table and
+    sits down with its host token a moment later, as the home page does one round trip
+    after creating it (the racer has polled the table by then). Counts in ``tally``:
+    ``made``, ``refused`` (not 201: a new address could not create a table),
+    ``not_host`` (the creator not the host of the table they made)."""
+    i = 0
+    while not stop.is_set():
+        address = f"127.3.{i // 250}.{i % 250 + 1}"
+        i += 1
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+            try:
+                made = await c.post("/api/tables", json={"seats": 2})
+                tally["made"] += 1
+                if made.status_code != 201:
+                    tally["refused"] += 1
+                    tally[f"refused {made.status_code} {made.json().get('error')}"] += 1
+                else:
+                    code, host_token = made.json()["code"], made.json()["host_token"]
+                    await asyncio.sleep(0.3)
+                    body = {"name": "New", "seat": 0, "host_token": host_token}
+                    joined = await c.post(f"/api/tables/{code}/join", json=body)
+                    table = (await c.get(f"/api/tables/{code}")).json()
+                    seat = joined.json().get("seat") if joined.status_code == 200 else None
+                    if seat is None or table.get("host") != {"seat": seat, "partner": None}:
+                        tally["not_host"] += 1
+            except httpx.HTTPError as error:
+                tally["refused"] += 1
+                tally[f"refused {type(error).__name__}"] += 1
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1)
 
 
 # ------------------------------------------------------------------ the run
@@ -510,13 +733,19 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     watcher = asyncio.create_task(watch_rss())
 
     abusers_cpu = [0.0, 0.0]  # CPU seconds and wall time when their abuse began
+    newcomers: collections.Counter[str] = collections.Counter()
+    newcomers_done = asyncio.Event()
+    newcoming: list[asyncio.Task[None]] = []
 
     async def start_abuse() -> None:
         child.start()
         await asyncio.to_thread(results.get)  # the abusers hold their connections
         abusers_cpu[:] = [cpu_seconds(child.pid or 0), time.monotonic()]
+        newcoming.append(asyncio.create_task(newcomer(http, newcomers, newcomers_done)))
 
     honest_stats, finish = await measure(url, seats, args, pid, start_abuse, profile)
+    newcomers_done.set()
+    await asyncio.gather(*newcoming)
     left = held_by_server(port)
     spent, began = abusers_cpu
     abusers_cores = (cpu_seconds(child.pid or 0) - spent) / (time.monotonic() - began)
@@ -544,6 +773,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     print(f"of which answered at the door: {early}")
     print(f"server closes: {closes}")
     print(f"abusive connections left: {left}")
+    print(f"newcomers (a new address each, creating while abused): {dict(newcomers)}")
     rate = resyncs_sent / 100 / args.seconds
     print(f"resyncs sent: {resyncs_sent} ({rate:.1f} a second per spammer over the run)")
     for name, stats in (("baseline", baseline), ("with abuse", honest_stats)):
@@ -576,7 +806,9 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
         f"abuse honest_ack_p99_ms={percentile(honest_stats.acks, 99):.2f} "
         f"baseline_ack_p99_ms={percentile(baseline.acks, 99):.2f} "
         f"honest_errors={honest_stats.errors} rss_growth_mb={peak[0] - rss_before:.1f} "
-        f"conns_left={sum(left.values())}"
+        f"conns_left={sum(left.values())} "
+        f"newcomer_refused={newcomers['refused']}/{newcomers['made']} "
+        f"creator_not_host={newcomers['not_host']}/{newcomers['made'] - newcomers['refused']}"
     )
 
 

@@ -6,9 +6,11 @@ host leaves)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from .conftest import Server
 from .helpers import BOT, Player, open_players, wait_go
@@ -105,3 +107,33 @@ def test_the_host_puts_a_bot_in_for_an_away_person_and_removes_another(
     ben.reload()  # the token is gone: the page offers a seat again
     expect(ben.locator("#join-name")).to_be_visible()
     context.close()
+
+
+def test_the_home_page_makes_its_creator_host_though_someone_joins_first(
+    page: Page, server: Server
+) -> None:
+    """Issue 24: a client polling the public tables joins a new table before the home
+    page sits its creator (here while the page's join is held back): the creator's
+    place is kept, and with the create answer's host token they sit there as host."""
+    sent: list[dict[str, Any]] = []
+    raced: list[int] = []
+
+    def racer_first(route: Route) -> None:
+        sent.append(route.request.post_data_json)
+        code = route.request.url.split("/api/tables/")[1].split("/")[0]
+        transport = httpx.HTTPTransport(local_address="127.0.0.2")  # another address
+        with httpx.Client(base_url=server.url, transport=transport, timeout=10) as racer:
+            for body in ({"name": "Racer", "seat": 0}, {"name": "Racer"}):
+                raced.append(racer.post(f"/api/tables/{code}/join", json=body).status_code)
+        route.continue_()
+
+    page.route("**/api/tables/*/join", racer_first)
+    page.goto(server.url)
+    page.fill("#name", "Ann")
+    page.select_option("select[name=seats]", "2")
+    page.select_option("select[name=who-1]", "person")
+    page.click("text=Create table and sit down")
+    expect(page.locator(".host-line")).to_have_text("You are the host.")
+    assert raced == [409, 200]  # seat 0 was kept; the racer sat at seat 1, host of nothing
+    assert len(sent[0]["host_token"]) >= 32
+    expect(page.locator(".opp").filter(has_text="Racer")).to_have_count(1)

@@ -225,7 +225,7 @@ def test_a_client_spread_over_the_nodes_gets_one_share_of_misses_and_sheets(
 def test_one_address_spread_over_two_nodes_gets_one_share_of_what_it_holds(
     pg_url: str, redis_clean: str
 ) -> None:
-    """Unstarted tables and open connections of one address are counted over every
+    """Open tables and open connections of one address are counted over every
     node: past its share it is refused on any (429, or an error and a close) while
     another address makes a table and plays; a killed node's counts lapse on their own."""
     limits = ["open_tables_per_address=2", "connections_per_address=4", "hello_timeout_s=120"]

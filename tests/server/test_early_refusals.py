@@ -60,12 +60,12 @@ def test_a_refused_address_is_answered_at_the_door_and_an_honest_player_plays(
     assert counted["nertz_refusals_early_total{code=too_many_sheets}"] == 11
     assert counted["nertz_refusals_total{code=too_many_sheets}"] == 12
 
-    with http_from("127.0.0.8", door) as creator:  # three unstarted tables at most here
+    with http_from("127.0.0.8", door) as creator:  # three open tables at most here
         tables = [creator.post("/api/tables", json={"seats": 2}) for _ in range(6)]
     assert [t.status_code for t in tables] == [201, 201, 201, 429, 429, 429]
     for refused in tables[3:]:
         assert refused.json()["error"] == "too_many_open_tables"
-        assert "start or leave one first" in refused.json()["reason"]
+        assert "finish or leave one first" in refused.json()["reason"]
         assert refused.headers["Retry-After"] == "60"  # what its quota says, every time
 
     # At the same moment, from other addresses: a sheet, a table and a hand.

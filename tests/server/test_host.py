@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
 from nertz.engine import Rules
-from nertz.server.commands import Stage
+from nertz.server.commands import Join, Stage
 from nertz.server.settings import Settings
 from nertz.server.table import restore_from_records
 
-from .harness import Harness
+from .conftest import Live
+from .harness import Harness, token_hash
 from .test_table import play_match
 
 SINGLE = Rules(match="single")
@@ -181,3 +183,81 @@ def test_the_host_passes_the_role_and_it_passes_by_itself_when_the_host_leaves()
     assert h.table.info()["host"] == {"seat": 0, "partner": None}
     told = [m["e"] for m in h.messages(1) if m["type"] == "event" and m["e"]["k"] == "host"]
     assert told[-2:] == [{"k": "host", "seat": 1}, {"k": "host", "seat": 0}]
+
+
+def test_the_creator_is_host_whoever_joins_first_and_their_place_is_kept() -> None:
+    """Issue 24: a stranger watching the list of public tables joins before the
+    creator: the creator's place is kept (seat 0 refused to the stranger), the stranger
+    is host of nothing, and the creator, joining with the host token, is host."""
+    h = Harness(SINGLE, Settings(seats=3, countdown_ms=500))
+    h.table.keep_for_creator(0)
+    assert h.join("racer", "r", seat=0) == (None, ("seat_taken", "seat 0 is taken"))
+    assert h.join("racer", "r") == ((1, 0), None)
+    h.connect(1, "r")
+    assert h.table.info()["host"] is None
+    assert (host(h, 1, do="start", bot="skilled") or {}).get("code") == "not_host"
+    assert (host(h, 1, do="remove", seat=0) or {}).get("code") == "not_host"
+    assert h.join("Third", "x") == ((2, 0), None)  # the last free seat; seat 0 stays kept
+    assert h.join("Fourth", "y")[1][0] == "table_full"
+    assert h.do(Join("ann", token_hash("a"), 0, None, creator=True)).reply == ((0, 0), None)
+    h.connect(2, "a")
+    assert h.table.info()["host"] == {"seat": 0, "partner": None}
+    assert host(h, 2, do="remove", seat=1) is None  # the host's own table
+    assert h.closed[1] == "removed"
+
+
+def test_a_creator_who_never_comes_keeps_their_place_for_reconnect_s_only() -> None:
+    h = Harness(SINGLE, Settings(seats=2, reconnect_s=120))
+    h.table.keep_for_creator(0)
+    assert h.join("Bo", "b") == ((1, 0), None)
+    h.advance(121_000)
+    assert h.join("Cy", "c") == ((0, 0), None)  # kept no longer: the first to come is host
+    assert h.table.info()["host"] == {"seat": 0, "partner": None}
+
+
+def test_over_http_the_creator_is_host_though_a_poller_joins_first(live: Live) -> None:
+    """Issue 24 as it was found: a client polling ``GET /api/tables`` from another
+    address joins seat 0 of a new public table before its creator does."""
+    transport = httpx.HTTPTransport(local_address="127.0.0.2")
+    with httpx.Client(base_url=live.http, transport=transport, timeout=10) as racer:
+        made = httpx.post(f"{live.http}/api/tables", json={"seats": 3}).json()
+        assert len(made["host_token"]) >= 32
+        listed = racer.get("/api/tables").json()["tables"]
+        assert [t["free"] for t in listed if t["code"] == made["code"]] == [[1, 2]]
+        stolen = racer.post(f"/api/tables/{made['code']}/join", json={"name": "R", "seat": 0})
+        assert stolen.status_code == 409 and stolen.json()["error"] == "seat_taken"
+        assert racer.post(f"/api/tables/{made['code']}/join", json={"name": "R"}).status_code == 200
+        wrong = racer.post(
+            f"/api/tables/{made['code']}/join", json={"name": "R2", "host_token": "x" * 32}
+        )
+        assert wrong.status_code == 403 and wrong.json()["error"] == "bad_host_token"
+    mine = httpx.post(
+        f"{live.http}/api/tables/{made['code']}/join",
+        json={"name": "Ann", "seat": 0, "host_token": made["host_token"]},
+    )
+    assert mine.status_code == 200 and mine.json()["seat"] == 0
+    table = httpx.get(f"{live.http}/api/tables/{made['code']}").json()
+    assert table["host"] == {"seat": 0, "partner": None}
+
+
+def test_the_hosts_options_are_a_rate_and_a_bound_not_a_stored_event_each() -> None:
+    """Issue 24: a host flipping an option back and forth stores a burst of changes,
+    then is refused ``changes_too_fast`` with nothing stored; the table's changes have a
+    bound over its life (``too_many_changes``)."""
+    from nertz.server.lifetimes import CHANGES_BURST, CHANGES_MAX
+
+    h = table()
+    before = h.table.version
+    refused = []
+    for n in range(40):  # all at one instant
+        refused.append(host(h, 1, do="options", options={"caller_bonus": str(10 + n % 2)}))
+    assert h.table.version - before == CHANGES_BURST
+    assert {e["code"] for e in refused if e} == {"changes_too_fast"}
+    for n in range(CHANGES_MAX):
+        h.advance(1000)
+        host(h, 1, do="options", options={"caller_bonus": str(10 + n % 2)})
+    assert h.table.changes == CHANGES_MAX
+    h.advance(60_000)
+    error = host(h, 1, do="options", options={"caller_bonus": "12"})
+    assert error is not None and error["code"] == "too_many_changes"
+    assert h.table.version - before == CHANGES_MAX

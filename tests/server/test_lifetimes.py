@@ -145,8 +145,10 @@ def test_a_match_whose_people_all_left_ends_without_a_winner_while_a_watched_one
 
 
 def test_a_table_nobody_starts_expires_even_with_someone_there() -> None:
-    h = Harness(Rules(), Settings(seats=3, start_s=3600, reconnect_s=86_400))
-    honest = Harness(Rules(), Settings(seats=2, start_s=3600, bots={1: "casual"}))
+    # idle_s out of the way: this is start_s alone (a person saying nothing for 30
+    # minutes ends a table sooner: test_a_table_where_nobody_plays_ends_after_idle_s).
+    h = Harness(Rules(), Settings(seats=3, start_s=3600, reconnect_s=86_400, idle_s=86_400))
+    honest = Harness(Rules(), Settings(seats=2, start_s=3600, bots={1: "casual"}, idle_s=86_400))
     h.join("Ann", "a")
     h.connect(1, "a")
     h.send(1, {"type": "ready"})
@@ -184,8 +186,8 @@ def _over_with_two_people(**settings: int) -> Harness:
 
 def test_a_finished_match_stays_for_play_again_while_anyone_is_there() -> None:
     h = _over_with_two_people(empty_s=60)
-    h.drop(2)  # Bo goes; Ann stays on the end screen a long while
-    h.advance(3_600_000)
+    h.drop(2)  # Bo goes; Ann stays on the end screen a long while (within idle_s)
+    h.advance(h.table.settings.idle_s * 1000 - 60_000)
     assert h.table.stage is Stage.OVER and not h.table.done
     h.send(1, {"type": "again"})  # Bo is away, not waited for: the next match deals
     assert h.table.stage is Stage.COUNTDOWN and h.table.match_no == 2
@@ -317,3 +319,55 @@ def test_one_person_alone_with_bots_gets_no_countdown() -> None:
     assert h.table.stage is Stage.SEATING and h.table.info()["ready_by_ms"] is None
     h.send(1, {"type": "ready"})
     assert h.table.stage is Stage.COUNTDOWN
+
+
+def test_a_table_with_no_person_connected_ends_within_the_servers_ceiling() -> None:
+    """Issue 24: a one-seat table dealt and left, its place held for a day by its own
+    settings (``reconnect_s``, no bot takeover), still ends ``unattended_s`` (the
+    server's, at most 10 minutes) after its person went; one with its person there
+    plays on."""
+    # A match to 100 (hand after hand, dealt with nobody there) and a match under way.
+    held = Harness(Rules(), Settings(seats=1, reconnect_s=86_400, bot_takeover_s=0))
+    honest = Harness(Rules(), Settings(seats=2, bots={1: "casual"}, countdown_ms=500))
+    for h in (held, honest):
+        h.join("Ann", "a")
+        h.connect(1, "a")
+        h.send(1, {"type": "ready"})
+        assert h.table.hand is not None  # dealt
+    held.drop(1)  # and gone, the place held for a day
+    assert held.table.settings.unattended_s <= 600
+    for h in (held, honest):
+        h.advance(held.table.settings.unattended_s * 1000 - 1000)
+    assert held.table.closed is None and held.table.places[0].name == "Ann"
+    for h in (held, honest):
+        h.advance(2000)
+    assert held.table.closed == "unattended" and held.table.done
+    assert any(type(r) is MatchRecord and r.winners == () for r in held.records)
+    assert honest.table.closed is None and not honest.table.done
+    assert greedy_step(honest, 1, 0) == 1  # Ann plays on
+
+
+def test_spectators_and_bots_keep_no_table_past_the_ceiling() -> None:
+    """Issue 24: a table of bots only with a spectator watching (whose match may end
+    and stay "over" while the spectator looks on) ends within ``unattended_s``."""
+    h = Harness(SINGLE, Settings(seats=2, bots={0: "demon:prompt", 1: "demon:prompt"}))
+    h.connect(5, None)  # a spectator: no person sits here
+    assert h.table.hand is not None  # the bots start at once
+    h.advance(h.table.settings.unattended_s * 1000 + 1000)
+    assert h.table.done and h.table.next_deadline() is None  # the lobby lets it go
+
+
+def test_a_table_where_nobody_plays_ends_after_idle_s() -> None:
+    """A person connected who never plays (a paused practice table, an end screen
+    left open) holds the table ``idle_s`` at most; one who plays keeps it."""
+    idle = Harness(SINGLE, Settings(seats=2, bots={1: "demon:prompt"}, practice=True))
+    idle.join("Ann", "a")
+    idle.connect(1, "a")
+    idle.send(1, {"type": "ready"})
+    assert idle.run_until(lambda: idle.table.stage is Stage.PLAYING, 10_000)
+    idle.send(1, {"type": "pause", "on": True})
+    idle.advance(idle.table.settings.idle_s * 1000 - 20_000)
+    assert idle.table.closed is None
+    idle.advance(30_000)
+    assert idle.table.closed == "idle" and idle.closed[1] == "table closed: idle"
+    assert {"k": "closed", "reason": "idle"} in kinds(idle, 1)

@@ -167,6 +167,30 @@ def test_the_pace_changes_at_the_table_and_survives_a_rebuild() -> None:
 # ---------------------------------------------------------------------- the lesson
 
 
+def test_a_pace_or_pause_that_changes_nothing_stores_nothing_and_changes_are_a_rate() -> None:
+    """Issue 24: ``pace`` at the pace in force, ``pause`` as it already is: nothing
+    stored; changes, each stored, have a rate per place (refused ``changes_too_fast``)."""
+    from nertz.server.lifetimes import CHANGES_BURST
+
+    h = practice(bot_pace=60)
+    h.send(1, {"type": "pause", "on": True})
+    before = h.table.version
+    for _ in range(200):
+        h.send(1, {"type": "pace", "pace": 60})
+        h.send(1, {"type": "pause", "on": True})
+    assert h.table.version == before  # nothing stored, nothing said
+    assert not [m for m in h.messages(1) if m["type"] == "error"]
+    for n in range(100):  # flipping: a burst goes through, the rest is refused
+        h.send(1, {"type": "pace", "pace": 30 + n % 2})
+        h.send(1, {"type": "pause", "on": n % 2 == 0})
+    stored = h.table.version - before
+    assert stored == CHANGES_BURST - 1  # the first pause above spent one
+    assert {m["code"] for m in h.messages(1) if m["type"] == "error"} == {"changes_too_fast"}
+    h.advance(5000)  # the bucket refills: a change goes through again
+    h.send(1, {"type": "pace", "pace": 90})
+    assert events(h, 1)[-1] == {"k": "pace", "pace": 90}
+
+
 def lesson() -> Harness:
     """The guided hand at Go: the learner joined and connected, nothing else."""
     rules, settings = lesson_table()

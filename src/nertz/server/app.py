@@ -55,7 +55,7 @@ from .cluster.routing import (
     new_table,
     start_node,
 )
-from .commands import Connect, Disconnect, Inbound, Stage
+from .commands import Connect, Disconnect, Inbound
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 from .devices import person_id
 from .edge import BodyLimit, Door, EarlyRefusals, client_address
@@ -132,6 +132,8 @@ class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     key: str | None = None
     partner: int | None = None
     """At a partnership table (R40): which place of ``seat``, i.e. sit with whom."""
+    host_token: str | None = None
+    """The creator's host token, from the create answer: the host sits (``host.py``)."""
 
 
 _RATE_LIMITED = encode(ErrorMsg("rate_limited", "too many messages: at most 20 a second"))
@@ -220,13 +222,12 @@ def create_app(config: Config) -> Starlette:
     def lobby() -> Lobby:
         return state["lobby"]  # type: ignore[no-any-return]
 
-    def unstarted(code: str) -> bool:
-        entry = lobby().tables.get(code)
-        return entry is not None and entry.table.stage is Stage.SEATING
+    def held(code: str) -> bool:
+        return code in lobby().tables  # an address's table counts until it is gone
 
     async def create_table(request: Request) -> Response:
         address = client_address(request.scope)
-        refusal = quotas.create_table(address, unstarted)
+        refusal = quotas.create_table(address, held)
         refusal = refusal or await shared_rate(state, "creates", address)
         if (refusal := refusal or await shared_table(state, address)) is not None:
             return refused(refusal)
@@ -238,8 +239,14 @@ def create_app(config: Config) -> Starlette:
                 metrics.refused(error.code)
                 return Refusal(error.code, error.reason, 60, error.status).response()
             return error.response()
-        quotas.table_created(address, entry.code, unstarted)
-        out: dict[str, Any] = {"code": entry.code, "id": entry.id, "ws": "/ws"}
+        quotas.table_created(address, entry.code, held)
+        host_token = lobby().keep_for_creator(entry, address)
+        out: dict[str, Any] = {
+            "code": entry.code,
+            "id": entry.id,
+            "ws": "/ws",
+            "host_token": host_token,
+        }
         if key is not None:
             out["key"] = key
         shared = links(entry, key)
@@ -283,7 +290,14 @@ def create_app(config: Config) -> Starlette:
                 return refused(refusal)
             person = None if device is None else person_id(lobby().find(code).id, device)
             entry, seat, partner, token = await lobby().join(
-                code, body.name, body.seat, body.key, body.partner, person
+                code,
+                body.name,
+                body.seat,
+                body.key,
+                body.partner,
+                body.host_token,
+                address,
+                person,
             )
             if device is not None:
                 await took_place(state, device, entry, seat, partner, body.name)

@@ -44,6 +44,9 @@ class Join:
     partner: int | None = None
     person: str | None = None
     """Who is sitting down, for muting (``devices.person_id``; None: no device)."""
+    creator: bool = False
+    """The person who made the table (``Lobby.keep_for_creator``): they take the place
+    kept for them, and are the host whatever the order of joins."""
 
 
 @dataclass(frozen=True, slots=True)

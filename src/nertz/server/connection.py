@@ -64,7 +64,14 @@ A client needs a state after a gap, and after a refusal asks again a second late
 browser client does): it is refused at most ten times in the window. Only a script
 asking on regardless gets here."""
 STATE_WINDOW_S = 10.0
-_NORMAL_CLOSES = ("left", "match over", "table closed: empty", "table closed: unstarted")
+_NORMAL_CLOSES = (
+    "left",
+    "match over",
+    "table closed: empty",
+    "table closed: unattended",
+    "table closed: idle",
+    "table closed: unstarted",
+)
 """Closes that are the table's end or the person's choice, not the client's fault
 (code 1000; every other close is 1008)."""
 

@@ -1,4 +1,11 @@
-"""The host: the person who made the table (the first to join) runs it.
+"""The host: the person who made the table runs it.
+
+Creating a table over HTTP gives its creator a host token (``Lobby.keep_for_creator``)
+and the table keeps a place for it: nobody else takes that place, and the creator is
+the host whatever the order of joins (a stranger watching the list of public tables
+may join first, but is host of nothing). The place is kept until the creator sits, or
+for ``reconnect_s`` (as a place joined and never connected is held); then the first
+person to join is host, as at a table made without a creator (``make play``, tests).
 
 The host may change options between matches (everyone is told what changed), start now
 with every empty place given to a bot, put a bot in the place of a person who is away,
@@ -21,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from nertz.bots import CHOICES, Driver, bot_name, parse_seat
 from nertz.engine import Hand, Match, Rules, RulesError, view
 
-from .commands import Out, Stage
+from .commands import Join, Out, Stage
 from .protocol import ErrorMsg, Host, HostEvent, OptionsEvent, SeatEvent, TableEvent, encode
 from .records import SeatRecord
 from .seats import Place
@@ -60,7 +67,12 @@ class Hosting:
     events: list[bytes]
     _out: Out
     host: int | None = None
-    """The host's place index: the first person to join (``_claim_host``)."""
+    """The host's place index: the creator, else the first person to join
+    (``_claim_host``)."""
+    kept: int | None = None
+    """The place index kept for the creator until they sit (``keep_for_creator``)."""
+    kept_until: int = 0
+    """When the kept place is kept no longer (table time)."""
 
     if TYPE_CHECKING:
 
@@ -86,13 +98,36 @@ class Hosting:
 
         def place(self, seat: int, partner: int = 0) -> Place: ...
 
+        def _may_change(self, conn: int, index: int, now: int) -> bool: ...
+
     # ------------------------------------------------------------------ who is host
 
-    def _claim_host(self, joined: Any) -> Any:
-        """The first person to take a place is the host (they made the table); passes
-        the join's reply on."""
-        if self.host is None and joined[0] is not None:
-            self._set_host(self.places.index(self.place(*joined[0])))
+    def keep_for_creator(self, now: int) -> None:
+        """The table was just made by someone who holds its host token: keep the first
+        empty place (seat 0's if a person's) for them, for ``reconnect_s``."""
+        free = [i for i, p in enumerate(self.places) if p.bot is None and p.token_hash is None]
+        if free:
+            self.kept, self.kept_until = free[0], now + self.settings.reconnect_s * 1000
+
+    def _kept_place(self, now: int) -> Place | None:
+        """The place kept for the creator, if it still is (``kept_until``)."""
+        if self.kept is not None and now >= self.kept_until:
+            self.kept = None  # the creator never came: the next to join is host
+        return None if self.kept is None else self.places[self.kept]
+
+    def _claim_host(self, joined: Any, command: Join) -> Any:
+        """The creator is the host as they sit, whatever the order of joins; at a table
+        with no creator waiting (none, or their place no longer kept) the first person
+        to take a place is. Passes the join's reply on."""
+        if joined[0] is None:
+            return joined
+        index = self.places.index(self.place(*joined[0]))
+        if command.creator:
+            self.kept = None
+            if self.host != index:
+                self._set_host(index)
+        elif self.host is None and self.kept is None:
+            self._set_host(index)
         return joined
 
     def _set_host(self, index: int | None) -> None:
@@ -176,6 +211,8 @@ class Hosting:
             else:
                 self._remove(target, now)
         elif action.do == "options":
+            if not self._may_change(conn, index, now):  # lifetimes.py: stored, so bounded
+                return
             refusal = self._change_options(action.options or {})
         if refusal is not None:
             self._error(conn, "host_refused", refusal)

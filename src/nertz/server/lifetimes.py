@@ -12,6 +12,19 @@ A table playing a series stays while anyone is there. A finished match's table s
 for "Play again" (R32, ``series.py``) while anyone is connected; once nobody has been
 for ``empty_s`` it is ``done``: the lobby takes it out of memory and its link answers
 from the store. A table that ends without a result is ``done`` at once.
+
+Two ceilings the server sets, whatever a table's own settings say (no client chooses
+them): a table with no person seated and connected for ``unattended_s`` (at most 10
+minutes) ends, however long its people's places are held (``reconnect_s``) and
+whoever watches (spectators and bots keep nobody's table); and a table where no
+person has played, said ready or "Play again" for ``idle_s`` ends, so a connection
+left open (at a paused practice table, say) holds nothing for good.
+
+What a table keeps in memory is bounded too: the changes people ask for that are
+stored as events and change no card (a practice table's ``pace`` and ``pause``, the
+host's ``options``) cost a token from the asking place's bucket (``CHANGES_PER_S``)
+and the table takes at most ``CHANGES_MAX`` of them in its life; a change to what is
+already in force stores nothing.
 """
 
 from __future__ import annotations
@@ -22,12 +35,23 @@ from typing import TYPE_CHECKING, Any
 from nertz.engine import Hand, Match
 
 from .commands import Out, Stage
+from .limits import TokenBucket
 from .protocol import ClosedEvent, ReadyByEvent, TableEvent, TakeoverEvent
 from .records import DiscardRecord, MatchRecord
 from .seats import Place
 from .settings import Settings
 
-__all__ = ["Lifetimes"]
+__all__ = ["CHANGES_BURST", "CHANGES_MAX", "CHANGES_PER_S", "Lifetimes"]
+
+CHANGES_PER_S = 1.0
+"""Stored changes (``pace``, ``pause``, ``options``) one place may ask for, a second: a
+person pauses or sets the pace a few times a hand, a host sets options in one go."""
+CHANGES_BURST = 10
+"""Of those, as many at once (a host trying options, a player pausing twice)."""
+CHANGES_MAX = 500
+"""Stored changes a table takes in its life; past it each is refused (its log, kept
+in memory for the table's life, grows only as people play: ``idle_s`` ends a table
+nobody plays at)."""
 
 
 class Lifetimes:
@@ -66,6 +90,8 @@ class Lifetimes:
 
         def _replan_partner(self, place: Place, now: int) -> None: ...
 
+        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
+
     def _begin_lifetime(self, rng_seed: int | None) -> None:
         self.epoch = secrets.token_hex(4) if rng_seed is None else f"{rng_seed:016x}"[-8:]
         """This incarnation: a rebuilt table (restart, error) is a new one, so a client
@@ -75,6 +101,14 @@ class Lifetimes:
         """When the first deal comes with bots for those not ready (``ready_s``)."""
         self.empty_since: int | None = 0
         """Since when nobody is there (None: someone is)."""
+        self.unattended_since: int | None = 0
+        """Since when no person is seated and connected (None: someone is)."""
+        self.active_at = 0
+        """When a person last played, said ready or "Play again", joined or connected."""
+        self.changes = 0
+        """Stored changes taken so far (``_may_change``, at most ``CHANGES_MAX``)."""
+        self._change_rates: dict[int, TokenBucket] = {}
+        """Place index -> its bucket of stored changes (``CHANGES_PER_S``)."""
         self.closed: str | None = None
         """Why the table ended without a result (``ClosedEvent``), if it did."""
         self.done = False
@@ -100,13 +134,16 @@ class Lifetimes:
             dues.append((self.settings.start_s * 1000, "unstarted"))
         if self.empty_since is not None:
             dues.append((self.empty_since + self.settings.empty_s * 1000, "empty"))
+        if self.unattended_since is not None:
+            dues.append((self.unattended_since + self.settings.unattended_s * 1000, "unattended"))
+        dues.append((self.active_at + self.settings.idle_s * 1000, "idle"))
         return dues
 
     def _lifetime_timer(self, what: str, now: int) -> None:
         """One of ``_lifetime_dues`` has come."""
         if what == "ready_by":
             self._deal_without_the_unready(now)
-        elif what == "empty" and self.stage is Stage.OVER:
+        elif what in ("empty", "unattended", "idle") and self.stage is Stage.OVER:
             self.done = True  # the match is stored as over; nobody came to play again
         else:
             self._close(what, now)
@@ -178,17 +215,58 @@ class Lifetimes:
         )
 
     def _presence(self, now: int) -> None:
-        """After every command: start or stop the ``empty_s`` clock."""
+        """After every command: start or stop the ``empty_s`` and ``unattended_s``
+        clocks."""
         if self._nobody_there():
             if self.empty_since is None:
                 self.empty_since = now
         else:
             self.empty_since = None
+        if any(p.bot is None and p.conn is not None for p in self.places):
+            self.unattended_since = None
+        elif self.unattended_since is None:
+            self.unattended_since = now
+
+    def _active(self, now: int) -> None:
+        """A person played, said ready or "Play again", joined or connected: the
+        ``idle_s`` clock starts again."""
+        self.active_at = now
+
+    def _may_change(self, conn: int, index: int, now: int) -> bool:
+        """May the person at place ``index`` store one more change (``pace``,
+        ``pause``, ``options``)? If not, ``conn`` is told why (``changes_too_fast``, or
+        ``too_many_changes`` once the table has taken ``CHANGES_MAX``)."""
+        if self.changes >= CHANGES_MAX:
+            self._error(
+                conn,
+                "too_many_changes",
+                f"this table has taken its {CHANGES_MAX} changes of pace, pause and "
+                "options; play on as it is, or make a new table",
+            )
+            return False
+        bucket = self._change_rates.get(index)
+        if bucket is None:
+            bucket = self._change_rates[index] = TokenBucket(
+                CHANGES_PER_S, CHANGES_BURST, now / 1000
+            )
+        wait = bucket.take(now / 1000)
+        if wait:
+            self._error(
+                conn,
+                "changes_too_fast",
+                f"at most {CHANGES_PER_S:g} change of pace, pause or options a second; "
+                f"try again in {wait:.1f} s",
+            )
+            return False
+        self.changes += 1
+        return True
 
     def _close(self, reason: str, now: int) -> None:
         """End the table without a result (``empty``: nobody there for ``empty_s``;
-        ``unstarted``: not dealt within ``start_s``). A match under way is stored as
-        over with no winner; a table never dealt is forgotten."""
+        ``unattended``: no person seated and connected for ``unattended_s``; ``idle``:
+        no person played for ``idle_s``; ``unstarted``: not dealt within ``start_s``).
+        A match under way is stored as over with no winner; a table never dealt is
+        forgotten."""
         for place in self.places:
             if place.driver is not None:
                 place.driver.stop()

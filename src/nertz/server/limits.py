@@ -56,8 +56,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """A WebSocket must say ``hello`` within this time of opening."""
     max_tables: int = 2000
     """Tables not yet over, server-wide (on a cluster, all the nodes together)."""
-    open_tables_per_address: int = 20
-    """Tables not yet started, created from one address."""
+    open_tables_per_address: int = 10
+    """Tables created from one address that the server still runs, started or not
+    (each counts until it is gone: ``lifetimes.py`` bounds how long a table nobody
+    plays at lives). 14 addresses hold at most 7% of the default ``max_tables``."""
     creates_per_minute: int = 30
     """``POST /api/tables`` from one address, a minute (a burst of as many)."""
     joins_per_minute: int = 60
@@ -258,7 +260,7 @@ class Quotas:
         self._histories = _Buckets(per_minute / 60, per_minute, clock)
         self._states = _Buckets(limits.address_states_per_s, 4 * limits.address_states_per_s, clock)
         self.created: dict[str, list[str]] = {}
-        """Address -> codes of the tables it created that may still be unstarted."""
+        """Address -> codes of the tables it created that the server may still run."""
         self.connections: dict[str, int] = {}
         """Address -> its open WebSockets."""
         self.spectators: dict[str, int] = {}
@@ -280,10 +282,10 @@ class Quotas:
 
     # ------------------------------------------------------------------ HTTP
 
-    def create_table(self, address: str, unstarted: Callable[[str], bool]) -> Refusal | None:
-        """May ``address`` create a table? ``unstarted(code)`` says whether a table it
-        made earlier still counts (exists and has not started)."""
-        mine = [code for code in self.created.get(address, ()) if unstarted(code)]
+    def create_table(self, address: str, held: Callable[[str], bool]) -> Refusal | None:
+        """May ``address`` create a table? ``held(code)`` says whether a table it made
+        earlier still counts (the server still runs it, started or not)."""
+        mine = [code for code in self.created.get(address, ()) if held(code)]
         if mine:
             self.created[address] = mine
         else:
@@ -292,8 +294,8 @@ class Quotas:
         if len(mine) >= cap:
             refusal = Refusal(
                 "too_many_open_tables",
-                f"you have {len(mine)} tables nobody has started (at most {cap} from one "
-                "address): start or leave one first",
+                f"you have {len(mine)} tables open (at most {cap} from one address): "
+                "finish or leave one first",
                 60,
             )
             return self._noted(address, refusal)
@@ -304,11 +306,9 @@ class Quotas:
             f"at most {self.limits.creates_per_minute} new tables a minute from one address",
         )
 
-    def table_created(self, address: str, code: str, unstarted: Callable[[str], bool]) -> None:
+    def table_created(self, address: str, code: str, held: Callable[[str], bool]) -> None:
         if address not in self.created and len(self.created) >= _TRACKED_MAX:
-            self.created = {
-                a: codes for a, codes in self.created.items() if any(map(unstarted, codes))
-            }
+            self.created = {a: codes for a, codes in self.created.items() if any(map(held, codes))}
         self.created.setdefault(address, []).append(code)
 
     def join(self, address: str) -> Refusal | None:

@@ -232,6 +232,13 @@ class Entry:
     actor: TableActor
     watch_hash: str | None = None
     """The watch link's secret, hashed (None: public, or made before watch links)."""
+    creator_hash: str | None = None
+    """The creator's host token, hashed (``Lobby.keep_for_creator``; None: none)."""
+    creator_address: str | None = None
+    """The address the table was made from, until the creator sits: a program that
+    joins from there without the token is taken for the creator."""
+    creator_sat: bool = False
+    """The creator has sat (their token has served)."""
 
     @property
     def table(self) -> Table:
@@ -450,6 +457,30 @@ class Lobby:
             raise unknown_table(invite)
         return entry
 
+    def keep_for_creator(self, entry: Entry, address: str) -> str:
+        """The host token of a table just made from ``address``: whoever joins with it
+        (or, without it, first from ``address``) is the host and takes the place the
+        table keeps for them (``host.py``). Only its hash is kept."""
+        token = secrets.token_urlsafe(24)
+        entry.creator_hash, entry.creator_address = hash_secret(token), address
+        entry.table.keep_for_creator(entry.table.now)
+        return token
+
+    def _creator(self, entry: Entry, host_token: str | None, address: str | None) -> bool:
+        """Is this join the creator's (``keep_for_creator``)? A host token that is not
+        the table's, or that has sat already, is refused (``LobbyError``)."""
+        if host_token is not None:
+            if entry.creator_hash is None or not hmac.compare_digest(
+                hash_secret(host_token), entry.creator_hash
+            ):
+                raise LobbyError("bad_host_token", "that is not this table's host token", 403)
+            if entry.creator_sat:
+                raise LobbyError(
+                    "creator_seated", "the person who made this table has sat down already", 409
+                )
+            return True
+        return address is not None and not entry.creator_sat and address == entry.creator_address
+
     async def join(
         self,
         code: str,
@@ -457,11 +488,14 @@ class Lobby:
         seat: int | None = None,
         key: str | None = None,
         partner: int | None = None,
+        host_token: str | None = None,
+        address: str | None = None,
         person: str | None = None,
     ) -> tuple[Entry, int, int, str]:
         """Take a seat: returns the table, the seat number, the place in it (the
-        partner, R40; 0 without partnerships) and the seat token. ``person`` is who
-        sits down (``devices.person_id``), for muting."""
+        partner, R40; 0 without partnerships) and the seat token. ``host_token`` (or a
+        join from the creator's ``address``) seats the creator (``keep_for_creator``).
+        ``person`` is who sits down (``devices.person_id``), for muting."""
         entry = self.find(code)
         if not entry.key_ok(key):
             if entry.watch_ok(key):
@@ -473,10 +507,13 @@ class Lobby:
                 )
             raise LobbyError("private_table", "this table is private: use its link", 403)
         clean = player_name(name)
+        creator = self._creator(entry, host_token, address)
+        entry.creator_sat |= creator  # at once: a second join meanwhile is not the creator
         token = secrets.token_urlsafe(24)
-        join = Join(clean, hash_secret(token), seat, partner, person)
-        place, error = await entry.actor.request(join)
+        joining = Join(clean, hash_secret(token), seat, partner, person=person, creator=creator)
+        place, error = await entry.actor.request(joining)
         if error is not None:
+            entry.creator_sat &= not creator
             raise LobbyError(error[0], error[1], 409)
         return entry, place[0], place[1], token
 
@@ -488,7 +525,10 @@ class Lobby:
             table = entry.table
             if not table.settings.public or table.stage.value == "over":
                 continue
-            free = sorted({p.number for p in table.places if not p.taken})
+            mine = table.kept  # the creator's place (host.py): not free to anyone else
+            free = sorted(
+                {p.number for i, p in enumerate(table.places) if not p.taken and i != mine}
+            )
             kept = changed.get(entry.code)
             if kept is None or kept[0] is not table.rules:  # a cluster node asks every second
                 kept = (table.rules, table.rules.changed())

@@ -11,7 +11,8 @@
 * **hints** (the ``hint`` message): the move the bots' own policy would play for the
   person's seat, with a perfect eye, checked against the engine (``best_move``).
 * **pace** (``Settings.bot_pace``, the ``pace`` message): every bot delay is
-  stretched to 100 / pace of its level's.
+  stretched to 100 / pace of its level's. A pace or pause that changes nothing is
+  not stored; one that does costs a stored change (``lifetimes.CHANGES_PER_S``).
 * a **lesson** (``Settings.lesson``, ``lessons.py``) for the first hand: dealt as soon
   as the learner is here (no Ready), the scripted deal, one step at a time; the
   teacher seat's bot and the hand's timers wait for the script (see ``lessons.py``).
@@ -101,6 +102,8 @@ class Practicing:
         def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
 
         def _play(self, place: Place, move: Move, now: int, conn: int | None, seq: int) -> bool: ...
+
+        def _may_change(self, conn: int, index: int, now: int) -> bool: ...
 
     # ------------------------------------------------------------------ what the table asks
 
@@ -194,7 +197,9 @@ class Practicing:
             self._error(conn, "not_seated", "spectators cannot do that")
             return
         if kind is Pause:
-            self._pause(conn, message.on, now)  # type: ignore[union-attr]
+            on = message.on  # type: ignore[union-attr]
+            if on != (self.paused_at is not None) and self._may_change(conn, index, now):
+                self._pause(conn, on, now)
         elif kind is Hint:
             hand, seat = self.hand, self.places[index].number
             found = None
@@ -202,8 +207,10 @@ class Practicing:
                 found = best_move(hand, seat, tuple(self.match.totals))
             self._out.sends.append((conn, encode(HintMsg(None if found is None else found.text))))
         elif kind is Pace:
-            self._pace = pace = message.pace  # type: ignore[union-attr]
-            self._emit(PaceEvent(pace=pace))
+            pace = message.pace  # type: ignore[union-attr]
+            if pace != self.pace and self._may_change(conn, index, now):  # same: nothing
+                self._pace = pace
+                self._emit(PaceEvent(pace=pace))
 
     def _pause(self, conn: int, on: bool, now: int) -> None:
         if on == (self.paused_at is not None):

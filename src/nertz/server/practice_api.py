@@ -28,7 +28,6 @@ from nertz.engine import Rules, preset
 from .cluster.live import shared_table
 from .cluster.quotas import shared_rate
 from .cluster.routing import new_table
-from .commands import Stage
 from .edge import client_address
 from .lessons import FIRST_HAND
 from .limits import Quotas
@@ -89,14 +88,13 @@ def lesson_table() -> tuple[Rules, Settings]:
 def practice_routes(state: dict[str, Any]) -> list[BaseRoute]:
     """The two routes; ``state`` is the app's (``lobby``, ``quotas``, ``metrics``)."""
 
-    def unstarted(code: str) -> bool:
-        entry = state["lobby"].tables.get(code)
-        return entry is not None and entry.table.stage is Stage.SEATING
+    def held(code: str) -> bool:
+        return code in state["lobby"].tables  # counts until the table is gone
 
     async def start(request: Request, rules: Rules, settings: Settings, name: str) -> Response:
         quotas: Quotas = state["quotas"]
         address = client_address(request.scope)
-        refusal = quotas.create_table(address, unstarted) or quotas.join(address)
+        refusal = quotas.create_table(address, held) or quotas.join(address)
         refusal = refusal or await shared_rate(state, "creates", address)
         refusal = refusal or await shared_rate(state, "joins", address)
         refusal = refusal or await shared_table(state, address)
@@ -105,7 +103,7 @@ def practice_routes(state: dict[str, Any]) -> list[BaseRoute]:
             return refusal.response()
         lobby = state["lobby"]
         entry, key = await new_table(state, rules, settings)
-        quotas.table_created(address, entry.code, unstarted)
+        quotas.table_created(address, entry.code, held)
         _, seat, _, token = await lobby.join(entry.code, name, 0, key)
         link = f"/t/{entry.code}?key={key}#seat={token}"
         body = {"code": entry.code, "key": key, "seat": seat, "token": token, "link": link}

@@ -414,7 +414,8 @@ class ReadyByEvent(_Event, tag="ready_by", kw_only=True, frozen=True):
 
 
 class ClosedEvent(_Event, tag="closed", kw_only=True, frozen=True):
-    """The table ended without a result (``lifetimes.py``): ``empty`` or ``unstarted``."""
+    """The table ended without a result (``lifetimes.py``): ``empty``, ``unattended``,
+    ``idle`` or ``unstarted``."""
 
     reason: str
 

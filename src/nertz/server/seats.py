@@ -120,6 +120,8 @@ class Seating:
 
         def _host_gone(self, place: Place) -> None: ...
 
+        def _kept_place(self, now: int) -> Place | None: ...
+
     @property
     def seats(self) -> list[Place]:
         """Each seat's first place (its only one without partnerships)."""
@@ -201,6 +203,9 @@ class Seating:
         self, command: Join, now: int
     ) -> tuple[tuple[int, int] | None, tuple[str, str] | None]:
         free = [p for p in self.places if p.bot is None and p.token_hash is None and p.conn is None]
+        kept_for = self._kept_place(now)  # the creator's until they sit (host.py)
+        if kept_for is not None and not command.creator:
+            free = [p for p in free if p is not kept_for]
         if command.seat is not None:
             if not 0 <= command.seat < self.settings.seats:
                 return None, ("no_such_seat", f"there is no seat {command.seat} at this table")
@@ -230,7 +235,9 @@ class Seating:
                     "the same; choose a name the others can tell apart",
                 )
         place = free[0]
-        if self.per_seat > 1:  # R40: the table pairs people in the order they come
+        if command.creator and kept_for is not None and command.seat is None:
+            place = kept_for  # the creator sits where the table kept them a place
+        elif self.per_seat > 1:  # R40: the table pairs people in the order they come
             taken = [self.partner_of(p).taken for p in free]  # type: ignore[union-attr]
             number, partner = choose_place([(p.number, p.partner) for p in free], taken)
             place = self.place(number, partner)

@@ -42,6 +42,14 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     finished match's table, kept for "Play again", leaves memory."""
     start_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] = 3600
     """A table not dealt this long after its creation ends (it is forgotten)."""
+    unattended_s: Annotated[int, msgspec.Meta(ge=1, le=600)] = 600
+    """A table with no person seated and connected this long ends, whatever its other
+    settings say (spectators and bots keep nobody's table; ``lifetimes.py``). The
+    server's ceiling, never a client's choice: at most 10 minutes."""
+    idle_s: Annotated[int, msgspec.Meta(ge=1, le=86_400)] = 1800
+    """A table where no person has played, said ready or "Play again" (nor joined or
+    connected) this long ends: a connection left open at a paused practice table or
+    an over table holds nothing for good (``lifetimes.py``)."""
     practice: bool = False
     """A practice table (``practice.py``): one person against bots, never in anyone's
     history; it may pause, and gives hints."""

@@ -185,16 +185,19 @@ class Table(
         if type(command) is Inbound:
             self._inbound(command.conn, command.message, now)
         elif type(command) is Join:
-            self._out.reply = self._claim_host(self._join(command, now))
+            self._out.reply = self._claim_host(self._join(command, now), command)
+            self._active(now)
         elif type(command) is Connect:
             self._connect(command, now)
+            if command.token_hash is not None:  # a spectator keeps nothing alive
+                self._active(now)
         elif type(command) is Disconnect:
             self._disconnect(command.conn, now)
         self._maybe_start(now)
         self._advance(now)
-        empty = self.empty_since
+        clocks = (self.empty_since, self.unattended_since)
         self._presence(now)
-        if self.empty_since != empty:
+        if (self.empty_since, self.unattended_since) != clocks:
             self._due_known = False
         out, self._out = self._out, Out()
         return out
@@ -285,6 +288,7 @@ class Table(
                     if place.driver is not None:
                         table._plan(place, now)
         table.empty_since = now if table._nobody_there() else None
+        table.unattended_since = table.active_at = now  # everyone reconnects from now
         table._emit(ResumedEvent(stage=table.stage.value))
         table._due_known = False
         return table
@@ -315,6 +319,7 @@ class Table(
                     return
             else:
                 move = Move.parse("NERTZ" if kind is Call else "STUCK")
+            self._active(now)
             self._back_from_bot(self.places[index], now)  # the ready countdown's bot goes
             self._play(self.places[index], move, now, conn, seq, message.at)  # type: ignore[union-attr]
         elif kind is Pick or kind is Drop:
@@ -329,6 +334,8 @@ class Table(
             else:
                 self._let_go(self.places[index])
         elif kind is Ready:
+            if index is not None:
+                self._active(now)
             if index is None or not self._back_from_bot(self.places[index], now):
                 self._ready(conn, index)
         elif kind is Pong:
@@ -336,6 +343,8 @@ class Table(
         elif kind is Host:
             self._host_action(conn, index, message, now)  # type: ignore[arg-type]
         elif kind is Again:
+            if index is not None:
+                self._active(now)
             self._again(conn, index)
         elif kind is Resync:
             self._send_state(conn)

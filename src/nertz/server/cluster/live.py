@@ -1,11 +1,11 @@
 """The live counts that must span a cluster: what one address holds open, and what
 every node holds together.
 
-A node's own ``Quotas`` (``limits.py``) count the connections, spectators and unstarted
+A node's own ``Quotas`` (``limits.py``) count the connections, spectators and open
 tables of each address *there*; behind a round-robin balancer one address would hold a
 full share on every node. So every node keeps a mirror of its counts in one Redis hash,
 ``nertz:live:{node}``: ``c:{address}`` its open WebSockets, ``s:{address}`` its
-spectators, ``o:{address}`` the tables it made that nobody has started, and ``c`` and
+spectators, ``o:{address}`` the tables it made that it still runs, and ``c`` and
 ``t`` all the node's connections and its tables not yet over (the server-wide caps,
 ``max_connections`` and ``max_tables``, bound the whole cluster). The set
 ``nertz:live-nodes`` names every node that has counted.
@@ -164,16 +164,12 @@ def mirror(quotas: Quotas, lobby: Lobby) -> dict[str, int]:
     fields.update((f"s:{a}", n) for a, n in quotas.spectators.copy().items())
     tables = lobby.tables.copy()
     for address, codes in quotas.created.copy().items():
-        waiting = sum(1 for code in list(codes) if _unstarted(tables.get(code)))
+        waiting = sum(1 for code in list(codes) if code in tables)  # until it is gone
         if waiting:
             fields[f"o:{address}"] = waiting
     fields["c"] = quotas.open
     fields["t"] = sum(1 for e in tables.values() if e.table.stage.value != "over")
     return fields
-
-
-def _unstarted(entry: Any) -> bool:
-    return entry is not None and entry.table.stage.value == "seating"
 
 
 def beat(client: redis.Redis, node: str, fields: dict[str, int]) -> None:
@@ -275,7 +271,7 @@ async def shared_spectator(state: dict[str, Any], address: str) -> Refusal | Non
 
 async def shared_table(state: dict[str, Any], address: str) -> Refusal | None:
     """May ``address`` make one more table (``Quotas.create_table`` said yes here)? Its
-    unstarted tables and every node's tables counted across the cluster."""
+    open tables and every node's tables counted across the cluster."""
     live = _live(state)
     if live is None:
         return None
@@ -303,8 +299,8 @@ async def shared_table(state: dict[str, Any], address: str) -> Refusal | None:
                 len(quotas.created.get(address, ())) + 1,
                 lambda held: Refusal(
                     "too_many_open_tables",
-                    f"you have {held} tables nobody has started, across the servers (at "
-                    f"most {cap} from one address): start or leave one first",
+                    f"you have {held} tables open, across the servers (at most {cap} "
+                    "from one address): finish or leave one first",
                     60,
                 ),
             ),

@@ -17,13 +17,43 @@ export function seatFor(code) {
   return store.get("seats", {})[code] || null;
 }
 
-/** Take a seat at ``code`` with the remembered name; returns the seat record. */
+/** Keep the host token of a table this browser just made (the create answer's
+ * ``host_token``) until it sits there: with it the server seats its creator in the
+ * place it kept and makes them host, whoever joined first. */
+export function rememberHostToken(code, token) {
+  const tokens = store.get("hostTokens", {});
+  tokens[code] = token;
+  store.set("hostTokens", tokens);
+}
+
+function forgetHostToken(code) {
+  const tokens = store.get("hostTokens", {});
+  if (!(code in tokens)) return;
+  delete tokens[code];
+  store.set("hostTokens", tokens);
+}
+
+/** Take a seat at ``code`` with the remembered name (as its creator, if this browser
+ * made the table and holds its host token); returns the seat record. */
 export async function joinTable(code, name, key = null, seat = null, partner = null) {
   const body = { name };
   if (key) body.key = key;
   if (seat !== null) body.seat = seat;
   if (partner !== null) body.partner = partner;
-  const joined = await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, body, deviceHeaders());
+  const hostToken = store.get("hostTokens", {})[code];
+  if (hostToken) body.host_token = hostToken;
+  const path = `/api/tables/${encodeURIComponent(code)}/join`;
+  let joined;
+  try {
+    joined = await api("POST", path, body, deviceHeaders());
+  } catch (error) {
+    // A token the table no longer knows (a restart) or that has sat: join as anyone.
+    if (!hostToken || !["bad_host_token", "creator_seated"].includes(error.code)) throw error;
+    forgetHostToken(code);
+    delete body.host_token;
+    joined = await api("POST", path, body, deviceHeaders());
+  }
+  forgetHostToken(code); // it has served: the creator sits
   const record = { token: joined.token, seat: joined.seat, partner: joined.partner ?? null, key, at: Date.now() };
   rememberSeat(joined.code, record);
   return { code: joined.code, ...record };
@@ -145,6 +175,7 @@ async function createTable(form, catalogue) {
   const body = { preset: form.elements.preset.value, options, seats, bots, public: form.elements.public.checked };
   try {
     const made = await api("POST", "/api/tables", body);
+    rememberHostToken(made.code, made.host_token); // kept if the join below fails
     await joinTable(made.code, name, made.key || null, 0);
     location.href = made.link;
   } catch (error) {

@@ -33,10 +33,16 @@ export function nextHandText(tv, now) {
   return at === null ? null : `Next hand in ${secondsLeft(at, now)} s`;
 }
 
+/** Why a table ended without a result (``closed``), as the status line says it. */
+const CLOSED = {
+  unstarted: "Table closed: it never started",
+  idle: "Table closed: nobody played for a long while",
+};
+
 /** The status line's words for the table's lifetime, or null to say the usual. */
 export function lifetimeStatus(tv, now) {
   const t = tv.table;
-  if (t.closed) return t.closed === "unstarted" ? "Table closed: it never started" : "Table closed: nobody was here";
+  if (t.closed) return CLOSED[t.closed] || "Table closed: nobody was here";
   const readyEnd = t.stage === "seating" ? onPage(tv.st, t.ready_by_ms) : null;
   if (readyEnd !== null) return `Dealing in ${secondsLeft(readyEnd, now)} s — a bot plays for anyone not ready until they play`;
   const next = nextHandText(tv, now);
