@@ -98,6 +98,9 @@ ROOMY = Limits(
     devices_per_hour=10_000,
     histories_per_minute=10_000,
     address_states_per_s=10_000,
+    requests_per_s=10_000,
+    files_per_s=10_000,
+    costly_per_minute=10_000,
 )
 """Every page comes from 127.0.0.1: the per-address quotas are raised so the tests' own
 traffic is never throttled."""
