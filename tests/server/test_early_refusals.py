@@ -139,7 +139,7 @@ def test_which_requests_each_quota_guards() -> None:
     for path in ["/api/matches/m1", "/api/sheets/s1", "/api/sheets/s1/csv"]:
         assert refused_by("GET", path) == costly
     assert refused_by("GET", "/api/tables/ABCD/qr.svg") == (*costly, "too_many_misses")
-    for path in ["/static/js/main.js", "/sw.js", "/t/ABCD", "/sheet/s1", "/learn"]:
+    for path in ["/static/js/main.js", "/sw.js", "/t/ABCD", "/sheet/s1", "/me", "/matches/m/1"]:
         assert refused_by("GET", path) == ("too_many_files",)
 
 

@@ -25,7 +25,6 @@ over HTTP); ``GET /metrics`` gives the figures to the operator (``metrics_from``
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import functools
 import gc
@@ -53,8 +52,8 @@ from .cluster.routing import ClusterRouting, RouteMsg, elsewhere, new_table, sta
 from .commands import Connect, Disconnect, Inbound, Stage
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 from .edge import BodyLimit, Door, EarlyRefusals, address_key, client_address
-from .history import finished_match
 from .invites import links
+from .kept import FinishedMatches, Listing
 from .limits import Limits, Quotas, Refusal
 from .lobby import (
     CreateTable,
@@ -169,44 +168,6 @@ def _origin_ok(websocket: WebSocket, site: Site) -> bool:
     return site.origin_ok(origin, websocket.headers.get("host"))
 
 
-LISTING_S = 1.0
-"""``GET /api/tables`` is made again at most this often (a table created or ended
-makes it at once): a list a second old is what people browsing it see anyway."""
-FINISHED_BYTES = 32 * 1024 * 1024
-"""The finished matches' answers kept (``FinishedMatches``), in bytes."""
-
-
-class FinishedMatches:
-    """``GET /api/matches/{id}``'s answers, kept once made: a finished match never
-    changes, and one made large by many stored events took 70 ms of CPU to read and
-    encode. The answer is encoded off the event loop; the most recently asked are kept,
-    up to ``FINISHED_BYTES``."""
-
-    def __init__(self, cap: int = FINISHED_BYTES) -> None:
-        self.cap, self.size = cap, 0
-        self.kept: collections.OrderedDict[str, bytes] = collections.OrderedDict()
-
-    async def get(self, engine: Any, match_id: str) -> bytes | None:
-        body = self.kept.get(match_id)
-        if body is not None:
-            self.kept.move_to_end(match_id)
-            return body
-
-        def made() -> bytes | None:
-            found = finished_match(engine, match_id)
-            return None if found is None else msgspec.json.encode(found)
-
-        body = await asyncio.to_thread(made)
-        if body is None or len(body) > self.cap // 4 or match_id in self.kept:
-            return body
-        self.kept[match_id] = body
-        self.size += len(body)
-        while self.size > self.cap:
-            _, dropped = self.kept.popitem(last=False)
-            self.size -= len(dropped)
-        return body
-
-
 def create_app(config: Config) -> Starlette:
     """The ASGI app; the store opens and every unfinished match resumes at startup."""
     limits = config.limits
@@ -286,17 +247,16 @@ def create_app(config: Config) -> Starlette:
         out.update(link=shared["link"], invite=shared["invite"], watch=shared["watch"])
         return JSONResponse(out, status_code=201)
 
-    listing: list[Any] = [-LISTING_S, -1, b""]  # made at, tables then, the answer
+    listing = Listing()
 
     async def list_tables(request: Request) -> Response:
-        # Made at most once a LISTING_S (or when a table comes or goes), however many
-        # ask: at 2000 tables the list is some 400 KB and took milliseconds each time.
-        now, count = time.monotonic(), len(lobby().tables)
-        if now - listing[0] >= LISTING_S or count != listing[1]:
+        async def made() -> bytes:
             cluster = state["cluster"]
             found = lobby().open_tables() if cluster is None else await cluster.open_tables()
-            listing[:] = [now, count, msgspec.json.encode({"tables": found})]
-        return Response(listing[2], media_type="application/json")
+            return msgspec.json.encode({"tables": found})
+
+        body = await listing.get(len(lobby().tables), made)
+        return Response(body, media_type="application/json")
 
     async def show_table(request: Request) -> Response:
         code, key = request.path_params["code"], request.query_params.get("key")
@@ -558,12 +518,20 @@ def create_app(config: Config) -> Starlette:
                 conn.abort(conn.closing or "close did not flush")
 
     async def echo_ws(websocket: WebSocket) -> None:
-        await websocket.accept()
+        address = client_address(websocket.scope)
+        refusal = quotas.open_connection(address)  # counted with /ws's: bounded alike
+        if refusal is not None:
+            metrics.refused(refusal.code)
+            await websocket.close(1013, refusal.code)
+            return
         try:
+            await websocket.accept()
             while True:
                 await websocket.send_text(await websocket.receive_text())
-        except (WebSocketDisconnect, RuntimeError):
+        except (WebSocketDisconnect, RuntimeError, OSError):
             pass
+        finally:
+            quotas.close_connection(address, False)
 
     routes = [
         Route("/", index),

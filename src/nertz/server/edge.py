@@ -105,8 +105,8 @@ _CREATE = ("too_many_open_tables", "too_many_creates")
 _LOOKUP = ("too_many_misses",)
 
 
-_PAGES = ("/t/", "/sheet/")
-_FILES = frozenset(("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet"))
+_PAGES = ("/t/", "/sheet/", "/matches/")
+_FILES = frozenset(("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me"))
 _COSTLY = ("/qr.svg", "/invite", "/csv")
 
 
