@@ -28,7 +28,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 import msgspec
 from starlette.responses import JSONResponse
@@ -54,7 +54,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     of its last answer): a silent or trickling connection is closed."""
     hello_timeout_s: float = 10.0
     """A WebSocket must say ``hello`` within this time of opening."""
-    ipv6_prefix: int = 64
+    ipv6_prefix: Annotated[int, msgspec.Meta(ge=0, le=128)] = 64
     """IPv6 clients are counted by their network of this many bits (``edge.address_key``):
     a home or a server is given a /64, and every address in it is one client's; 128
     counts each address alone. An IPv4 address mapped into IPv6 is its IPv4 address."""
