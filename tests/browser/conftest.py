@@ -57,7 +57,10 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
+    # bypass_csp: Playwright's wait_for_function evaluates its predicate with eval,
+    # which the pages' Content-Security-Policy forbids (no 'unsafe-eval'; site.py).
+    # test_cross_site.py opens the pages under their policy and sees no violation.
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}, "bypass_csp": True}
 
 
 @dataclass

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserType, Page
+from playwright.sync_api import Browser, BrowserType, Page
 
 from ..live_server import free_port
 from .conftest import CHROMIUM, CHROMIUM_ARGS, Console, Server
@@ -105,23 +105,38 @@ def test_a_foreign_page_can_neither_seat_its_visitor_nor_create_tables_nor_conne
     assert [s["name"] for s in seats] == [None, None]  # no "Visitor" sat down
 
 
-def test_the_sites_own_page_still_changes_things_and_connects(
-    page: Page, server: Server, console: Console
-) -> None:
-    page.goto(server.url + "/")
-    made = page.evaluate(
-        """async () => {
-          const r = await fetch("/api/tables", {method: "POST",
-            headers: {"Content-Type": "application/json"}, body: JSON.stringify({seats: 2})});
-          const opened = await new Promise((done) => {
-            const ws = new WebSocket(location.origin.replace("http", "ws") + "/ws");
-            ws.onopen = () => { ws.close(); done(true); };
-            ws.onclose = () => done(false);
-          });
-          return {status: r.status, opened};
-        }"""
-    )
-    assert made == {"status": 201, "opened": True}
+def test_the_sites_own_pages_work_under_their_policy(browser: Browser, server: Server) -> None:
+    """The site's own pages, opened under their Content-Security-Policy (the other
+    browser tests bypass it for Playwright's eval), show no violation, and from them a
+    change and a WebSocket are the site's own: served."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        console = Console()
+        console.watch(page)
+        violations: list[str] = []
+        page.on("console", lambda m: violations.append(m.text) if "Policy" in m.text else None)
+        code = server.post("/api/tables", {"seats": 2})["code"]
+        for path in ("/", f"/t/{code}", "/rules", "/sheet", "/learn"):
+            page.goto(server.url + path)
+            page.wait_for_load_state("networkidle")
+        page.goto(server.url + "/")
+        made = page.evaluate(
+            """async () => {
+              const r = await fetch("/api/tables", {method: "POST",
+                headers: {"Content-Type": "application/json"}, body: JSON.stringify({seats: 2})});
+              const opened = await new Promise((done) => {
+                const ws = new WebSocket(location.origin.replace("http", "ws") + "/ws");
+                ws.onopen = () => { ws.close(); done(true); };
+                ws.onclose = () => done(false);
+              });
+              return {status: r.status, opened};
+            }"""
+        )
+        assert made == {"status": 201, "opened": True}
+        assert violations == [] and console.errors == [], (violations, console.errors)
+    finally:
+        context.close()
 
 
 def test_a_name_rebound_to_the_server_gets_nothing(
