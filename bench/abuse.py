@@ -260,7 +260,8 @@ async def big_bodies(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
     async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
         while not stop.is_set():
             try:
-                answer = await c.post("/api/sheets", content=body())
+                json_type = {"Content-Type": "application/json"}  # else refused unread
+                answer = await c.post("/api/sheets", content=body(), headers=json_type)
                 abuse.answers[f"body {answer.status_code}"] += 1
             except httpx.HTTPError as error:
                 abuse.answers[f"body {type(error).__name__}"] += 1
