@@ -29,6 +29,12 @@ Meanwhile a newcomer, each time from a new address, makes a public table every s
 and sits down with its host token a moment later (the racer has seen it by then): it
 must be answered 201 every time (a new address can create tables throughout) and be
 the host of every table it made.
+* the reads no quota bounded before (issue 24): one address with 8 requests in flight,
+  and six more addresses with 8 each, asking on and on for the list of tables, a long
+  score sheet and its CSV, a table's invite dialog and QR code, a finished match (when
+  one is listed), ``/metrics``, ``/sw.js`` and a client file;
+* a foreign site's page in visitors' browsers: changes with a foreign ``Origin``, with
+  ``text/plain`` JSON and no ``Origin``, and WebSockets under a rebound ``Host``.
 
 Honest errors are ``error`` messages, plays not answered within 2 s and lost
 connections. ``rss_growth_mb`` is the server's peak RSS during the abuse less its RSS
@@ -45,8 +51,8 @@ Targets: honest p99 at most twice the baseline, no honest error, RSS growth at m
 table (docs/performance.md).
 
 ``--only KIND`` (repeatable) runs one kind of the mix alone: ``create``, ``never_read``,
-``resync``, ``bodies``, ``silent``, ``squat``, ``held``, ``held14``, ``race``, ``spam``;
-``--only none`` measures the honest load
+``resync``, ``bodies``, ``silent``, ``squat``, ``held``, ``held14``, ``race``, ``spam``,
+``reads`` (one address), ``reads6`` (six), ``origin``; ``--only none`` measures the honest load
 twice with no abuse at all (what the second measurement differs by itself).
 ``--pin S:C[:A]`` pins the server to CPUs ``S``, the honest clients to ``C`` and the
 abusers to ``A`` (by default ``C``), in both measurements (``--pin 0:0:1``: the abusers
@@ -270,7 +276,8 @@ async def big_bodies(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
     async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
         while not stop.is_set():
             try:
-                answer = await c.post("/api/sheets", content=body())
+                json_type = {"Content-Type": "application/json"}  # else refused unread
+                answer = await c.post("/api/sheets", content=body(), headers=json_type)
                 abuse.answers[f"body {answer.status_code}"] += 1
             except httpx.HTTPError as error:
                 abuse.answers[f"body {type(error).__name__}"] += 1
@@ -441,6 +448,95 @@ async def event_spam(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> 
     await asyncio.gather(*(one(abuser(10, i)) for i in range(2)))
 
 
+async def long_sheet(c: httpx.AsyncClient) -> str | None:
+    """A score sheet of eight players and 150 hands (each read scored 20-27 ms before
+    answers were kept), made by the reader's own address; its id."""
+    names = [f"Player {i}" for i in range(8)]
+    hands = [{"middle": [5] * 8, "nertz_left": [4] * 8} for _ in range(150)]
+    made = await c.post("/api/sheets", json={"names": names, "hands": hands})
+    return str(made.json()["id"]) if made.status_code == 201 else None
+
+
+async def readers(
+    http: str, codes: list[str], addresses: list[str], abuse: Abuse, stop: asyncio.Event
+) -> None:
+    """Each of ``addresses`` with 8 requests in flight, round the reads that cost the
+    server the most, as fast as they are answered."""
+
+    async def one(address: str) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+            sheet = await long_sheet(c)
+            listed = (await c.get("/api/matches")).json().get("matches", [])
+            paths = ["/api/tables", "/metrics", "/sw.js", "/static/js/main.js"]
+            paths += [f"/api/tables/{codes[0]}/qr.svg", f"/api/tables/{codes[0]}/invite"]
+            if sheet is not None:
+                paths += [f"/api/sheets/{sheet}", f"/api/sheets/{sheet}/csv"]
+            if listed:
+                paths.append(f"/api/matches/{listed[0]['match']}")
+
+            async def worker(i: int) -> None:
+                while not stop.is_set():
+                    path = paths[i % len(paths)]
+                    i += 1
+                    try:
+                        answer = await c.get(path)
+                    except httpx.HTTPError as error:
+                        abuse.answers[f"read {type(error).__name__}"] += 1
+                        await asyncio.sleep(0.1)
+                    else:
+                        abuse.answers[f"read {answer.status_code}"] += 1
+
+            await asyncio.gather(*(worker(i) for i in range(8)))
+
+    await asyncio.gather(*(one(address) for address in addresses))
+
+
+async def foreign_site(port: int, codes: list[str], abuse: Abuse, stop: asyncio.Event) -> None:
+    """What a foreign page makes its visitors' browsers send (one address, 4 at once):
+    changes with its ``Origin``, ``text/plain`` JSON with none, and WebSockets to a
+    name of its own rebound to the server."""
+    http = f"http://127.0.0.1:{port}"
+    transport = httpx.AsyncHTTPTransport(local_address=abuser(32))
+    evil = {"Origin": "http://evil.example", "Content-Type": "application/json"}
+    plain = {"Content-Type": "text/plain"}
+    join = f"/api/tables/{codes[0]}/join"
+    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+
+        async def worker(i: int) -> None:
+            while not stop.is_set():
+                i += 1
+                if i % 5 == 4:  # a WebSocket under the rebound name
+                    host = f"rebind.example:{port}"
+                    try:
+                        async with connect(
+                            f"ws://{host}/ws",  # the Host it says; the socket is the server's
+                            host="127.0.0.1",
+                            port=port,
+                            local_addr=(abuser(32), 0),
+                            origin=f"http://{host}",  # type: ignore[arg-type]
+                        ):
+                            abuse.answers["foreign ws open"] += 1
+                    except Exception as error:
+                        abuse.answers[f"foreign ws {type(error).__name__}"] += 1
+                    continue
+                path, headers = [
+                    ("/api/tables", evil),
+                    ("/api/tables", plain),
+                    (join, evil),
+                    (join, plain),
+                ][i % 4]
+                body = b'{"name": "Visitor", "seats": 2}'
+                try:
+                    answer = await c.post(path, content=body, headers=headers)
+                except httpx.HTTPError as error:
+                    abuse.answers[f"foreign {type(error).__name__}"] += 1
+                else:
+                    abuse.answers[f"foreign {answer.status_code}"] += 1
+
+        await asyncio.gather(*(worker(i) for i in range(4)))
+
+
 ABUSES = (
     "create",
     "never_read",
@@ -452,6 +548,9 @@ ABUSES = (
     "held14",
     "race",
     "spam",
+    "reads",
+    "reads6",
+    "origin",
 )
 """The kinds of abuse, as ``--only`` names them."""
 
@@ -496,6 +595,13 @@ async def abuse_all(
         tasks.append(asyncio.create_task(host_racer(http, abuse, done)))
     if "spam" in only:
         tasks.append(asyncio.create_task(event_spam(http, url, abuse, done)))
+    if "reads" in only:
+        tasks.append(asyncio.create_task(readers(http, codes, [abuser(30)], abuse, done)))
+    if "reads6" in only:
+        six = [abuser(31, i) for i in range(6)]
+        tasks.append(asyncio.create_task(readers(http, codes, six, abuse, done)))
+    if "origin" in only:
+        tasks.append(asyncio.create_task(foreign_site(port, codes, abuse, done)))
     results.put("started")
     await asyncio.to_thread(stop.wait)
     done.set()

@@ -57,7 +57,10 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
+    # bypass_csp: Playwright's wait_for_function evaluates its predicate with eval,
+    # which the pages' Content-Security-Policy forbids (no 'unsafe-eval'; site.py).
+    # test_cross_site.py opens the pages under their policy and sees no violation.
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}, "bypass_csp": True}
 
 
 @dataclass
@@ -98,6 +101,9 @@ ROOMY = Limits(
     devices_per_hour=10_000,
     histories_per_minute=10_000,
     address_states_per_s=10_000,
+    requests_per_s=10_000,
+    files_per_s=10_000,
+    costly_per_minute=10_000,
 )
 """Every page comes from 127.0.0.1: the per-address quotas are raised so the tests' own
 traffic is never throttled."""

@@ -28,7 +28,10 @@ def watched_page(
     """A fresh context at one screen size, its page, and a console watching that page;
     the caller closes the context."""
     context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=mobile
+        bypass_csp=True,
+        viewport={"width": width, "height": height},
+        has_touch=touch,
+        is_mobile=mobile,
     )
     page = context.new_page()
     console = Console()
@@ -168,7 +171,7 @@ def open_players(browser: Browser, count: int, init_script: str = "") -> Iterato
     person); after the test, closes them and fails on any console error."""
     made: list[tuple[Any, Player]] = []
     for _ in range(count):
-        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 720})
         if init_script:
             context.add_init_script(init_script)
         page = context.new_page()

@@ -33,7 +33,7 @@ def test_the_manifest_names_the_app_its_start_and_its_icons(server: Server) -> N
 def test_the_service_worker_controls_the_site_and_offline_the_page_says_so(
     browser: Browser, server: Server
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
         console = Console()

@@ -81,7 +81,7 @@ def test_the_invite_dialog_copies_the_invite_and_shows_its_qr_code(
 
 def test_copy_invite_opens_the_share_sheet_on_a_phone(server: Server, browser: Browser) -> None:
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        bypass_csp=True, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     context.add_init_script(
         "navigator.share = async (data) => { window.shared = data; };" + RECORD_COPIES

@@ -44,7 +44,7 @@ def test_the_chart_keeps_every_hand_after_a_reload_and_for_a_late_comer(
     )
 
     # Someone else comes to watch after hand 1; then hand 2 is played.
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 720})
     watcher = context.new_page()
     watcher_console = Console()
     watcher_console.watch(watcher)

@@ -160,8 +160,10 @@ def running(
     """``count`` nodes (``n1``, ``n2`` ...) and HAProxy in front of them; ``env`` adds
     to the nodes' environment (``node_env``)."""
     extra, env = extra or [], env or {}
+    port = port or services.free_port()
+    public = ["--public-url", f"http://127.0.0.1:{port}"]  # links name the balancer
     nodes = [
-        start_node(f"n{i}", pg, redis, extra, logs / f"n{i}.log" if logs else None, env)
+        start_node(f"n{i}", pg, redis, [*public, *extra], logs / f"n{i}.log" if logs else None, env)
         for i in range(1, count + 1)
     ]
     try:

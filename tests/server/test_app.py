@@ -130,7 +130,9 @@ def test_the_lobby_answers_bad_requests_with_a_code_and_a_sentence(live: Live) -
     assert bad.json()["error"] == "bad_field"
     bad = post("/api/tables", {"sets": 4})
     assert bad.json()["error"] == "bad_field" and "sets" in bad.json()["reason"]
-    assert httpx.post(f"{live.http}/api/tables", content=b"{").json()["error"] == "bad_json"
+    json_type = {"Content-Type": "application/json"}
+    garbled = httpx.post(f"{live.http}/api/tables", content=b"{", headers=json_type)
+    assert garbled.json()["error"] == "bad_json"
 
     public = create(live, seats=2)
     private = create(live, seats=2, public=False)

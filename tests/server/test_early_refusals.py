@@ -125,21 +125,22 @@ def test_only_rates_and_open_tables_are_remembered_and_memory_is_bounded() -> No
 
 
 def test_which_requests_each_quota_guards() -> None:
-    assert refused_by("POST", "/api/tables") == ("too_many_open_tables", "too_many_creates")
+    every = "too_many_requests"  # every request but the client's files (issue 24, 2)
+    assert refused_by("POST", "/api/tables") == (every, "too_many_open_tables", "too_many_creates")
     assert "too_many_misses" in refused_by("POST", "/api/tables/ABCD/join")
-    assert refused_by("GET", "/api/tables/ABCD") == ("too_many_misses",)
-    assert refused_by("GET", "/api/invites/abc-def") == ("too_many_misses",)
-    assert refused_by("GET", "/api/me") == ("too_many_histories",)
-    assert refused_by("GET", "/api/matches/m1/2") == ("too_many_histories",)
+    assert refused_by("GET", "/api/tables/ABCD") == (every, "too_many_misses")
+    assert refused_by("GET", "/api/invites/abc-def") == (every, "too_many_misses")
+    assert refused_by("GET", "/api/me") == (every, "too_many_histories")
+    assert refused_by("GET", "/api/matches/m1/2") == (every, "too_many_histories")
     assert "too_many_joins" in refused_by("POST", "/api/practice")
-    for method, path in [
-        ("GET", "/api/tables"),  # the list: no quota
-        ("GET", "/api/matches/m1"),
-        ("GET", "/api/sheets/s1"),
-        ("PUT", "/api/sheets/s1"),
-        ("GET", "/"),
-    ]:
-        assert refused_by(method, path) == ()
+    for method, path in [("GET", "/api/tables"), ("PUT", "/api/sheets/s1"), ("GET", "/")]:
+        assert refused_by(method, path) == (every,)
+    costly = (every, "too_many_reads")  # each costs milliseconds: a tighter rate
+    for path in ["/api/matches/m1", "/api/sheets/s1", "/api/sheets/s1/csv"]:
+        assert refused_by("GET", path) == costly
+    assert refused_by("GET", "/api/tables/ABCD/qr.svg") == (*costly, "too_many_misses")
+    for path in ["/static/js/main.js", "/sw.js", "/t/ABCD", "/sheet/s1", "/me", "/matches/m/1"]:
+        assert refused_by("GET", path) == ("too_many_files",)
 
 
 def raw_exchange(port: int, address: str, data: bytes, answers: int) -> list[bytes]:
@@ -174,10 +175,10 @@ def test_pipelined_requests_from_a_refused_address_each_get_their_answer_in_orde
     assert sheets[-1].status_code == 429
     body = b'{"names": ["A"]}'
     sheet = (
-        b"POST /api/sheets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"POST /api/sheets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
     )
-    listing = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n"
+    listing = b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     answers = raw_exchange(door.port, "127.0.0.11", sheet + sheet + listing + sheet, 4)
     statuses = [a.split(b" ", 2)[1] for a in answers]
     assert statuses == [b"429", b"429", b"200", b"429"]

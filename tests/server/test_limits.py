@@ -103,7 +103,11 @@ def metrics(live: Live) -> dict[str, float]:
 
 
 def test_a_big_body_is_refused_while_it_streams_and_an_honest_player_plays(live: Live) -> None:
-    declared = httpx.post(f"{live.http}/api/sheets", content=b"x" * (200 * 1024))
+    declared = httpx.post(
+        f"{live.http}/api/sheets",
+        content=b"x" * (200 * 1024),
+        headers={"Content-Type": "application/json"},
+    )
     assert declared.status_code == 413
     assert declared.json() == {
         "error": "too_big",
@@ -117,7 +121,10 @@ def test_a_big_body_is_refused_while_it_streams_and_an_honest_player_plays(live:
             sent[0] += 65536
             yield b" " * 65536
 
-    streamed = httpx.post(f"{live.http}/api/tables", content=endless(), timeout=10)
+    json_type = {"Content-Type": "application/json"}
+    streamed = httpx.post(
+        f"{live.http}/api/tables", content=endless(), headers=json_type, timeout=10
+    )
     assert streamed.status_code == 413 and streamed.json()["error"] == "too_big"
     assert sent[0] < 16 * 1024 * 1024  # refused long before the 64 MiB were sent
     honest_hand(live)
@@ -167,7 +174,7 @@ def test_score_sheets_are_limited_per_address(tight: Live) -> None:
     # Over the quota with a body still streaming in: answered and closed at once, the
     # rest never read (a refused client cannot make the server swallow 64 MiB).
     raw = socket.create_connection(("127.0.0.1", tight.port), source_address=("127.0.0.4", 0))
-    head = b"POST /api/sheets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    head = b"POST /api/sheets HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
     raw.sendall(head + b"5\r\n{   }\r\n")  # the first chunk of a body never finished
     raw.settimeout(5)
     answer = b""
@@ -259,7 +266,7 @@ def test_silent_and_trickling_connections_are_closed_within_seconds(
 
         def trickling() -> None:  # one byte of a request head every 0.2 s, for good
             try:
-                for byte in b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 1000:
+                for byte in b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"a" * 1000:
                     trickle.send(bytes([byte]))
                     time.sleep(0.2)
             except OSError:
@@ -268,7 +275,7 @@ def test_silent_and_trickling_connections_are_closed_within_seconds(
         threading.Thread(target=trickling, daemon=True).start()
         # Answered once, then the first byte of a next request head and nothing more.
         kept = socket.create_connection(("127.0.0.1", tight.port))
-        kept.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        kept.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         kept.settimeout(5)
         assert kept.recv(4096).startswith(b"HTTP/1.1 ")
         kept.sendall(b"G")
@@ -414,7 +421,7 @@ def test_score_sheets_are_bounded_server_wide_and_old_ones_expire(tmp_path: Path
     from nertz.server.app import create_app
 
     config = Config(db=str(tmp_path / "s.db"), limits=Limits(max_sheets=2))
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), base_url="http://127.0.0.1") as client:
         body = {"names": ["Ann", "Bo"]}
         made = [client.post("/api/sheets", json=body) for _ in range(3)]
         assert [m.status_code for m in made] == [201, 201, 503]

@@ -33,7 +33,9 @@ def as_text(value: object) -> str:
 def test_the_api_lists_every_option_rules_has_with_what_the_server_accepts(
     tmp_path: Path,
 ) -> None:
-    with TestClient(create_app(Config(db=str(tmp_path / "r.db")))) as client:
+    with TestClient(
+        create_app(Config(db=str(tmp_path / "r.db"))), base_url="http://127.0.0.1"
+    ) as client:
         body = client.get("/api/rules").json()
     served = {o["name"]: o for o in body["options"]}
     assert list(served) == list(OPTION_NAMES)
@@ -100,7 +102,7 @@ import nertz
 assert nertz.__file__.startswith(sys.argv[1]), nertz.__file__
 from starlette.testclient import TestClient
 from nertz.server.app import Config, create_app
-with TestClient(create_app(Config(db=sys.argv[2]))) as client:
+with TestClient(create_app(Config(db=sys.argv[2])), base_url="http://127.0.0.1") as client:
     rules = client.get("/api/rules").json()
     sheet = client.post(
         "/api/sheets", json={"names": ["Ann", "Bob"], "options": {"house_points": "3"}}

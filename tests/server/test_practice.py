@@ -317,7 +317,7 @@ def test_a_practice_match_is_in_nobodys_history(tmp_path: Any) -> None:
         transport = httpx.ASGITransport(app=app)
         async with (
             app.router.lifespan_context(app),
-            httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+            httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client,
         ):
             made = (await client.post("/api/practice", json={"bots": "relaxed"})).json()
             learn = (await client.post("/api/learn", json={})).json()
@@ -363,7 +363,7 @@ def test_a_bad_practice_request_is_refused(tmp_path: Any, body: dict[str, Any]) 
         transport = httpx.ASGITransport(app=app)
         async with (
             app.router.lifespan_context(app),
-            httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+            httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client,
         ):
             return (await client.post("/api/practice", json=body)).status_code
 

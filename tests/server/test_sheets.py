@@ -14,7 +14,9 @@ HAND = {"middle": [18, 3, 14, 22, 22], "nertz_left": [4, 6, 0, 3, 1], "caller": 
 
 
 def test_sheet_api(tmp_path: Path) -> None:
-    with TestClient(create_app(Config(db=str(tmp_path / "s.db")))) as client:
+    with TestClient(
+        create_app(Config(db=str(tmp_path / "s.db"))), base_url="http://127.0.0.1"
+    ) as client:
         made = client.post("/api/sheets", json={"names": NAMES, "options": {"target": "15"}})
         assert made.status_code == 201
         sid = made.json()["id"]
@@ -49,7 +51,9 @@ def test_sheet_api(tmp_path: Path) -> None:
 
 
 def test_pages_are_served(tmp_path: Path) -> None:
-    with TestClient(create_app(Config(db=str(tmp_path / "p.db")))) as client:
+    with TestClient(
+        create_app(Config(db=str(tmp_path / "p.db"))), base_url="http://127.0.0.1"
+    ) as client:
         for path in ("/", "/t/ABCDEF", "/rules", "/sheet", "/sheet/xyz"):
             page = client.get(path, headers={"Accept": "text/html"})
             assert page.status_code == 200 and "/static/js/main.js" in page.text
@@ -61,7 +65,9 @@ def test_pages_are_served(tmp_path: Path) -> None:
 def test_a_jokers_sheet_counts_up_to_54_cards_a_deck(tmp_path: Path) -> None:
     """R41: with jokers each deck has 54 cards, so a player may get 54 to the middle;
     55 is refused with a sentence naming the limit, and nothing is stored."""
-    with TestClient(create_app(Config(db=str(tmp_path / "j.db")))) as client:
+    with TestClient(
+        create_app(Config(db=str(tmp_path / "j.db"))), base_url="http://127.0.0.1"
+    ) as client:
         plain = client.post("/api/sheets", json={"names": ["Ann", "Bob"]}).json()
         assert plain["options"]["jokers"] is False
         refused = client.post(
@@ -97,7 +103,9 @@ def test_a_jokers_sheet_counts_up_to_54_cards_a_deck(tmp_path: Path) -> None:
 
 
 def test_r40_a_partnership_is_one_seat_with_two_names(tmp_path: Path) -> None:
-    with TestClient(create_app(Config(db=str(tmp_path / "r40.db")))) as client:
+    with TestClient(
+        create_app(Config(db=str(tmp_path / "r40.db"))), base_url="http://127.0.0.1"
+    ) as client:
         made = client.post("/api/sheets", json={"names": ["Ann&Bob", "Cy & Di", "Ed"]})
         assert made.status_code == 201
         sheet = made.json()

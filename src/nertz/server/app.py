@@ -14,10 +14,12 @@ Routes (``docs/protocol.md``):
 Every connection is limited: a message over 4 KiB is refused unread; 20 messages a
 second with a burst of 40, then refusals, then the connection is closed if the abuse
 goes on; a connection that cannot keep up with its messages is closed. The WebSocket
-``Origin`` must match the server's host (or ``allowed_origins``). What one client
-address may hold or ask for (tables, joins, connections, spectators, full states,
-request bodies) is counted by ``limits.Quotas`` and refused with a code and a sentence
-(``429`` and ``Retry-After`` over HTTP); ``GET /metrics`` gives the figures.
+``Origin`` must match the server's host (or ``allowed_origins``), and every request's
+``Host`` and every change's ``Origin`` or ``Content-Type`` are checked by
+``site.SiteGuard``. What one client address may hold or ask for (requests, tables,
+joins, connections, spectators, full states, request bodies) is counted by
+``limits.Quotas`` and refused with a code and a sentence (``429`` and ``Retry-After``
+over HTTP); ``GET /metrics`` gives the figures to the operator (``metrics_from``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import msgspec
 from starlette.applications import Starlette
@@ -58,9 +59,9 @@ from .cluster.routing import (
 from .commands import Connect, Disconnect, Inbound
 from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 from .devices import person_id
-from .edge import BodyLimit, Door, EarlyRefusals, client_address
-from .history import finished_match
+from .edge import BodyLimit, Door, EarlyRefusals, address_key, client_address
 from .invites import links
+from .kept import FinishedMatches, Listing
 from .limits import Limits, Quotas, Refusal
 from .lobby import (
     CreateTable,
@@ -88,6 +89,7 @@ from .requests import RequestError, decode_body, error_response
 from .settings import Settings
 from .sharing import sharing_routes
 from .sheets import SheetStore, prune_sheets
+from .site import Site, SiteGuard
 from .store import Store
 from .web import page, wants_html, web_routes
 
@@ -113,6 +115,14 @@ class Config:
     log_json: bool = False
     """Logs as JSON lines (one object a record) instead of text."""
     allowed_origins: tuple[str, ...] = ()
+    public_urls: tuple[str, ...] = ()
+    """The site's own URLs, ``scheme://host[:port]`` (``--public-url``): their hosts
+    are accepted in ``Host`` and their origins in ``Origin``, and the first builds the
+    links people are given (``site.py``); none: ``http://host:port``."""
+    metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Client addresses ``GET /metrics`` answers (``--metrics-from``); to anyone else it
+    is ``404``: by default only the machine itself, so not the public behind a proxy
+    that names its clients (``forwarded_allow_ips``)."""
     play: bool = False
     """``make play``: create a table with three bots and print how to join it."""
     play_bots: str = DEFAULT_CHOICE
@@ -161,14 +171,11 @@ def _gc_watch(phase: str, info: dict[str, int]) -> None:
 gc.callbacks.append(_gc_watch)
 
 
-def _origin_ok(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+def _origin_ok(websocket: WebSocket, site: Site) -> bool:
     origin = websocket.headers.get("origin")
     if origin is None:
         return True  # not a browser; tokens still guard every seat
-    if origin in allowed:
-        return True
-    host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc == host
+    return site.origin_ok(origin, websocket.headers.get("host"))
 
 
 def create_app(config: Config) -> Starlette:
@@ -176,7 +183,9 @@ def create_app(config: Config) -> Starlette:
     limits = config.limits
     quotas = Quotas(limits)
     connections: set[Connection] = set()
-    state: dict[str, Any] = {"quotas": quotas, "cluster": None}
+    site = Site.of(config.public_urls, config.host, config.port, config.allowed_origins)
+    state: dict[str, Any] = {"quotas": quotas, "cluster": None, "site": site}
+    operators = frozenset(address_key(a, limits.ipv6_prefix) for a in config.metrics_from)
 
     def figures() -> Figures | None:
         if "lobby" not in state:
@@ -204,7 +213,7 @@ def create_app(config: Config) -> Starlette:
         if resumed:
             log.info("resumed %d unfinished match(es)", resumed)
         if config.play:
-            await _play_table(lobby, config)
+            await _play_table(lobby, config, site)
         # Everything alive now (modules, restored tables) lives as long as the server:
         # keep it out of the collector's full passes, which pause every table.
         gc.freeze()
@@ -253,10 +262,16 @@ def create_app(config: Config) -> Starlette:
         out.update(link=shared["link"], invite=shared["invite"], watch=shared["watch"])
         return JSONResponse(out, status_code=201)
 
-    async def list_tables(request: Request) -> JSONResponse:
-        cluster = state["cluster"]
-        found = lobby().open_tables() if cluster is None else await cluster.open_tables()
-        return JSONResponse({"tables": found})
+    listing = Listing()
+
+    async def list_tables(request: Request) -> Response:
+        async def made() -> bytes:
+            cluster = state["cluster"]
+            found = lobby().open_tables() if cluster is None else await cluster.open_tables()
+            return msgspec.json.encode({"tables": found})
+
+        body = await listing.get(len(lobby().tables), made)
+        return Response(body, media_type="application/json")
 
     async def show_table(request: Request) -> Response:
         code, key = request.path_params["code"], request.query_params.get("key")
@@ -315,12 +330,13 @@ def create_app(config: Config) -> Starlette:
         rows = await asyncio.to_thread(state["store"].history)
         return JSONResponse({"matches": rows})
 
-    async def match(request: Request) -> JSONResponse:
-        engine = state["store"].engine
-        found = await asyncio.to_thread(finished_match, engine, request.path_params["match"])
-        if found is None:
+    finished = FinishedMatches()
+
+    async def match(request: Request) -> Response:
+        body = await finished.get(state["store"].engine, request.path_params["match"])
+        if body is None:
             return error_response("unknown_match", "no finished match with that id", 404)
-        return JSONResponse(found)
+        return Response(body, media_type="application/json")
 
     async def index(request: Request) -> Response:
         if wants_html(request):
@@ -351,10 +367,12 @@ def create_app(config: Config) -> Starlette:
         )
 
     async def show_metrics(request: Request) -> Response:
+        if client_address(request.scope) not in operators:  # the operator's alone
+            return error_response("not_found", "no such page", 404)
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     async def play_ws(websocket: WebSocket) -> None:
-        if not _origin_ok(websocket, config.allowed_origins):
+        if not _origin_ok(websocket, site):
             await websocket.close(code=1008, reason="origin not allowed")
             return
         address = client_address(websocket.scope)
@@ -538,12 +556,20 @@ def create_app(config: Config) -> Starlette:
                 conn.abort(conn.closing or "close did not flush")
 
     async def echo_ws(websocket: WebSocket) -> None:
-        await websocket.accept()
+        address = client_address(websocket.scope)
+        refusal = quotas.open_connection(address)  # counted with /ws's: bounded alike
+        if refusal is not None:
+            metrics.refused(refusal.code)
+            await websocket.close(1013, refusal.code)
+            return
         try:
+            await websocket.accept()
             while True:
                 await websocket.send_text(await websocket.receive_text())
-        except (WebSocketDisconnect, RuntimeError):
+        except (WebSocketDisconnect, RuntimeError, OSError):
             pass
+        finally:
+            quotas.close_connection(address, False)
 
     routes = [
         Route("/", index),
@@ -567,15 +593,20 @@ def create_app(config: Config) -> Starlette:
         stall_s=limits.header_timeout_s,
         refused=metrics.refused,
     )
-    door = state["door"] = Door(quotas.memory, metrics.refused_early)  # also the protocol's
+    door = state["door"] = Door(  # also the protocol's
+        quotas.memory, metrics.refused_early, quotas.request, limits.ipv6_prefix
+    )
     early = Middleware(EarlyRefusals, door=door)
+    guard = Middleware(SiteGuard, site=site, refused=metrics.refused)
     cluster = Middleware(ClusterRouting, state=state)  # tables on other nodes (cluster/)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[early, body_limit, cluster])
+    app = Starlette(
+        routes=routes, lifespan=lifespan, middleware=[early, body_limit, guard, cluster]
+    )
     app.state.nertz = state
     return app
 
 
-async def _play_table(lobby: Lobby, config: Config) -> None:
+async def _play_table(lobby: Lobby, config: Config, site: Site) -> None:
     """``make play``: one table, seat 0 joined for you, the other seats the bots of
     ``config.play_bots`` (a first-timer's "relaxed" unless ``--bots`` says otherwise)."""
     bots = choice(config.play_bots)
@@ -585,8 +616,7 @@ async def _play_table(lobby: Lobby, config: Config) -> None:
     _, seat, _, token = await lobby.join(entry.code, "you", 0)
     ws = f"ws://{config.host}:{config.port}/ws"
     hello = f'{{"type": "hello", "table": "{entry.code}", "token": "{token}"}}'
-    host = "127.0.0.1" if config.host in ("0.0.0.0", "::", "") else config.host
-    url = f"http://{host}:{config.port}/t/{entry.code}#seat={token}"
+    url = f"{site.base}/t/{entry.code}#seat={token}"
     lines = [
         f"Open in your browser: {url}",
         f"Nertz table {entry.code}: you are seat {seat} against {len(specs)} bots"

@@ -22,6 +22,7 @@ from .edge import guarded_protocol
 from .limits import Limits
 from .metrics import Metrics
 from .protocol import MAX_MESSAGE_BYTES
+from .site import public_url
 from .store import db_url
 
 __all__ = [
@@ -145,7 +146,27 @@ def add_parser(sub: Any) -> None:
         help=f"HTTP/1.1 parser (default {HTTPS[0]}, {HTTPS[1]} if it is not installed)",
     )
     serve.add_argument(
-        "--allow-origin", action="append", default=[], help="extra WebSocket Origin to accept"
+        "--allow-origin",
+        action="append",
+        default=[],
+        help="extra Origin to accept (WebSocket and changes), e.g. https://other.example",
+    )
+    serve.add_argument(
+        "--public-url",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="the site's own address as people reach it, http(s)://HOST[:PORT] "
+        "(repeatable; the first builds links and QR codes; its host is accepted in Host "
+        "and its origin in Origin; default http://HOST:PORT as listening)",
+    )
+    serve.add_argument(
+        "--metrics-from",
+        action="append",
+        default=None,
+        metavar="ADDRESS",
+        help="client address GET /metrics answers (repeatable; default 127.0.0.1 and "
+        "::1: the machine itself; anyone else gets 404)",
     )
     serve.add_argument("--speed", type=float, default=1.0, help=argparse.SUPPRESS)  # tests only
     serve.add_argument("--log-level", default="warning", help=argparse.SUPPRESS)
@@ -257,6 +278,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         limits = parse_limits(args.limit, args.max_tables)
         loop, http = stack(args.loop, args.http)
+        public_urls = tuple(public_url(url) for url in args.public_url)
     except ValueError as error:
         print(f"nertz serve: {error}", file=sys.stderr)
         return 2
@@ -277,6 +299,8 @@ def main(args: argparse.Namespace) -> int:
         forwarded_allow_ips=args.forwarded_allow_ips,
         log_json=args.log_json,
         allowed_origins=tuple(args.allow_origin),
+        public_urls=public_urls,
+        metrics_from=tuple(args.metrics_from) if args.metrics_from else Config().metrics_from,
         play=args.play,
         play_bots=args.bots,
     )

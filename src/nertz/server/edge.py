@@ -23,12 +23,18 @@
 * ``client_address``: the address quotas count. Uvicorn has already put the client
   a trusted reverse proxy names in ``X-Forwarded-For`` there
   (``nertz serve --forwarded-allow-ips``); from anyone else the header is ignored.
+  ``address_key`` makes it the key quotas count by: an IPv4 address mapped into IPv6
+  (``::ffff:127.0.0.1``) is its IPv4 address, and an IPv6 address stands for its
+  network (``Limits.ipv6_prefix``, /64: what one home or one server is given), so a
+  client cannot multiply its quotas by its addresses. The app's first middleware
+  (``EarlyRefusals``) writes the key into the scope once for every later reader.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import ipaddress
 from collections.abc import Callable
 from typing import Any
 
@@ -39,13 +45,56 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .limits import Refusal, RefusalMemory
 
-__all__ = ["BodyLimit", "Door", "EarlyRefusals", "client_address", "guarded_protocol", "refused_by"]
+__all__ = [
+    "BodyLimit",
+    "Door",
+    "EarlyRefusals",
+    "address_key",
+    "client_address",
+    "guarded_protocol",
+    "refused_by",
+]
+
+ADDRESS = "nertz.address"
+"""The scope's key for the client's address as quotas count it (``address_key``)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _ipv6_key(text: str, prefix: int) -> str:
+    try:
+        address = ipaddress.ip_address(text.split("%", 1)[0])  # a zone (fe80::1%eth0) apart
+    except ValueError:
+        return text  # not an address (a unix socket's name): counted as it is
+    if isinstance(address, ipaddress.IPv6Address):
+        mapped = address.ipv4_mapped
+        if mapped is not None:
+            return str(mapped)
+        if prefix < 128:
+            return str(ipaddress.IPv6Network((address, prefix), strict=False))
+    return str(address)
+
+
+def address_key(text: str, ipv6_prefix: int = 64) -> str:
+    """The key quotas count ``text`` (a client's address) by: an IPv4 address as it is;
+    an IPv4 address mapped into IPv6 as that IPv4 address; any other IPv6 address as its
+    network of ``ipv6_prefix`` bits (128: the address itself).
+
+    >>> address_key("::ffff:127.0.0.1"), address_key("2001:db8:1:2:aa::7")
+    ('127.0.0.1', '2001:db8:1:2::/64')
+    """
+    if ":" not in text:
+        return text  # IPv4: the common case, no parsing
+    return _ipv6_key(text, ipv6_prefix)
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address as quotas count it (``"unknown"`` if the server has none)."""
+    """The client's address as quotas count it (``address_key``; ``"unknown"`` if the
+    server has none)."""
+    known = scope.get(ADDRESS)
+    if known is not None:
+        return str(known)
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return address_key(str(client[0])) if client else "unknown"
 
 
 _SMALL = 16 * 1024
@@ -56,10 +105,44 @@ _CREATE = ("too_many_open_tables", "too_many_creates")
 _LOOKUP = ("too_many_misses",)
 
 
+_PAGES = ("/t/", "/sheet/", "/matches/")
+_FILES = frozenset(("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me"))
+_COSTLY = ("/qr.svg", "/invite", "/csv")
+
+
+def request_kind(method: str, path: str) -> str:
+    """Which per-address request rate counts this request (``limits.Quotas.request``):
+    ``"file"`` for the client's files and pages (served from memory), ``"costly"`` for
+    a read that costs the server milliseconds (a finished match, a score sheet and its
+    CSV, the invite dialog and its QR code: counted as a request too), ``"request"``
+    for every other."""
+    if method in ("GET", "HEAD"):
+        if path.startswith("/static/") or path in _FILES or path.startswith(_PAGES):
+            return "file"
+        if path.startswith("/api/sheets/") or (
+            path.startswith("/api/matches/") and path.count("/") == 3
+        ):
+            return "costly"
+        if path.startswith("/api/tables/") and path.endswith(_COSTLY):
+            return "costly"
+    return "request"
+
+
+_KIND_CODES = {
+    "file": ("too_many_files",),
+    "costly": ("too_many_requests", "too_many_reads"),
+    "request": ("too_many_requests",),
+}
+
+
 def refused_by(method: str, path: str) -> tuple[str, ...]:
     """The refusal codes that, given to an address, refuse this request from it too:
-    the quotas its route checks before doing anything else (app.py, practice_api.py,
-    sharing.py, web.py, me.py). Empty for a request no remembered quota guards."""
+    its kind's request rate (``request_kind``) and the quotas its route checks before
+    doing anything else (app.py, practice_api.py, sharing.py, web.py, me.py)."""
+    return (*_KIND_CODES[request_kind(method, path)], *_route_codes(method, path))
+
+
+def _route_codes(method: str, path: str) -> tuple[str, ...]:
     if method == "POST":
         if path == "/api/tables":
             return _CREATE
@@ -85,10 +168,34 @@ class Door:
     answered with ``connection: close``: the body is never read."""
 
     def __init__(
-        self, memory: RefusalMemory, refused: Callable[[str], None] = lambda code: None
+        self,
+        memory: RefusalMemory,
+        refused: Callable[[str], None] = lambda code: None,
+        rate: Callable[[str, str], Refusal | None] = lambda address, kind: None,
+        ipv6_prefix: int = 64,
     ) -> None:
-        self.memory, self.refused = memory, refused
+        self.memory, self.refused, self.rate = memory, refused, rate
+        """``rate(address, kind)``: the request rate of ``kind`` (``request_kind``)
+        spends one for ``address``, or refuses it (``limits.Quotas.request``)."""
+        self.ipv6_prefix = ipv6_prefix
         self._bodies: dict[tuple[str, str, int], bytes] = {}
+
+    def key(self, client: str) -> str:
+        """``client``'s address as quotas count it (``address_key``)."""
+        return address_key(client, self.ipv6_prefix)
+
+    def admit(
+        self, address: str, method: str, path: str, headers: list[tuple[bytes, bytes]]
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+        """``answer``, else the request's rate (``request_kind``) spent, or its refusal
+        answered the same way (and remembered: the next is answered by ``answer``)."""
+        found = self.answer(address, method, path, headers)
+        if found is not None:
+            return found
+        refusal = self.rate(address, request_kind(method, path))
+        if refusal is None:
+            return None
+        return self.answer(address, method, path, headers)  # remembered by the quota
 
     def answer(
         self, address: str, method: str, path: str, headers: list[tuple[bytes, bytes]]
@@ -142,8 +249,11 @@ class EarlyRefusals:
         self.app, self.door = app, door
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if client is not None:
+            scope[ADDRESS] = self.door.key(str(client[0]))
         if scope["type"] == "http":
-            found = self.door.answer(
+            found = self.door.admit(
                 client_address(scope), scope["method"], scope["path"], scope["headers"]
             )
             if found is not None:
@@ -334,11 +444,14 @@ def _answered(protocol: Any, door: Door, cycle: Any) -> bool:
     the proxy is trusted and so whose address counts."""
     scope = cycle.scope
     client = scope.get("client")
-    if client is None or client[0] not in door.memory.by_address:
+    if client is None:
+        return False
+    address = door.key(client[0])
+    if address not in door.memory.by_address:
         return False  # the common case: one dictionary lookup
     if any(name == b"x-forwarded-for" for name, _ in scope["headers"]):
         return False
-    found = door.answer(client[0], scope["method"], scope["path"], scope["headers"])
+    found = door.answer(address, scope["method"], scope["path"], scope["headers"])
     if found is None:
         return False
     status, headers, body = found

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -42,6 +44,10 @@ MANIFEST = {
     ],
 }
 """The web manifest (the icons keep their drawing inside the maskable safe zone)."""
+
+
+CHECK_S = 1.0
+"""The client's files are looked at for changes at most this often (``/sw.js``)."""
 
 
 def shell_files(web_dir: Path) -> list[str]:
@@ -74,11 +80,16 @@ def installable_routes(web_dir: Path) -> list[BaseRoute]:
         return JSONResponse(MANIFEST, media_type="application/manifest+json")
 
     made: dict[tuple[tuple[str, int, int], ...], str] = {}
+    looked: list[Any] = [-CHECK_S, ""]  # when the files were last looked at, the worker
 
     def current() -> str:
         # Written once per state of the client's files (about 10 ms on a loaded machine
-        # against 0.7 ms to look at their sizes and times): a browser asks for the
-        # worker on every visit, to see whether it changed.
+        # against 0.7 ms to look at their sizes and times), and those looked at at most
+        # once a CHECK_S: a browser asks for the worker on every visit, to see whether
+        # it changed, and a script asking on and on took time from every table.
+        now = time.monotonic()
+        if now - looked[0] < CHECK_S:
+            return str(looked[1])
         key = tuple(
             (str(p), p.stat().st_mtime_ns, p.stat().st_size)
             for p in sorted(web_dir.rglob("*"))
@@ -87,6 +98,7 @@ def installable_routes(web_dir: Path) -> list[BaseRoute]:
         if key not in made:
             made.clear()
             made[key] = worker_script(web_dir)
+        looked[:] = [now, made[key]]
         return made[key]
 
     async def worker(request: Request) -> Response:

@@ -21,6 +21,7 @@ The routes that hand these out are ``sharing.py``'s.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import io
 import secrets
@@ -83,6 +84,7 @@ def grouped(invite: str) -> str:
     return "-".join(invite[i : i + 4] for i in range(0, len(invite), 4))
 
 
+@functools.lru_cache(maxsize=1024)  # the rounds once per table, not per invite dialog
 def watch_key(key: str) -> str:
     """The watch link's secret for a table whose key (invite) is ``key``: 96 bits,
     url-safe, one-way from the key."""
@@ -116,6 +118,7 @@ def links(entry: Entry, key: str | None) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=256)  # 6-17 ms to draw; a dialog asks for it each time
 def qr_svg(text: str) -> bytes:
     """``text`` as a QR code in SVG: medium error correction (survives a smudged phone
     screen), black on white whatever the page's colours (a camera needs the contrast)."""

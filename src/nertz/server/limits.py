@@ -28,7 +28,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 import msgspec
 from starlette.responses import JSONResponse
@@ -54,6 +54,23 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     of its last answer): a silent or trickling connection is closed."""
     hello_timeout_s: float = 10.0
     """A WebSocket must say ``hello`` within this time of opening."""
+    ipv6_prefix: Annotated[int, msgspec.Meta(ge=0, le=128)] = 64
+    """IPv6 clients are counted by their network of this many bits (``edge.address_key``):
+    a home or a server is given a /64, and every address in it is one client's; 128
+    counts each address alone. An IPv4 address mapped into IPv6 is its IPv4 address."""
+    requests_per_s: float = 20.0
+    """HTTP requests from one address a second, every route but the client's files (a
+    burst of ten seconds' worth): a page asks a few; a script asking on and on is
+    refused (``too_many_requests``) before any route runs."""
+    files_per_s: float = 100.0
+    """The client's files and pages (``/static/...``, ``/sw.js``, ``/t/{code}`` ...)
+    from one address a second (a burst of ten seconds' worth): a first visit asks for
+    about forty, and a household may load at once."""
+    costly_per_minute: int = 30
+    """Reads that cost the server milliseconds (a finished match, a score sheet and its
+    CSV, the invite dialog and its QR code) from one address a minute (a burst of as
+    many); each also counts as a request. Their answers are kept, so asking again for
+    the same one is cheap, but each new one is work."""
     max_tables: int = 2000
     """Tables not yet over, server-wide (on a cluster, all the nodes together)."""
     open_tables_per_address: int = 10
@@ -159,6 +176,9 @@ class RefusalMemory:
             "too_many_misses",
             "too_many_sheets",
             "too_many_histories",
+            "too_many_requests",
+            "too_many_files",
+            "too_many_reads",
         }
     )
     """Codes of the per-address rates (not ``too_many_devices``: it depends on the
@@ -259,6 +279,10 @@ class Quotas:
         per_minute = limits.histories_per_minute
         self._histories = _Buckets(per_minute / 60, per_minute, clock)
         self._states = _Buckets(limits.address_states_per_s, 4 * limits.address_states_per_s, clock)
+        self._requests = _Buckets(limits.requests_per_s, 10 * limits.requests_per_s, clock)
+        self._files = _Buckets(limits.files_per_s, 10 * limits.files_per_s, clock)
+        per_minute = limits.costly_per_minute
+        self._costly = _Buckets(per_minute / 60, per_minute, clock)
         self.created: dict[str, list[str]] = {}
         """Address -> codes of the tables it created that the server may still run."""
         self.connections: dict[str, int] = {}
@@ -281,6 +305,33 @@ class Quotas:
         return self._noted(address, _slow_down(wait, code, limit))
 
     # ------------------------------------------------------------------ HTTP
+
+    def request(self, address: str, kind: str) -> Refusal | None:
+        """May ``address`` make one more HTTP request of ``kind`` (``edge.request_kind``:
+        ``file``, ``costly`` or ``request``)? Asked by the door before any route."""
+        limits = self.limits
+        if kind == "file":
+            return self._rate(
+                address,
+                self._files.take(address),
+                "too_many_files",
+                f"at most {limits.files_per_s:g} files and pages a second from one address",
+            )
+        refusal = self._rate(
+            address,
+            self._requests.take(address),
+            "too_many_requests",
+            f"at most {limits.requests_per_s:g} requests a second from one address",
+        )
+        if refusal is None and kind == "costly":
+            refusal = self._rate(
+                address,
+                self._costly.take(address),
+                "too_many_reads",
+                f"at most {limits.costly_per_minute} match pages, score sheets, invite "
+                "dialogs and QR codes a minute from one address",
+            )
+        return refusal
 
     def create_table(self, address: str, held: Callable[[str], bool]) -> Refusal | None:
         """May ``address`` create a table? ``held(code)`` says whether a table it made

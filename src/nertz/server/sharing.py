@@ -4,7 +4,10 @@ the invite link as a QR code (``invites.py`` makes and checks invites).
 * ``GET /api/invites/{invite}``: the table an invite (or a public table's code) opens,
   ``{"code", "link"}``;
 * ``GET /api/tables/{code}/invite``: ``invites.links`` for someone holding the key;
-* ``GET /api/tables/{code}/qr.svg``: the invite link as an SVG QR code (``segno``).
+* ``GET /api/tables/{code}/qr.svg``: the invite link as an SVG QR code (``segno``),
+  the link built from the site's public URL (``site.Site.base``), never from the
+  request's ``Host``. The watch secret and the QR code are kept once made
+  (``invites.watch_key``, ``invites.qr_svg``): opening the dialog again costs little.
 
 Each is a lookup by a code or a secret: an unknown code, a wrong invite and a private
 table asked for without its key all get the same ``404 unknown_table``, each counting
@@ -86,7 +89,7 @@ def sharing_routes(state: dict[str, Any]) -> list[BaseRoute]:
     @guarded
     async def qr(request: Request, lobby: Lobby) -> Response:
         entry, key = keyed(request, lobby)
-        base = str(request.base_url).rstrip("/")
+        base = state["site"].base  # never the request's Host: it could be anyone's
         shared = await asyncio.to_thread(links, entry, key)
         return Response(
             await asyncio.to_thread(qr_svg, base + shared["link"]),

@@ -58,6 +58,7 @@ __all__ = [
     "check_sheet",
     "compute",
     "deck_size",
+    "parse_sheet",
     "prune_sheets",
     "to_csv",
 ]
@@ -223,6 +224,11 @@ def check_sheet(data: SheetIn) -> Sheet:
     return sheet
 
 
+def parse_sheet(stored: str) -> Sheet:
+    """A sheet from its stored JSON text, checked (``check_sheet``)."""
+    return check_sheet(msgspec.convert(json.loads(stored), SheetIn))
+
+
 def compute(sheet: Sheet) -> dict[str, Any]:
     """Each hand's scores (the engine's ``score``), running totals and the winners
     (the engine's ``Match``). Voided hands are shown and not scored."""
@@ -323,11 +329,15 @@ class SheetStore:
         return sheet_id
 
     def load(self, sheet_id: str) -> Sheet:
+        return parse_sheet(self.stored(sheet_id))
+
+    def stored(self, sheet_id: str) -> str:
+        """The sheet as stored (its JSON text); ``unknown_sheet`` if there is none."""
         with self.engine.connect() as conn:
             row = conn.execute(select(sheets_t.c.body).where(sheets_t.c.id == sheet_id)).first()
         if row is None:
             raise SheetError("unknown_sheet", "there is no score sheet with that link", 404)
-        return check_sheet(msgspec.convert(json.loads(row.body), SheetIn))
+        return str(row.body)
 
     def save(self, sheet_id: str, sheet: Sheet) -> None:
         with self.engine.begin() as conn:

@@ -37,6 +37,7 @@ so browser tests know the cards.
 from __future__ import annotations
 
 import asyncio
+import collections
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,23 +46,35 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from nertz.bots import CHOICES
 from nertz.engine import OPTIONS, PRESETS, Deal
 
 from .cluster.quotas import shared_rate
 from .edge import client_address
+from .files import Files
 from .installable import installable_routes
 from .limits import Quotas, Refusal
 from .lobby import CreateTable, table_request
 from .requests import RequestError, decode_body
-from .sheets import HandIn, Sheet, SheetError, SheetIn, SheetStore, check_sheet, compute, to_csv
+from .sheets import (
+    HandIn,
+    Sheet,
+    SheetError,
+    SheetIn,
+    SheetStore,
+    check_sheet,
+    compute,
+    parse_sheet,
+    to_csv,
+)
 
 __all__ = ["WEB_DIR", "page", "rules_catalogue", "wants_html", "web_routes"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The static client (``src/nertz/web``), installed as package data."""
+KEPT_SHEETS = 256
+"""Score sheets' answers kept, keyed by what is stored (``web_routes``)."""
 
 
 def wants_html(request: Request) -> bool:
@@ -69,9 +82,19 @@ def wants_html(request: Request) -> bool:
     return "text/html" in request.headers.get("accept", "")
 
 
+_PAGE: dict[tuple[int, int], bytes] = {}
+
+
 def page(request: Request | None = None) -> HTMLResponse:
-    """The client's one page; its router shows the screen the path names."""
-    html = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+    """The client's one page; its router shows the screen the path names (read again
+    only when the file changed: a ``stat``, not a read, per page)."""
+    path = WEB_DIR / "index.html"
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    html = _PAGE.get(stamp)
+    if html is None:
+        _PAGE.clear()
+        html = _PAGE[stamp] = path.read_bytes()
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
 
 
@@ -141,11 +164,35 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
         sheet_id = await asyncio.to_thread(sheets().create, sheet)
         return answer(sheet_id, sheet, 201)
 
+    made: collections.OrderedDict[tuple[str, str, bool], bytes] = collections.OrderedDict()
+
+    async def kept(sheet_id: str, as_csv: bool) -> bytes:
+        """The sheet's answer (JSON, or CSV): read from the store each time (another
+        node may have changed it), checked and scored only when what is stored changed
+        (20-27 ms for a long sheet). The last ``KEPT_SHEETS`` are kept."""
+        stored = await asyncio.to_thread(sheets().stored, sheet_id)
+        key = (sheet_id, stored, as_csv)
+        body = made.get(key)
+        if body is None:
+
+            def make() -> bytes:
+                sheet = parse_sheet(stored)
+                if as_csv:
+                    return to_csv(sheet).encode()
+                out = compute(sheet)
+                out["id"], out["link"] = sheet_id, f"/sheet/{sheet_id}"
+                return msgspec.json.encode(out)
+
+            body = made[key] = await asyncio.to_thread(make)
+            while len(made) > KEPT_SHEETS:
+                made.popitem(last=False)
+        made.move_to_end(key)
+        return body
+
     @guarded
     async def get_sheet(request: Request) -> Response:
-        sheet_id = request.path_params["id"]
-        sheet = await asyncio.to_thread(sheets().load, sheet_id)
-        return answer(sheet_id, sheet)
+        body = await kept(request.path_params["id"], False)
+        return Response(body, media_type="application/json")
 
     @guarded
     async def put_sheet(request: Request) -> Response:
@@ -183,9 +230,8 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
     @guarded
     async def sheet_csv(request: Request) -> Response:
         sheet_id = request.path_params["id"]
-        sheet = await asyncio.to_thread(sheets().load, sheet_id)
         return Response(
-            to_csv(sheet),
+            await kept(sheet_id, True),
             media_type="text/csv",
             headers={"Content-Disposition": f'attachment; filename="nertz-{sheet_id}.csv"'},
         )
@@ -225,7 +271,7 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
         Route("/api/sheets/{id}/hands", add_hand, methods=["POST"]),
         Route("/api/sheets/{id}/hands/{n:int}", edit_hand, methods=["PUT"]),
         Route("/api/sheets/{id}/csv", sheet_csv, methods=["GET"]),
-        Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+        Mount("/static", Files(WEB_DIR), name="static"),
         *installable_routes(WEB_DIR),
     ]
     if test_hooks:
