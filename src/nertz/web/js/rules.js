@@ -103,7 +103,7 @@ function para(text) {
 /** The rules in plain language: the one-minute summary with pictures first, then the
  * full rules, then the options in force (``rules``: a table's). */
 export function rulesContent(rules, where = "this table") {
-  const out = h("div", { class: "rules-text" }, rulesSummary(rules), h("h2", { class: "full-rules", text: "The full rules" }));
+  const out = h("div", { class: "rules-text" }, rulesSummary(rules, rules ? null : ruleOptions().then(({ options }) => defaults(options))), h("h2", { class: "full-rules", text: "The full rules" }));
   for (const [title, paras] of RULES_TEXT) {
     out.append(h("h3", { text: title }), ...paras.map(para));
   }

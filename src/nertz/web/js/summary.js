@@ -45,16 +45,18 @@ function steps(r) {
   ];
 }
 
-/** The rules as the engine's defaults have them (``Rules()``, RULES.md's table options). */
-const DEFAULTS = { nertz_pile: 13, penalty: 2, draw: 3, caller_bonus: 0, jokers: false, match: "race", target: 100, rounds_to_win: 5, gap_to_win: 100 };
-
 /** The one-minute summary: six steps, most with a picture, saying the options of
  * ``rules`` (a table's: its Nertz pile, penalty, draw, bonus, jokers and how a match is
- * won); without them, the defaults. */
-export function rulesSummary(rules = null) {
-  return h("section", { class: "summary", "aria-label": "The rules in one minute" },
-    h("h2", { text: "In one minute" }),
-    h("ol", { class: "steps" }, steps({ ...DEFAULTS, ...(rules || {}) }).map(([head, text, draw]) => h("li", {},
-      h("div", {}, h("b", { text: head }), " ", text),
-      draw ? draw() : null))));
+ * won). Without a table's rules it says the engine's defaults, as the server serves
+ * them (``defaults``, a promise of them: ``GET /api/rules``; the client keeps no list
+ * of its own). */
+export function rulesSummary(rules, defaults) {
+  const section = h("section", { class: "summary", "aria-label": "The rules in one minute" },
+    h("h2", { text: "In one minute" }));
+  const draw = (r) => section.append(h("ol", { class: "steps" }, steps(r).map(([head, text, picture]) => h("li", {},
+    h("div", {}, h("b", { text: head }), " ", text),
+    picture ? picture() : null))));
+  if (rules) draw(rules);
+  else defaults.then(draw, () => section.append(h("p", { class: "summary-offline", text: "The summary needs the table options, which could not be loaded: the full rules follow." })));
+  return section;
 }
