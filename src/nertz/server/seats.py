@@ -59,6 +59,10 @@ class Place:
     """The bot playing this place now: a bot's place, or a person's taken over."""
     hold_until: int | None = None
     """When this person's hold on a card lapses (R40, ``HOLD_LAPSE_MS``)."""
+    stand_in: str | None = None
+    """The bot the host put in for this person while they are away ("A bot for Ann",
+    ``host.py``): it plays the place in their name, and the place is kept for them
+    (never released) until they come back or the host takes the bot out."""
 
     @property
     def taken(self) -> bool:
@@ -72,6 +76,7 @@ class Place:
             "connected": self.bot is not None or self.conn is not None,
             "ready": self.ready or self.bot is not None,
             "takeover": self.bot is None and self.driver is not None,
+            **({"stand_in": self.stand_in} if self.stand_in is not None else {}),
         }
 
 
@@ -161,6 +166,8 @@ class Seating:
         (``bot_takeover_s``), in table time. (None, None) for anyone else."""
         left, s = place.left_ms, self.settings
         if left is None or place.bot is not None or place.token_hash is None:
+            return None, None
+        if place.stand_in is not None:  # the host's bot keeps the place for them
             return None, None
         bot = left + s.bot_takeover_s * 1000 if 0 < s.bot_takeover_s < s.reconnect_s else None
         return left + s.reconnect_s * 1000, bot
@@ -291,7 +298,7 @@ class Seating:
             place.conn, place.left_ms = conn, None
             if place.driver is not None:  # the owner is back: the bot hands the seat back
                 place.driver.stop()
-                place.driver = None
+                place.driver, place.stand_in = None, None
                 self._let_go(place)
                 self._emit(
                     TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=False)
@@ -354,6 +361,7 @@ class Seating:
         """A person away for ``reconnect_s`` loses the place: the token stops working,
         a bot plays it, anyone may join it."""
         place.token_hash, place.left_ms, place.name, place.ready = None, None, "", False
+        place.stand_in = None  # a bot plays on for nobody in particular
         self._out.records.append(SeatRecord(place.number, "", None, None, place.partner))
         self._emit(
             SeatEvent(seat=place.number, partner=self._partner_no(place), name=None, bot=None)
