@@ -39,6 +39,7 @@ def test_play_again_deals_the_next_match_once_every_connected_person_agrees() ->
         "wins": wins,
         "first_hand": 1,
         "names": [["ann", "bo", "Cleo", "Dev"]],  # who played it
+        "winners": [first],
     }
     h.send(1, {"type": "again"})  # Ann: "Play again"
     assert h.table.stage is Stage.OVER  # Bo has not said it yet

@@ -204,6 +204,7 @@ def test_kill_9_between_matches_of_a_series_then_restart_plays_the_next_match(
             "wins": [0, 1],
             "first_hand": 1,
             "names": played,
+            "winners": [[1]],
         }
         assert state["seat"] == 0 and state["host_start_ms"] > state["now_ms"]
         ann.send({"type": "again"})  # Play again: the only person here, so it deals
@@ -213,7 +214,13 @@ def test_kill_9_between_matches_of_a_series_then_restart_plays_the_next_match(
         assert dealt["e"]["hand"] == 2  # hands are numbered across the series
         ann.close()
         shown = httpx.get(f"{http}/api/tables/{code}").json()
-        assert shown["series"] == {"match": 2, "wins": [0, 1], "first_hand": 2, "names": played}
+        assert shown["series"] == {
+            "match": 2,
+            "wins": [0, 1],
+            "first_hand": 2,
+            "names": played,
+            "winners": [[1]],
+        }
     finally:
         server.terminate()
         server.wait(10)

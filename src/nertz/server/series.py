@@ -122,10 +122,16 @@ class Series:
     def series_public(self) -> dict[str, Any]:
         """The series as everyone sees it: which match this is, matches won per seat,
         the current match's first hand (hands are numbered across the series) and, once
-        a match is over, who played each seat of each finished match (``names``)."""
+        a match is over, who played each seat of each finished match (``names``) and
+        who won it (``winners``): the standings name the people who won."""
         names = self.series_names()
         series = {"match": self.match_no, "wins": self.series_wins(), "first_hand": self.first_hand}
-        return {**series, "names": names} if names else series
+        if not names:
+            return series
+        won = [list(w) for w in self.past_winners]
+        if self.match.over:
+            won.append(list(self.match.winners))
+        return {**series, "names": names, "winners": won}
 
     def _ready(self, conn: int, index: int | None) -> None:
         """Ready for the first deal or the next one (``again`` is for the next match)."""

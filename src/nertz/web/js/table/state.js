@@ -92,6 +92,7 @@ function applyEvent(st, e, now) {
   switch (e.k) {
     case "seat":
       setPlace(t.seats[e.seat], e.partner, { name: e.name, bot: e.bot });
+      setStandIn(t.seats[e.seat], e.partner, null); // a place changing hands has none
       break;
     case "connected":
       if (e.connected) setPlace(t.seats[e.seat], e.partner, { connected: true });
@@ -104,6 +105,7 @@ function applyEvent(st, e, now) {
       break;
     case "takeover":
       setPlace(t.seats[e.seat], e.partner, { takeover: e.bot });
+      setStandIn(t.seats[e.seat], e.partner, e.bot ? e.stand_in : null);
       break;
     case "ready":
       setPlace(t.seats[e.seat], e.partner, { ready: true });
@@ -172,7 +174,14 @@ function applyEvent(st, e, now) {
       t.totals = e.totals;
       st.matchEnd = e;
       st.hostStartAt = now + (e.host_wait_ms || 0);
-      if (t.series) for (const w of e.winners) t.series.wins[w] += 1;
+      if (t.series) {
+        for (const w of e.winners) t.series.wins[w] += 1;
+        // Who played each seat of each finished match, whoever sits there later.
+        if (e.names && e.names.length) {
+          t.series.names = [...(t.series.names || []), e.names];
+          t.series.winners = [...(t.series.winners || []), e.winners];
+        }
+      }
       break;
     case "host":
       t.host = e.seat === null ? null : { seat: e.seat, partner: e.partner ?? null };
@@ -182,7 +191,7 @@ function applyEvent(st, e, now) {
       break;
     case "next_match":
       // The series' next match (the ``dealt`` follows): totals from zero (R32).
-      t.series = { match: e.match, wins: e.wins, first_hand: t.hand + 1 };
+      t.series = { match: e.match, wins: e.wins, first_hand: t.hand + 1, ...(t.series && t.series.names ? { names: t.series.names, winners: t.series.winners } : {}) };
       t.totals = t.totals.map(() => 0);
       t.history = [];
       t.winners = [];
@@ -226,6 +235,14 @@ function setPlace(seat, partner, fields) {
   }
   Object.assign(seat.partners[partner], fields);
   Object.assign(seat, seatFromPlaces(seat.partners));
+}
+
+/** The bot the host put in for the person away at a place (``stand_in``; the place
+ * stays theirs), or none (null). */
+function setStandIn(seat, partner, spec) {
+  const place = partner === undefined || !seat.partners ? seat : seat.partners[partner];
+  if (spec == null) delete place.stand_in;
+  else place.stand_in = spec;
 }
 
 /** A person away holds the place until ``kept_until_ms``, a bot playing it from
