@@ -241,8 +241,13 @@ function setPlace(seat, partner, fields) {
  * stays theirs), or none (null). */
 function setStandIn(seat, partner, spec) {
   const place = partner === undefined || !seat.partners ? seat : seat.partners[partner];
-  if (spec == null) delete place.stand_in;
-  else place.stand_in = spec;
+  if (spec == null) {
+    delete place.stand_in;
+    return;
+  }
+  place.stand_in = spec;
+  delete place.kept_until_ms; // kept for them while the bot plays: no release to count to
+  delete place.bot_from_ms;
 }
 
 /** A person away holds the place until ``kept_until_ms``, a bot playing it from
@@ -282,6 +287,18 @@ export function nameOf(st, seat) {
   if (seat === st.me) return "You";
   if (s.bot) return s.name || `Bot ${seat + 1}`; // the server names bots like people
   return s.name || `seat ${seat + 1}`;
+}
+
+/** Who played ``seat`` in the match just over, as the server keeps it (a person a bot
+ * stood in for, not the bot), whoever sits there now: ``nameOf`` while that is who sits
+ * there still ("You") or before the match is over, else the name kept. */
+export function playedName(st, seat) {
+  const t = st.table;
+  const s = t && t.series;
+  const over = t && t.stage === "over" && s && s.names && s.names.length === s.match;
+  const played = over ? s.names[s.match - 1][seat] : null;
+  if (played == null || played === t.seats[seat].name) return nameOf(st, seat);
+  return played;
 }
 
 /** My seat's people: "You", or at a partnership "Ann (you) & Bob". */
