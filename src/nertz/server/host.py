@@ -312,7 +312,8 @@ class Hosting:
         self._replan_partner(place, now)
 
     def _make_bot(self, place: Place, spec: str, now: int) -> None:
-        """The place is a bot's from now on (its person, if any, loses it)."""
+        """An empty place is a bot's from now on (``start``; a person's place gets a
+        stand-in instead, ``_bot_for``)."""
         place.token_hash, place.left_ms, place.ready = None, None, False
         place.bot, place.name = spec, bot_name(place.number, place.partner)  # not a spec
         self._out.records.append(SeatRecord(place.number, place.name, None, spec, place.partner))
