@@ -155,9 +155,78 @@ def test_the_host_puts_a_bot_in_the_place_of_a_person_who_is_away() -> None:
     h.drop(2)
     assert host(h, 1, do="bot", seat=1, bot="expert") is None
     seat = h.table.info()["seats"][1]
-    assert seat["bot"] == "expert" and seat["name"] == "Ben"
+    # A stand-in: Bo's place, in Bo's name, a bot of the host's choice playing it.
+    assert seat["name"] == "bo" and seat["bot"] is None
+    assert seat["takeover"] is True and seat["stand_in"] == "expert"
+    told = [m["e"] for m in h.messages(1) if m["type"] == "event" and m["e"]["k"] == "takeover"]
+    assert told[-1] == {"k": "takeover", "seat": 1, "bot": True, "stand_in": "expert"}
+    h.connect(5, "t1")  # Bo comes back with the token the page kept: the place is his
+    assert h.last(5)["type"] != "error" and h.table.conns[5] == 1
+    seat = h.table.info()["seats"][1]
+    assert seat["connected"] and not seat["takeover"] and "stand_in" not in seat
+
+
+def test_the_host_s_bot_plays_a_hand_and_keeps_the_place_past_reconnect_s() -> None:
+    h = table(reconnect_s=10, bot_takeover_s=0)
+    assert host(h, 1, do="start") is None
+    h.run_until(lambda: h.table.stage is Stage.PLAYING)
+    h.drop(2)
+    assert host(h, 1, do="bot", seat=1, bot="relaxed") is None
+    moved = len(h.table.hand.log) if h.table.hand else 0
+    h.advance(30_000)  # three times reconnect_s: without the host's bot, Bo's place goes
+    assert h.table.info()["seats"][1]["name"] == "bo"
+    assert h.table.hand is not None and any(
+        seat == 1 for _, seat, _ in h.table.hand.log[moved:]
+    )  # the bot plays Bo's cards meanwhile
     h.connect(5, "t1")
-    assert h.last(5)["code"] == "bad_token"  # the place is the bot's now
+    assert h.table.conns[5] == 1 and h.table.places[1].driver is None
+
+
+def test_the_host_takes_the_bot_out_again() -> None:
+    h = table(reconnect_s=10)
+    h.drop(2)
+    assert (host(h, 1, do="bot_off", seat=1) or {}).get("code") == "host_refused"
+    assert host(h, 1, do="bot", seat=1) is None
+    h.advance(20_000)
+    assert host(h, 1, do="bot_off", seat=1) is None
+    seat = h.table.info()["seats"][1]
+    assert seat["name"] == "bo" and not seat["takeover"] and seat["kept_until_ms"] == h.now + 10_000
+    h.advance(10_000)  # away with no bot: the place is released as for anyone away
+    assert h.table.info()["seats"][1]["name"] is None
+
+
+def test_the_host_s_bot_survives_a_restore() -> None:
+    h = table()
+    h.drop(2)
+    assert host(h, 1, do="bot", seat=1, bot="expert") is None
+    again = restore_from_records("TEST", SINGLE, h.table.settings, h.records)
+    place = again.places[1]
+    assert place.stand_in == "expert" and place.driver is not None and place.name == "bo"
+
+
+def test_a_finished_match_names_who_played_it_whatever_happens_to_the_seats() -> None:
+    h = table()
+    host(h, 1, do="start")  # Cleo, a bot, takes the empty seat 2
+    play_match(h)
+    h.drop(2)
+    assert host(h, 1, do="bot", seat=1) is None  # "A bot for Bo" after the match
+    played = ["ann", "bo", "Cleo"]
+    ended = [m["e"] for m in h.messages(1) if m["type"] == "event" and m["e"]["k"] == "match_end"]
+    assert ended[-1]["names"] == played
+    assert h.table.info()["seats"][1]["name"] == "bo"
+    assert h.table.info()["series"]["names"] == [played]
+    h.connect(5, "t1")
+    h.send(5, {"type": "leave"})  # Bo gives the place up; Dan takes it
+    h.join("dan", "t3")
+    assert h.table.info()["seats"][1]["name"] == "dan"
+    assert h.table.info()["series"]["names"] == [played]
+    record = [r for r in h.records if type(r).__name__ == "MatchRecord"][-1]
+    assert [name for _, _, name, _ in record.players] == played
+    again = restore_from_records("TEST", SINGLE, h.table.settings, h.records)
+    assert again.info()["series"]["names"] == [played]
+    h.advance(60_000)
+    assert host(h, 1, do="start") is None  # match 2, with Dan at seat 1
+    assert h.table.info()["series"]["names"] == [played]
 
 
 def test_a_removed_person_is_told_and_their_token_is_refused() -> None:

@@ -377,3 +377,76 @@ def test_a_database_from_before_the_last_hand_column_still_opens(tmp_path: Path)
     store = Store(str(db))
     assert Devices(store.engine).places_of("d") == [DevicePlace("d", "T1", 0, 0, 1, "Ann")]
     store.close()
+
+
+def test_a_finished_match_names_its_players_after_a_bot_stands_in_and_a_removal(
+    http: str,
+) -> None:
+    """Issue 23: Cat wins a one-hand match and closes her tab; Ann, the host, puts "a
+    bot for Cat" in, then removes her. Every record of the match still names Cat: her
+    own history, the match page, the table's history and the live table's series."""
+    ann, cat = device(), device()
+    made = httpx.post(
+        f"{http}/api/test/tables",
+        json={"layouts": [BEN, ANN], "seats": 2, "bots": {}, "options": {"match": "single"}},
+    ).json()
+    code = made["code"]
+    ws_url = http.replace("http", "ws") + "/ws"
+    with connect(ws_url) as host_ws:
+        seat = join(http, code, "Ann", ann)
+        host_ws.send(json.dumps({"type": "hello", "table": code, "token": seat["token"]}))
+        host_ws.send(json.dumps({"type": "ready"}))
+        with connect(ws_url) as cat_ws:
+            mine = join(http, code, "Cat", cat)
+            cat_ws.send(json.dumps({"type": "hello", "table": code, "token": mine["token"]}))
+            cat_ws.send(json.dumps({"type": "ready"}))
+            _call(cat_ws)  # Cat plays her ace and calls: she wins the match
+        for action in ({"do": "bot", "seat": 1}, {"do": "remove", "seat": 1}):
+            host_ws.send(json.dumps({"type": "host", **action}))
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{http}/api/tables/{code}").json()["seats"][1]["name"] is not None:
+            assert time.monotonic() < deadline, "Cat was never removed"
+            time.sleep(0.05)
+    live = httpx.get(f"{http}/api/tables/{code}").json()
+    assert live["series"]["names"] == [["Ann", "Cat"]] and live["winners"] == [1]
+    time.sleep(0.3)  # the group commit
+    hers = me(http, cat).json()
+    [match] = hers["series"][0]["matches"]
+    assert match["names"] == ["Ann", "Cat"] and match["won"] and match["seat"] == 1
+    table_id = hers["series"][0]["table"]
+    page = httpx.get(f"{http}/api/matches/{table_id}/1").json()
+    assert page["names"] == ["Ann", "Cat"] and page["winners"] == [1]
+    stored = httpx.get(f"{http}/api/matches/{table_id}").json()
+    assert [s["name"] for s in stored["seats"]] == ["Ann", "Cat"]
+
+
+def test_a_database_from_before_match_players_still_opens_and_names_seats(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as conn:  # series as it was before its players column
+        conn.execute(
+            "CREATE TABLE series (table_id VARCHAR(40) NOT NULL, number INTEGER NOT NULL, "
+            "first_hand INTEGER NOT NULL, finished FLOAT NOT NULL, totals TEXT NOT NULL, "
+            "winners TEXT NOT NULL, PRIMARY KEY (table_id, number))"
+        )
+        conn.execute("INSERT INTO series VALUES ('T1', 1, 1, 1.0, '[1, 1]', '[0]')")
+    store = Store(str(db))
+    devices = Devices(store.engine)
+    ann = hash_secret(device())
+    score = {"middle": 1, "nertz_left": 0, "bonus": 0, "score": 1}
+    store.submit(
+        "T1",
+        [
+            TableCreated("T1", None, True, {}, {"seats": 2}, 1.0),
+            SeatRecord(1, "Ben", "tok", None),
+            DealRecord(1, (), None),
+            ScoreRecord(1, (score, score), 0, "called"),
+            RacesRecord(1, 1, (0, 0), (0, 0)),
+        ],
+    )
+    store.flush()
+    devices.took(DevicePlace(ann, "T1", 0, 0, 1, "Ann"))
+    [match] = device_history(store.engine, devices, ann)["series"][0]["matches"]
+    assert match["names"] == ["Ann", "Ben"] and match["won"]  # read as before
+    store.close()

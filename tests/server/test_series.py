@@ -34,7 +34,13 @@ def test_play_again_deals_the_next_match_once_every_connected_person_agrees() ->
     play_match(h)
     first = list(h.table.match.winners)
     wins = [int(s in first) for s in range(4)]
-    assert h.table.info()["series"] == {"match": 1, "wins": wins, "first_hand": 1}
+    assert h.table.info()["series"] == {
+        "match": 1,
+        "wins": wins,
+        "first_hand": 1,
+        "names": [["ann", "bo", "Cleo", "Dev"]],  # who played it
+        "winners": [first],
+    }
     h.send(1, {"type": "again"})  # Ann: "Play again"
     assert h.table.stage is Stage.OVER  # Bo has not said it yet
     assert h.table.info()["seats"][0]["ready"] and not h.table.info()["seats"][1]["ready"]

@@ -198,7 +198,14 @@ def test_kill_9_between_matches_of_a_series_then_restart_plays_the_next_match(
         state = ann.until(lambda m: m["type"] == "state")
         # The table came back between its matches: over, the series 0-1, Ann's seat hers.
         assert state["table"]["stage"] == "over"
-        assert state["table"]["series"] == {"match": 1, "wins": [0, 1], "first_hand": 1}
+        played = [["Ann", "Ben"]]  # who played the finished match (Ben, the bot)
+        assert state["table"]["series"] == {
+            "match": 1,
+            "wins": [0, 1],
+            "first_hand": 1,
+            "names": played,
+            "winners": [[1]],
+        }
         assert state["seat"] == 0 and state["host_start_ms"] > state["now_ms"]
         ann.send({"type": "again"})  # Play again: the only person here, so it deals
         nxt = ann.until(lambda m: m["type"] == "event" and m["e"]["k"] == "next_match")
@@ -207,7 +214,13 @@ def test_kill_9_between_matches_of_a_series_then_restart_plays_the_next_match(
         assert dealt["e"]["hand"] == 2  # hands are numbered across the series
         ann.close()
         shown = httpx.get(f"{http}/api/tables/{code}").json()
-        assert shown["series"] == {"match": 2, "wins": [0, 1], "first_hand": 2}
+        assert shown["series"] == {
+            "match": 2,
+            "wins": [0, 1],
+            "first_hand": 2,
+            "names": played,
+            "winners": [[1]],
+        }
     finally:
         server.terminate()
         server.wait(10)

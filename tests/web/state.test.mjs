@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { emptyState, nameOf, receive, shown, wasteFan } from "../../src/nertz/web/js/table/state.js";
+import { emptyState, nameOf, playedName, receive, shown, wasteFan } from "../../src/nertz/web/js/table/state.js";
 
 const DATA = JSON.parse(readFileSync(new URL("../data/table_events.json", import.meta.url), "utf8"));
 const NOW = 5000;
@@ -166,4 +166,25 @@ test("a person away carries their place's countdown until they are back", () => 
   assert.equal("bot_from_ms" in st.table.seats[1], false);
   receive(st, { type: "event", v: 8, e: { k: "dealt", hand: 2, table: null } }, NOW);
   assert.equal("next_at_ms" in st.table, false); // the wait between hands is over
+});
+
+test("a finished match keeps the names of who played it, whatever the seats become", () => {
+  const st = emptyState();
+  const seat = (n, name) => ({ seat: n, name, bot: null, connected: true, ready: false, takeover: false });
+  const table = { stage: "playing", hand: 1, seats: [seat(0, "Ann"), seat(1, "Cat")], totals: [0, 0], series: { match: 1, wins: [0, 0], first_hand: 1 } };
+  receive(st, { type: "state", v: 5, table, seat: 0, now_ms: 10000 }, NOW);
+  const end = { k: "match_end", totals: [-4, 1], winners: [1], host_wait_ms: 60000, names: ["Ann", "Cat"] };
+  receive(st, { type: "event", v: 6, e: end }, NOW);
+  assert.deepEqual([st.table.series.names, st.table.series.winners], [[["Ann", "Cat"]], [[1]]]);
+  // The host's bot stands in for Cat: her place, her name, no countdown to a release.
+  receive(st, { type: "event", v: 7, e: { k: "connected", seat: 1, connected: false, kept_until_ms: 130000 } }, NOW);
+  receive(st, { type: "event", v: 8, e: { k: "takeover", seat: 1, bot: true, stand_in: "skilled" } }, NOW);
+  assert.equal(st.table.seats[1].stand_in, "skilled");
+  assert.equal("kept_until_ms" in st.table.seats[1], false);
+  assert.equal(playedName(st, 1), "Cat");
+  // Cat is removed and Dan takes the seat: the finished match is still Cat's.
+  receive(st, { type: "event", v: 9, e: { k: "seat", seat: 1, name: null, bot: null } }, NOW);
+  assert.equal("stand_in" in st.table.seats[1], false);
+  receive(st, { type: "event", v: 10, e: { k: "seat", seat: 1, name: "Dan", bot: null } }, NOW);
+  assert.deepEqual([playedName(st, 0), playedName(st, 1), nameOf(st, 1)], ["You", "Cat", "Dan"]);
 });

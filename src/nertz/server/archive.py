@@ -50,8 +50,11 @@ def finished_table(store: Store, code: str) -> Archived | None:
     events = [r.body for r in records if type(r) is EventRecord]
     info = table.info()
     info.update(stage="over", ready_by_ms=None, closed=_closed_reason(events), match=row.id)
+    played = info["series"]["names"]
     for seat in info["seats"]:
         seat["connected"] = seat["bot"] is not None
+        if played and played[-1][seat["seat"]]:  # who played its last match, not who sat after
+            seat["name"] = played[-1][seat["seat"]]
     return Archived(row.key_hash, row.watch_hash, info, len(events))
 
 

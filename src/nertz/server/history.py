@@ -53,6 +53,8 @@ class _Match:
     totals: list[int]
     winners: list[int]
     hands: list[int] = field(default_factory=list)
+    players: list[dict[str, Any]] | None = None
+    """Who held each place at its end (``series.players``; None: stored before it)."""
 
 
 @dataclass(slots=True)
@@ -91,6 +93,20 @@ class _Table:
             if held is not None and held.device == device:
                 return seat
         return None
+
+    def played(self, match: _Match) -> list[str]:
+        """Each seat's name in a finished match: who held it at its end, as stored with
+        it (a person a bot stood in for, not the bot); for a match stored before
+        that, as ``names`` reads the seats."""
+        if not match.players:
+            return self.names(match.hands[-1])
+        out: dict[int, list[str]] = {}
+        for place in sorted(match.players, key=lambda p: (p["seat"], p["partner"])):
+            out.setdefault(place["seat"], [])
+            if place["name"]:
+                out[place["seat"]].append(place["name"])
+        before = self.names(match.hands[-1])  # a seat nobody held at the end
+        return [" & ".join(out.get(seat, [])) or name for seat, name in enumerate(before)]
 
     def names(self, hand: int) -> list[str]:
         """Each seat's name at ``hand``: the person who held it, else its bot's name
@@ -152,6 +168,7 @@ def _tables(engine: Engine, devices: Devices, ids: list[str]) -> dict[str, _Tabl
                     row.finished,
                     json.loads(row.totals),
                     json.loads(row.winners),
+                    players=json.loads(row.players) if row.players else None,
                 )
             )
     for place in devices.places_at(ids):
@@ -231,7 +248,7 @@ def device_history(engine: Engine, devices: Devices, device: str) -> dict[str, A
                     "number": match.number,
                     "finished": match.finished,
                     "seat": seat,
-                    "names": table.names(match.hands[-1]),
+                    "names": table.played(match),
                     "hands": len(match.hands),
                     "totals": match.totals,
                     "winners": match.winners,
@@ -275,14 +292,23 @@ def finished_match(engine: Engine, match_id: str) -> dict[str, Any] | None:
         ).first()
         if row is None or row.finished is None:
             return None
-        seats = [
-            {"seat": s.seat, "partner": s.partner, "name": s.name, "bot": s.bot}
-            for s in conn.execute(
-                select(seats_t)
-                .where(seats_t.c.table_id == match_id)
-                .order_by(seats_t.c.seat, seats_t.c.partner)
-            )
-        ]
+        last = conn.execute(
+            select(series_t.c.players)
+            .where(series_t.c.table_id == match_id)
+            .order_by(series_t.c.number.desc())
+            .limit(1)
+        ).first()
+        if last is not None and last.players:  # who played it, not who sits there now
+            seats = sorted(json.loads(last.players), key=lambda p: (p["seat"], p["partner"]))
+        else:  # a match stored before its players were
+            seats = [
+                {"seat": s.seat, "partner": s.partner, "name": s.name, "bot": s.bot}
+                for s in conn.execute(
+                    select(seats_t)
+                    .where(seats_t.c.table_id == match_id)
+                    .order_by(seats_t.c.seat, seats_t.c.partner)
+                )
+            ]
         hands = [
             {
                 "hand": h.number,
@@ -347,7 +373,7 @@ def match_breakdown(
         "number": number,
         "of": len(table.matches),
         "rules": table.rules,
-        "names": table.names(last),
+        "names": table.played(match),
         "hands": hands,
         "totals": match.totals,
         "winners": match.winners,

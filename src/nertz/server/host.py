@@ -8,10 +8,12 @@ for ``reconnect_s`` (as a place joined and never connected is held); then the fi
 person to join is host, as at a table made without a creator (``make play``, tests).
 
 The host may change options between matches (everyone is told what changed), start now
-with every empty place given to a bot, put a bot in the place of a person who is away,
-remove a person (their token stops working), and pass the role on. When the host leaves
-(on purpose, or by losing the place) the role passes by itself to the next person
-there. Every host action asked by anyone else is refused ``not_host`` with a sentence.
+with every empty place given to a bot, put a bot in the place of a person who is away
+(a stand-in: the place stays theirs, in their name, until they come back or the host
+takes the bot out), remove a person (their token stops working), and pass the role on.
+When the host leaves (on purpose, or by losing the place) the role passes by itself to
+the next person there. Every host action asked by anyone else is refused ``not_host``
+with a sentence.
 
 ``Hosting`` is the ``Table``'s part that does this. Who is host is an event
 (``HostEvent``); a restored table reads it back from its event log (``_host_from``).
@@ -29,7 +31,17 @@ from nertz.bots import CHOICES, Driver, bot_name, parse_seat
 from nertz.engine import Hand, Match, Rules, RulesError, view
 
 from .commands import Join, Out, Stage
-from .protocol import ErrorMsg, Host, HostEvent, OptionsEvent, SeatEvent, TableEvent, encode
+from .protocol import (
+    ConnectedEvent,
+    ErrorMsg,
+    Host,
+    HostEvent,
+    OptionsEvent,
+    SeatEvent,
+    TableEvent,
+    TakeoverEvent,
+    encode,
+)
 from .records import SeatRecord
 from .seats import Place
 from .settings import Settings
@@ -99,6 +111,11 @@ class Hosting:
         def place(self, seat: int, partner: int = 0) -> Place: ...
 
         def _may_change(self, conn: int, index: int, now: int) -> bool: ...
+        def _replan_partner(self, place: Place, now: int) -> None: ...
+
+        def _let_go(self, place: Place) -> None: ...
+
+        def _away_times(self, place: Place) -> tuple[int | None, int | None]: ...
 
     # ------------------------------------------------------------------ who is host
 
@@ -169,6 +186,21 @@ class Hosting:
             else:
                 self.host = self.places.index(self.place(e["seat"], e.get("partner") or 0))
 
+    def _restore_stand_ins(self, events: Sequence[bytes]) -> None:
+        """Restoring: the bots the host put in for people away, as the last ``takeover``
+        event of each place left them (a ``seat`` event after it: the place changed
+        hands, the stand-in went with it). The caller gives them their drivers."""
+        kept: dict[tuple[int, int], str | None] = {}
+        for body in events:
+            if b'"k":"takeover"' in body or b'"k":"seat"' in body:
+                e = json.loads(body)["e"]
+                where = (e["seat"], e.get("partner") or 0)
+                kept[where] = e.get("stand_in") if e["k"] == "takeover" and e["bot"] else None
+        for (seat, partner), spec in kept.items():
+            place = self.place(seat, partner)
+            if spec is not None and place.bot is None and place.token_hash is not None:
+                place.stand_in = spec
+
     def host_public(self) -> dict[str, int | None] | None:
         if self.host is None:
             return None
@@ -204,6 +236,14 @@ class Hosting:
                 refusal = f"{target.name} is here: only someone away can be replaced by a bot"
             else:
                 refusal = self._bot_for(target, action.bot or "skilled", now)
+        elif action.do == "bot_off":
+            target = self._person_at(action.seat, action.partner)
+            if isinstance(target, str):
+                refusal = target
+            elif target.stand_in is None:
+                refusal = f"no bot you put in plays for {target.name}"
+            else:
+                self._bot_off(target, now)
         elif action.do == "remove":
             target = self._person_at(action.seat, action.partner)
             if isinstance(target, str):
@@ -260,6 +300,10 @@ class Hosting:
         return None
 
     def _bot_for(self, place: Place, bot: str, now: int) -> str | None:
+        """A bot stands in for a person who is away, like the one ``bot_takeover_s``
+        brings but of the host's choosing and at once: the place stays the person's
+        (their name, their token, their results); they take it back by coming back
+        (``_connect``), and it is kept for them meanwhile (never released)."""
         specs = bot_specs(bot)
         if isinstance(specs, str):
             return specs
@@ -267,11 +311,45 @@ class Hosting:
         if place.driver is not None:
             place.driver.stop()
             place.driver = None
-        self._make_bot(place, spec, now)
+        place.stand_in = spec
+        place.driver = self._driver(place, spec)
+        self._emit(
+            TakeoverEvent(
+                seat=place.number, partner=self._partner_no(place), bot=True, stand_in=spec
+            )
+        )
+        hand = self.hand
+        if hand is not None and self.stage in (Stage.COUNTDOWN, Stage.PLAYING):
+            place.driver.begin(view(hand, place.number), self.match.totals)
+            if self.stage is Stage.PLAYING:
+                self._plan(place, now)
+                self._replan_partner(place, now)
         return None
 
+    def _bot_off(self, place: Place, now: int) -> None:
+        """The host takes out the bot they put in: the place is the person's, away, as
+        if they had just left (``reconnect_s`` and ``bot_takeover_s`` count from now)."""
+        assert place.driver is not None
+        place.driver.stop()
+        place.driver, place.stand_in, place.left_ms = None, None, now
+        self._let_go(place)
+        partner = self._partner_no(place)
+        self._emit(TakeoverEvent(seat=place.number, partner=partner, bot=False))
+        kept, bot = self._away_times(place)  # everyone sees how long it is kept now
+        self._emit(
+            ConnectedEvent(
+                seat=place.number,
+                partner=partner,
+                connected=False,
+                kept_until_ms=kept,
+                bot_from_ms=bot,
+            )
+        )
+        self._replan_partner(place, now)
+
     def _make_bot(self, place: Place, spec: str, now: int) -> None:
-        """The place is a bot's from now on (its person, if any, loses it)."""
+        """An empty place is a bot's from now on (``start``; a person's place gets a
+        stand-in instead, ``_bot_for``)."""
         place.token_hash, place.left_ms, place.ready = None, None, False
         place.bot, place.name = spec, bot_name(place.number, place.partner)  # not a spec
         self._out.records.append(SeatRecord(place.number, place.name, None, spec, place.partner))

@@ -170,7 +170,8 @@ class Lifetimes:
         person alone with bots keeps nobody waiting (a practice table, ``make play``):
         no countdown. A lesson deals as soon as its learner is here: nothing to get
         ready for (``Practicing.lesson``)."""
-        people = [p for p in self.places if p.bot is None]
+        # A person the host's bot stands in for is not waited for: the bot plays.
+        people = [p for p in self.places if p.bot is None and p.stand_in is None]
         if all(p.token_hash is not None and p.conn is not None for p in people):
             if self.settings.lesson or all(p.ready for p in people):
                 self._deal(now)

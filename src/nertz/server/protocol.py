@@ -183,10 +183,11 @@ class Leave(_Client, tag="leave", frozen=True):
 
 class Host(_Client, tag="host", frozen=True):
     """A host action (``host.py``): ``start`` now (empty places to ``bot``), a ``bot``
-    for the person away at ``seat`` (``partner``), ``remove`` that person, ``pass`` the
-    host role to them, change ``options`` between matches (as text, like the lobby's)."""
+    standing in for the person away at ``seat`` (``partner``) and ``bot_off`` to take it
+    out, ``remove`` that person, ``pass`` the host role to them, change ``options``
+    between matches (as text, like the lobby's)."""
 
-    do: Literal["start", "bot", "remove", "pass", "options"]
+    do: Literal["start", "bot", "bot_off", "remove", "pass", "options"]
     seat: int | None = None
     partner: int | None = None
     bot: Short | None = None
@@ -256,14 +257,17 @@ class ConnectedEvent(_Event, tag="connected", kw_only=True, frozen=True):
 
 
 class TakeoverEvent(_Event, tag="takeover", kw_only=True, frozen=True):
-    """A bot plays an absent person's place (``bot`` true) or handed it back. ``why``
-    says why a bot took it when the person was not away: ``not_ready``, the first deal
-    came (``ready_s`` ran out) before they said ready."""
+    """A bot plays an absent person's place (``bot`` true) or handed it back;
+    ``stand_in`` names the bot the host put in ("A bot for Ann": the place is kept for
+    them while it plays), absent for the one ``bot_takeover_s`` brings. ``why`` says
+    why a bot took it when the person was not away: ``not_ready``, the first deal came
+    (``ready_s`` ran out) before they said ready."""
 
     seat: int
     partner: int | None = None
     bot: bool
     why: str | None = None
+    stand_in: str | None = None
 
 
 class ReadyEvent(_Event, tag="ready", kw_only=True, frozen=True):
@@ -376,11 +380,14 @@ class HandEndEvent(_Event, tag="hand_end", kw_only=True, frozen=True):
 
 
 class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
-    """The match is over (R32)."""
+    """The match is over (R32); ``names``: who played each seat in it (the people a bot
+    stood in for among them), what its end panel and records say whatever happens to
+    the seats afterwards (null: a seat nobody held at the end)."""
 
     totals: list[int]
     winners: list[int]
     host_wait_ms: int = 0  # ms until the host may start the next anyway (host_start_s)
+    names: list[str | None] = msgspec.field(default_factory=list)
 
 
 class NextMatchEvent(_Event, tag="next_match", kw_only=True, frozen=True):

@@ -162,12 +162,15 @@ class EventRecord:
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
     """The match is over (R32): the ``number``-th of the table's series, which began
-    with hand ``first_hand``."""
+    with hand ``first_hand``; ``players``, who held each place at its end (seat,
+    partner, name, bot spec), so its records name them whatever happens to the seats
+    afterwards."""
 
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     number: int = 1
     first_hand: int = 1
+    players: tuple[tuple[int, int, str | None, str | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from sqlalchemy import (
 __all__ = [
     "add_partner_column",
     "add_play_times",
+    "add_players_column",
     "add_practice_column",
     "add_sqlite_columns",
     "add_until_column",
@@ -91,6 +92,10 @@ series_t = Table(  # each finished match of a table's series; ``matches`` has th
     Column("finished", Float, nullable=False),
     Column("totals", Text, nullable=False),
     Column("winners", Text, nullable=False),
+    # Who held each place at the match's end, a JSON list of {seat, partner, name, bot}:
+    # the match's records name them whatever happens to the seats afterwards. Null for
+    # a match stored before it (history.py then names the seats as before).
+    Column("players", Text),
 )
 hands_t = Table(
     "hands",
@@ -188,6 +193,7 @@ def add_sqlite_columns(engine: Engine) -> None:
     add_watch_column(engine)
     add_until_column(engine)
     add_play_times(engine)
+    add_players_column(engine)
 
 
 def add_until_column(engine: Engine) -> None:
@@ -264,6 +270,17 @@ def add_play_times(engine: Engine) -> None:
         for name in ("arrival_ms", "credited_ms"):
             if name not in have:
                 conn.exec_driver_sql(f"ALTER TABLE inputs ADD COLUMN {name} BIGINT")
+
+
+def add_players_column(engine: Engine) -> None:
+    """A database made before finished matches kept their players: ``series`` gains
+    ``players`` (null for every match kept; history.py names their seats as before)."""
+    if "series" not in inspect(engine).get_table_names():
+        return
+    if "players" in {c["name"] for c in inspect(engine).get_columns("series")}:
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE series ADD COLUMN players TEXT")
 
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -62,6 +62,10 @@ class Place:
     person: str | None = None
     """The person's handle at this table (``devices.person_id``), the same whatever name
     they sit down under: what a page mutes. None without a device (or after a restart)."""
+    stand_in: str | None = None
+    """The bot the host put in for this person while they are away ("A bot for Ann",
+    ``host.py``): it plays the place in their name, and the place is kept for them
+    (never released) until they come back or the host takes the bot out."""
 
     @property
     def taken(self) -> bool:
@@ -76,6 +80,7 @@ class Place:
             "ready": self.ready or self.bot is not None,
             "takeover": self.bot is None and self.driver is not None,
             **({"person": self.person} if self.person else {}),
+            **({"stand_in": self.stand_in} if self.stand_in is not None else {}),
         }
 
 
@@ -167,6 +172,8 @@ class Seating:
         (``bot_takeover_s``), in table time. (None, None) for anyone else."""
         left, s = place.left_ms, self.settings
         if left is None or place.bot is not None or place.token_hash is None:
+            return None, None
+        if place.stand_in is not None:  # the host's bot keeps the place for them
             return None, None
         bot = left + s.bot_takeover_s * 1000 if 0 < s.bot_takeover_s < s.reconnect_s else None
         return left + s.reconnect_s * 1000, bot
@@ -304,7 +311,7 @@ class Seating:
             place.conn, place.left_ms = conn, None
             if place.driver is not None:  # the owner is back: the bot hands the seat back
                 place.driver.stop()
-                place.driver = None
+                place.driver, place.stand_in = None, None
                 self._let_go(place)
                 self._emit(
                     TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=False)
@@ -370,6 +377,7 @@ class Seating:
         a bot plays it, anyone may join it."""
         place.token_hash, place.left_ms, place.name, place.ready = None, None, "", False
         place.person = None
+        place.stand_in = None  # a bot plays on for nobody in particular
         self._out.records.append(SeatRecord(place.number, "", None, None, place.partner))
         self._emit(
             SeatEvent(seat=place.number, partner=self._partner_no(place), name=None, bot=None)

@@ -5,6 +5,9 @@ When a match ends (R32) the table does not close: every person sees "Play again"
 soon as every connected person has said it (bots always agree; a person who is away is
 not waited for, and a bot keeps their place until they return). Matches won per seat
 are the series (``series_public``); a match won jointly counts for each winner.
+Each finished match keeps who played each seat in it (``names``; a person a bot stood
+in for is named, not the bot): its end panel, the series and the stored records name
+them whatever happens to the seats afterwards.
 
 ``Series`` is the ``Table``'s part that starts the next match (``_next_match``) and
 rolls a restored table's hands into the matches they belonged to (``_roll_match``).
@@ -16,6 +19,8 @@ hand's records stay unique at the table.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nertz.engine import Match, Rules
@@ -44,6 +49,12 @@ class Series:
     match_no: int
     first_hand: int
     past_winners: list[tuple[int, ...]]
+    past_names: list[list[str | None]]
+    """Who played each seat in each finished earlier match (``played_names``)."""
+    over_names: list[str | None] | None
+    """Who played each seat in the current match, once it is over."""
+    _told_names: list[list[str | None] | None]
+    """Restoring: the names each stored ``match_end`` event told (``_restore_names``)."""
     over_at: int | None
     """When the current match ended (table time), once it has."""
 
@@ -67,7 +78,27 @@ class Series:
         # match (``Practicing.counts``).
         self.first_hand = 2 if self.settings.lesson else 1
         self.past_winners = []
+        self.past_names = []
+        self.over_names = None
         self.over_at = None
+        self._told_names = []
+
+    def played_names(self) -> list[str | None]:
+        """Each seat's name now: its person (a bot standing in for them keeps their
+        name), its bot, at a partnership seat both joined ("Ann & Bob", R40); None for
+        a seat nobody holds."""
+        per_seat = len(self.places) // self.settings.seats
+        out: list[str | None] = []
+        for seat in range(self.settings.seats):
+            both = self.places[seat * per_seat : (seat + 1) * per_seat]
+            names = [p.name for p in both if p.name]
+            out.append(" & ".join(names) if names else None)
+        return out
+
+    def series_names(self) -> list[list[str | None]]:
+        """Who played each seat in each finished match, the current one once over."""
+        over = [self.over_names] if self.match.over and self.over_names is not None else []
+        return [*self.past_names, *over]
 
     def series_wins(self) -> list[int]:
         """Matches won per seat so far, the current one included once it is over."""
@@ -92,8 +123,17 @@ class Series:
 
     def series_public(self) -> dict[str, Any]:
         """The series as everyone sees it: which match this is, matches won per seat,
-        the current match's first hand (hands are numbered across the series)."""
-        return {"match": self.match_no, "wins": self.series_wins(), "first_hand": self.first_hand}
+        the current match's first hand (hands are numbered across the series) and, once
+        a match is over, who played each seat of each finished match (``names``) and
+        who won it (``winners``): the standings name the people who won."""
+        names = self.series_names()
+        series = {"match": self.match_no, "wins": self.series_wins(), "first_hand": self.first_hand}
+        if not names:
+            return series
+        won = [list(w) for w in self.past_winners]
+        if self.match.over:
+            won.append(list(self.match.winners))
+        return {**series, "names": names, "winners": won}
 
     def _ready(self, conn: int, index: int | None) -> None:
         """Ready for the first deal or the next one (``again`` is for the next match)."""
@@ -144,9 +184,15 @@ class Series:
         self.over_at = now
         totals, winners = self.match.totals, self.match.winners
         wait = self.settings.host_start_s * 1000
-        self._emit(MatchEndEvent(totals=list(totals), winners=list(winners), host_wait_ms=wait))
+        self.over_names = names = self.played_names()
+        self._emit(
+            MatchEndEvent(
+                totals=list(totals), winners=list(winners), host_wait_ms=wait, names=names
+            )
+        )
+        players = tuple((p.number, p.partner, p.name or None, p.bot) for p in self.places)
         self._out.records.append(
-            MatchRecord(tuple(totals), tuple(winners), self.match_no, self.first_hand)
+            MatchRecord(tuple(totals), tuple(winners), self.match_no, self.first_hand, players)
         )
 
     def host_start_ms(self) -> int | None:
@@ -159,6 +205,8 @@ class Series:
     def _next_match(self, now: int) -> None:
         """The next match of the series at the same seats: totals from zero (R32)."""
         self.past_winners.append(tuple(self.match.winners))
+        self.past_names.append(self.over_names or self.played_names())
+        self.over_names = None
         self.match = Match(self.settings.seats, self.rules)
         self.match_no += 1
         self.first_hand = self.hand_no + 1
@@ -174,6 +222,21 @@ class Series:
             self.match = Match(self.settings.seats, self.rules)
         elif self.match.over:
             self.past_winners.append(tuple(self.match.winners))
+            self.past_names.append(self._names_told(len(self.past_names)))
             self.match = Match(self.settings.seats, self.rules)
             self.match_no += 1
             self.first_hand = hand_no
+
+    def _restore_names(self, events: Sequence[bytes]) -> None:
+        """Restoring, before the hands are replayed: who played each finished match, as
+        its ``match_end`` event told everyone (``_names_told``)."""
+        self._told_names = [
+            json.loads(body)["e"].get("names") for body in events if b'"k":"match_end"' in body
+        ]
+
+    def _names_told(self, number: int) -> list[str | None]:
+        """The names the ``number``-th (from 0) ``match_end`` event told; for a match
+        that ended before events carried them, the seats' names now (the best there is)."""
+        told = self._told_names
+        names = told[number] if number < len(told) else None
+        return list(names) if names else self.played_names()

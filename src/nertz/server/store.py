@@ -426,6 +426,12 @@ class Store:
                             "winners": json.dumps(list(r.winners)),
                             "number": r.number,
                             "first_hand": r.first_hand,
+                            "players": json.dumps(
+                                [
+                                    {"seat": seat, "partner": partner, "name": name, "bot": bot}
+                                    for seat, partner, name, bot in r.players
+                                ]
+                            ),
                         }
                     )
                 elif kind is RacesRecord:

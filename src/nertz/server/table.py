@@ -251,6 +251,7 @@ class Table(
         table._seat_records(seats)
         table.events = list(events)
         per_hand, in_force = rules_from(rules, events)
+        table._restore_names(events)  # who played each finished match (series.py)
         for record, log in hands:
             table.rules = per_hand.get(record.hand, table.rules)  # as the host left them
             table._roll_match(record.hand)
@@ -259,13 +260,18 @@ class Table(
             table.now = max(table.now, replayed.now)
             if replayed.over and table.counts(record.hand):
                 table.match.record(replayed.scores(), hand_caller(replayed))
+        if table.match.over:
+            table.over_names = table._names_told(len(table.past_names))
         table._restore_host(events, in_force)
+        table._restore_stand_ins(events)  # the bots the host put in for people away
         table.over_at = table.now if table.match.over else None  # the host's wait anew
         now = table.now
         for place in table.places:
             place.driver = None
             if place.bot is None and place.token_hash is not None:
                 place.left_ms = now  # everyone reconnects; the takeover clock starts now
+                if place.stand_in is not None:
+                    place.driver = table._driver(place, place.stand_in)
             elif place.bot is not None:
                 place.driver = table._driver(place, place.bot)
         hand = table.hand
@@ -457,7 +463,8 @@ class Table(
                 if place.bot is None and place.left_ms is not None and place.token_hash is not None:
                     if s.bot_takeover_s and place.driver is None and stage is not Stage.SEATING:
                         consider(place.left_ms + s.bot_takeover_s * 1000, "takeover", index)
-                    consider(place.left_ms + s.reconnect_s * 1000, "release", index)
+                    if place.stand_in is None:  # the host's bot keeps the place for them
+                        consider(place.left_ms + s.reconnect_s * 1000, "release", index)
         return best
 
     def _advance(self, now: int) -> None:

@@ -244,11 +244,14 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
                 dealt = Deal.from_layouts(body.layouts, body.middle)
             except ValueError as error:
                 raise RequestError("bad_field", str(error)) from None
-            entry, _ = state["lobby"].create(rules, settings)
+            entry, key = state["lobby"].create(rules, settings)
         except RequestError as error:
             return error.response()
         entry.table.dealer = lambda seats, rules, seed: dealt
-        return JSONResponse({"code": entry.code, "link": f"/t/{entry.code}"}, status_code=201)
+        out = {"code": entry.code, "link": f"/t/{entry.code}"}
+        if key is not None:  # a private table: its invite link needs it
+            out["key"] = key
+        return JSONResponse(out, status_code=201)
 
     async def html(request: Request) -> Response:
         return page(request)

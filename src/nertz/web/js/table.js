@@ -28,9 +28,24 @@ import { settingsMenu } from "./table/settings.js";
 import { soundOf } from "./table/sounds.js";
 import { emptyState, myPlace, nameOf, notPlayable, receive, shown } from "./table/state.js";
 
+/** How many private tables' keys this browser remembers (the newest). */
+const KEYS_KEPT = 30;
+
+/** The key of private table ``code`` from its link, remembered for the next visit; else
+ * the one remembered: a person who came by the invite link and comes back by the bare
+ * table URL (their seat given up, or lost) finds the table again. */
+function tableKey(code, given) {
+  const keys = store.get("keys", {});
+  if (!given) return keys[code] || null;
+  delete keys[code]; // the newest last
+  keys[code] = given;
+  store.set("keys", Object.fromEntries(Object.entries(keys).slice(-KEYS_KEPT)));
+  return given;
+}
+
 export async function showTable(app, code) {
   const params = new URLSearchParams(location.search);
-  const key = params.get("key");
+  const key = tableKey(code, params.get("key"));
   const hash = new URLSearchParams(location.hash.slice(1));
   if (hash.get("seat")) {
     // ``make play`` hands over a seat token in the fragment (never sent to the server).
@@ -280,6 +295,11 @@ class TableView {
         break;
       case "options":
         toast(optionsNotice(this, e), "info", 6000);
+        if (this.dialog.open && this.dialog.dataset.kind === "host") this.showHostDialog();
+        break;
+      case "seat":
+      case "connected":
+      case "takeover": // the host's list of people, and who a bot plays for, as they are now
         if (this.dialog.open && this.dialog.dataset.kind === "host") this.showHostDialog();
         break;
       case "host":

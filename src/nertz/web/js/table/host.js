@@ -1,6 +1,7 @@
 // The host's controls (docs/protocol.md, "Host"): start now with bots in the empty
-// places, a bot for a person who is away, remove a person, pass the role on, and change
-// the options between matches (the form is built from GET /api/rules, as the home page's).
+// places, a bot standing in for a person who is away (and taking it out again), remove
+// a person, pass the role on, and change the options between matches (the form is
+// built from GET /api/rules, as the home page's).
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { formValue, ruleOptions } from "../rules.js";
@@ -69,12 +70,17 @@ export function hostContent(tv) {
     h("ul", { class: "seat-list" }, others(tv).map(([seat, partner, p]) => {
       const name = p.name;
       const at = partner === null ? { seat } : { seat, partner };
+      // A bot the host put in stands in for them: the place stays theirs, and the host
+      // may take the bot out again (they take the place back themselves by coming back).
+      let action;
+      if (p.connected) action = h("button", { type: "button", class: "host-pass", onclick: () => tv.hostDo({ do: "pass", ...at }) }, `Make ${name} host`);
+      else if (p.stand_in) action = h("button", { type: "button", class: "host-bot-off", onclick: () => tv.hostDo({ do: "bot_off", ...at }) }, `No bot for ${name}`);
+      else action = h("button", { type: "button", class: "host-bot", onclick: () => tv.hostDo({ do: "bot", bot: level.value, ...at }) }, `A bot for ${name}`);
+      const away = p.stand_in ? " (away: a bot plays for them until they come back)" : " (away)";
       return h("li", { "data-seat": String(seat) },
         h("span", { class: "chip", style: `background:${seatColour(seat)}` }),
-        ` ${name}${p.connected ? "" : " (away)"} `,
-        p.connected
-          ? h("button", { type: "button", class: "host-pass", onclick: () => tv.hostDo({ do: "pass", ...at }) }, `Make ${name} host`)
-          : h("button", { type: "button", class: "host-bot", onclick: () => tv.hostDo({ do: "bot", bot: level.value, ...at }) }, `A bot for ${name}`),
+        ` ${name}${p.connected ? "" : away} `,
+        action,
         " ",
         h("button", { type: "button", class: "host-remove", onclick: () => tv.hostDo({ do: "remove", ...at }) }, `Remove ${name}`));
     })),

@@ -12,8 +12,13 @@ export async function showJoin(app, code, key, open) {
   try {
     info = await api("GET", `/api/tables/${code}${key ? `?key=${encodeURIComponent(key)}` : ""}`);
   } catch (error) {
+    // Without its key a private table is answered as no table at all (its code cannot be
+    // probed): say how a private table is opened.
+    const text = error.status === 404 && !key
+      ? `There is no table ${code} open to everyone: if it is a private table, it opens by its invite link, or by typing its invite code under "Join a table" on the home page. Ask whoever made it for either.`
+      : error.message;
     app.replaceChildren(h("div", { class: "page" }, h("h1", { text: `Table ${code}` }),
-      h("p", { class: "error", text: error.message }), h("a", { href: "/", text: "← Home" })));
+      h("p", { class: "error", text }), h("a", { href: "/", text: "← Home" })));
     return;
   }
   const name = h("input", { id: "join-name", value: store.get("name", ""), maxlength: 24, placeholder: "Your name", "aria-label": "your name" });

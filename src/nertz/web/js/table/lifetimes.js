@@ -51,9 +51,12 @@ export function lifetimeStatus(tv, now) {
 
 /** What a place whose person is away shows ("away, seat kept 1:54"), or null: the
  * place is kept until ``kept_until_ms``; a bot plays it from ``bot_from_ms`` while a hand
- * is on. Once the match is over nothing is released: just ``word``. */
+ * is on; one the host put a bot in for is kept until they come back. Once the match is
+ * over nothing is released: just ``word``. */
 export function awayText(tv, place, now, word = "away") {
-  if (place.connected || place.kept_until_ms == null) return null;
+  if (place.connected) return null;
+  if (place.stand_in) return `${word}, a bot plays until they come back`; // kept for them
+  if (place.kept_until_ms == null) return null;
   const stage = tv.table.stage;
   if (stage === "over") return word;
   const parts = [word];
@@ -76,7 +79,7 @@ export function ticking(tag, attrs, text) {
 /** Who is away at ``seat`` and how long their place is kept, for a seat list: " — away,
  * seat kept 1:54" (at a partnership seat, R40, each partner away by name), or null. */
 export function awayLine(tv, seat, word = "away") {
-  const places = seat.partners ? seat.partners.filter((p) => p.kept_until_ms != null && !p.connected) : [seat];
+  const places = seat.partners ? seat.partners.filter((p) => (p.kept_until_ms != null || p.stand_in) && !p.connected) : [seat];
   if (!places.some((p) => awayText(tv, p, 0) !== null)) return null;
   return ticking("span", { class: "away" }, (now) => places
     .map((p) => awayText(tv, p, now, seat.partners ? `${p.name} ${word}` : word))

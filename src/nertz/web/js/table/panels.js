@@ -11,7 +11,7 @@ import { hostLine } from "./host.js";
 import { canInvite, showInvite } from "./invite.js";
 import { awayLine, nextHandText, ticking } from "./lifetimes.js";
 import { handInMatch, hostStartLine, playAgainLine, seriesTable } from "./series.js";
-import { myPlace, nameOf } from "./state.js";
+import { myPlace, playedName } from "./state.js";
 
 /** The panel over the table, if any: the seating before the first deal, the breakdown
  * of the hand just over (R29, R30), the totals between hands, the match's end (R32).
@@ -69,7 +69,7 @@ function seatingPanel(tv) {
       : null,
     h("ul", { class: "seat-list" }, t.seats.map((s) => h("li", {},
       h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
-      ` ${s.name || s.bot ? nameOf(tv.st, s.seat) : "waiting for a player"}`,
+      ` ${s.name || s.bot ? playedName(tv.st, s.seat) : "waiting for a player"}`,
       s.bot || s.ready ? " — ready" : s.name ? (s.connected ? " — not ready" : awayLine(tv, s, "not here") || " — not here") : ""))),
     me && !me.ready
       ? h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "I'm ready — deal! ", h("kbd", { text: "Enter" }))
@@ -89,7 +89,7 @@ function series(tv) {
 
 function chart(tv) {
   const t = tv.table;
-  return totalsChart(series(tv), t.seats.map((s) => nameOf(tv.st, s.seat)), { target: t.rules.match === "race" ? t.rules.target : null });
+  return totalsChart(series(tv), t.seats.map((s) => playedName(tv.st, s.seat)), { target: t.rules.match === "race" ? t.rules.target : null });
 }
 
 /** "Ready for the next hand" (or who it waits for) and the next deal's countdown. */
@@ -104,7 +104,7 @@ function readyLine(tv) {
 
 /** A seat's name in a list after a hand, with how long the place of one away is kept. */
 function seatName(tv, s, extra = "") {
-  return h("th", {}, h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }), ` ${nameOf(tv.st, s.seat)}`, extra, awayLine(tv, s));
+  return h("th", {}, h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }), ` ${playedName(tv.st, s.seat)}`, extra, awayLine(tv, s));
 }
 
 /** Between hands without the breakdown (this page was opened or reloaded after the
@@ -138,7 +138,7 @@ function breakdownTable(tv, e, totals = true) {
     h("thead", {}, h("tr", {}, heads.filter((x) => x !== null).map((x) => h("th", { text: x })))),
     h("tbody", {}, e.scores.map((s, i) => h("tr", { class: e.caller === i ? "caller" : "" },
       seatName(tv, t.seats[i], e.caller === i ? " (called)" : ""),
-      h("td", {}, h("span", { class: "stackbar", style: `--n:${s.middle};--back:${seatColour(i)}`, title: `${s.middle} cards with ${nameOf(tv.st, i)}'s back` }), ` ${s.middle}`),
+      h("td", {}, h("span", { class: "stackbar", style: `--n:${s.middle};--back:${seatColour(i)}`, title: `${s.middle} cards with ${playedName(tv.st, i)}'s back` }), ` ${s.middle}`),
       h("td", { text: `${s.nertz_left} × −${rules.penalty}` }),
       h("td", { text: s.bonus ? `+${s.bonus}` : "—" }),
       h("td", { class: "arith", text: `${s.middle} − ${rules.penalty}×${s.nertz_left}${s.bonus ? ` + ${s.bonus}` : ""} = ${s.score}` }),
@@ -149,10 +149,10 @@ function handEndPanel(tv) {
   const e = tv.st.handEnd;
   const t = tv.table;
   const why = e.reason === "called" && e.caller !== null
-    ? `${nameOf(tv.st, e.caller)} called Nertz!`
+    ? `${playedName(tv.st, e.caller)} called Nertz!`
     : "Nobody could play: the hand ends with no call (R26).";
   const best = Math.max(...e.scores.map((s) => s.score));
-  const top = e.scores.map((s, i) => (s.score === best ? nameOf(tv.st, i) : null)).filter(Boolean);
+  const top = e.scores.map((s, i) => (s.score === best ? playedName(tv.st, i) : null)).filter(Boolean);
   const n = handInMatch({ ...t, hand: e.hand });
   // A hand before the match's first is a lesson's (server/practice.py): its score is
   // shown, not carried on, and the practice hand follows when the learner is ready.
@@ -181,13 +181,13 @@ function lostRaces(tv, e) {
   const bySeat = new Map();
   for (const [seat, ms] of e.lost) bySeat.set(seat, [...(bySeat.get(seat) || []), ms]);
   const parts = [...bySeat].map(([seat, all]) =>
-    `${nameOf(tv.st, seat)} ${all.length} (by ${all.map((ms) => `${ms} ms`).join(", ")})`);
+    `${playedName(tv.st, seat)} ${all.length} (by ${all.map((ms) => `${ms} ms`).join(", ")})`);
   return [h("p", { class: "lost-races", text: `Races lost to a card played first (R16): ${parts.join("; ")}.` })];
 }
 
 function winnersLine(tv, w) {
   const t = tv.table;
-  const names = w.map((i) => nameOf(tv.st, i));
+  const names = w.map((i) => playedName(tv.st, i));
   const text = w.length > 1
     ? `Shared win: ${names.join(" and ")} with ${t.totals[w[0]]}!`
     : `${names[0] === "You" ? "You win" : `${names[0]} wins`} the match with ${t.totals[w[0]]}!`;

@@ -6,7 +6,7 @@ import { h } from "../api.js";
 import { backEl, cardEl, cardName, isJoker, jokerName, parse, pinOf, seatColour, shortName, slotEl } from "../cards.js";
 import { awayText, lifetimeStatus, ticking } from "./lifetimes.js";
 import { handInMatch, seriesLabel } from "./series.js";
-import { heldBy, myNames, nameOf, topOf, wasteFan } from "./state.js";
+import { heldBy, myNames, nameOf, playedName, topOf, wasteFan } from "./state.js";
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -74,11 +74,13 @@ function renderStrip(tv, view) {
   const t = tv.table;
   const chips = t.seats.map((s) => {
     const live = view && ["playing", "countdown"].includes(t.stage) ? liveScore(view, s.seat) : null;
-    const label = `${nameOf(tv.st, s.seat)}: total ${t.totals[s.seat]}${live !== null ? `, this hand ${live}` : ""}`;
+    // A match over shows its totals under the names of who played it (``playedName``).
+    const who = playedName(tv.st, s.seat);
+    const label = `${who}: total ${t.totals[s.seat]}${live !== null ? `, this hand ${live}` : ""}`;
     // The figures say what they are: the total, then "hand +3", this hand's score so far.
     const chip = h("span", { class: `score-chip${s.seat === tv.me ? " me" : ""}`, title: label },
       h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
-      h("span", { class: "who", text: nameOf(tv.st, s.seat) }),
+      h("span", { class: "who", text: who }),
       h("b", { text: String(t.totals[s.seat]) }),
       live !== null ? h("small", { class: "live", text: ` hand ${live >= 0 ? "+" : ""}${live}` }) : null);
     if (tv.stripOpen && view) {

@@ -20,17 +20,38 @@ export function seriesLabel(t) {
   return `Series ${s.wins.join("–")}`;
 }
 
-/** Matches won per seat, one line each, for the end panel. */
+/** Matches won, for the end panel: a line for whoever sits at each seat now, with the
+ * matches they won there, and one for each person who won there and has left. Who won
+ * comes from the server's ``series.names`` and ``series.winners`` (a person a bot stood
+ * in for is named, not the bot), so a seat changing hands moves no win. */
 export function seriesTable(tv) {
   const t = tv.table;
   const s = t.series;
   if (!s) return null;
+  const chip = (seat) => h("span", { class: "chip", style: `background:${seatColour(seat.seat)}` });
+  const status = (seat) => (seat.name && !seat.bot
+    ? (seat.ready ? " — plays again" : seat.connected ? "" : awayLine(tv, seat) || " — away")
+    : "");
+  const rows = [];
+  for (const seat of t.seats) {
+    const won = new Map(); // name -> matches won at this seat, in the order they played
+    (s.names || []).forEach((names, m) => {
+      const name = names[seat.seat];
+      if (name == null) return;
+      won.set(name, (won.get(name) || 0) + ((s.winners && s.winners[m] || []).includes(seat.seat) ? 1 : 0));
+    });
+    // Whoever won here and has left keeps their wins; whoever sits here now has theirs.
+    for (const [name, wins] of won) {
+      if (name === seat.name || !wins) continue;
+      rows.push(h("li", {}, chip(seat), ` ${name}: `, h("b", { class: "wins", text: String(wins) }), " won — left the table"));
+    }
+    const mine = s.names ? won.get(seat.name) || 0 : s.wins[seat.seat]; // an older server: by seat
+    rows.push(h("li", {}, chip(seat),
+      ` ${nameOf(tv.st, seat.seat)}: `, h("b", { class: "wins", text: String(mine) }), " won", status(seat)));
+  }
   return h("div", { class: "series", "aria-label": "Series" },
     h("h3", { text: `Series after ${s.match} match${s.match === 1 ? "" : "es"}: ${s.wins.join("–")}` }),
-    h("ul", { class: "seat-list" }, t.seats.map((seat) => h("li", {},
-      h("span", { class: "chip", style: `background:${seatColour(seat.seat)}` }),
-      ` ${nameOf(tv.st, seat.seat)}: `, h("b", { class: "wins", text: String(s.wins[seat.seat]) }),
-      " won", seat.name && !seat.bot ? (seat.ready ? " — plays again" : seat.connected ? "" : awayLine(tv, seat) || " — away") : ""))));
+    h("ul", { class: "seat-list" }, rows));
 }
 
 /** "Play again" (the ``ready`` message once a match is over) and "Leave the table"

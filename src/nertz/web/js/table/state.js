@@ -93,6 +93,7 @@ function applyEvent(st, e, now) {
     case "seat":
       setPlace(t.seats[e.seat], e.partner, { name: e.name, bot: e.bot });
       setPerson(t.seats[e.seat], e.partner, e.person);
+      setStandIn(t.seats[e.seat], e.partner, null); // a place changing hands has none
       break;
     case "connected":
       if (e.connected) setPlace(t.seats[e.seat], e.partner, { connected: true });
@@ -105,6 +106,7 @@ function applyEvent(st, e, now) {
       break;
     case "takeover":
       setPlace(t.seats[e.seat], e.partner, { takeover: e.bot });
+      setStandIn(t.seats[e.seat], e.partner, e.bot ? e.stand_in : null);
       break;
     case "ready":
       setPlace(t.seats[e.seat], e.partner, { ready: true });
@@ -176,7 +178,14 @@ function applyEvent(st, e, now) {
       t.totals = e.totals;
       st.matchEnd = e;
       st.hostStartAt = now + (e.host_wait_ms || 0);
-      if (t.series) for (const w of e.winners) t.series.wins[w] += 1;
+      if (t.series) {
+        for (const w of e.winners) t.series.wins[w] += 1;
+        // Who played each seat of each finished match, whoever sits there later.
+        if (e.names && e.names.length) {
+          t.series.names = [...(t.series.names || []), e.names];
+          t.series.winners = [...(t.series.winners || []), e.winners];
+        }
+      }
       break;
     case "host":
       t.host = e.seat === null ? null : { seat: e.seat, partner: e.partner ?? null };
@@ -186,7 +195,7 @@ function applyEvent(st, e, now) {
       break;
     case "next_match":
       // The series' next match (the ``dealt`` follows): totals from zero (R32).
-      t.series = { match: e.match, wins: e.wins, first_hand: t.hand + 1 };
+      t.series = { match: e.match, wins: e.wins, first_hand: t.hand + 1, ...(t.series && t.series.names ? { names: t.series.names, winners: t.series.winners } : {}) };
       t.totals = t.totals.map(() => 0);
       t.history = [];
       t.winners = [];
@@ -240,6 +249,19 @@ function setPerson(seat, partner, person) {
   else delete place.person;
 }
 
+/** The bot the host put in for the person away at a place (``stand_in``; the place
+ * stays theirs), or none (null). */
+function setStandIn(seat, partner, spec) {
+  const place = partner === undefined || !seat.partners ? seat : seat.partners[partner];
+  if (spec == null) {
+    delete place.stand_in;
+    return;
+  }
+  place.stand_in = spec;
+  delete place.kept_until_ms; // kept for them while the bot plays: no release to count to
+  delete place.bot_from_ms;
+}
+
 /** A person away holds the place until ``kept_until_ms``, a bot playing it from
  * ``bot_from_ms`` (as the event says; gone when absent): at a partnership, their place. */
 function setAway(seat, partner, e) {
@@ -277,6 +299,18 @@ export function nameOf(st, seat) {
   if (seat === st.me) return "You";
   if (s.bot) return s.name || `Bot ${seat + 1}`; // the server names bots like people
   return s.name || `seat ${seat + 1}`;
+}
+
+/** Who played ``seat`` in the match just over, as the server keeps it (a person a bot
+ * stood in for, not the bot), whoever sits there now: ``nameOf`` while that is who sits
+ * there still ("You") or before the match is over, else the name kept. */
+export function playedName(st, seat) {
+  const t = st.table;
+  const s = t && t.series;
+  const over = t && t.stage === "over" && s && s.names && s.names.length === s.match;
+  const played = over ? s.names[s.match - 1][seat] : null;
+  if (played == null || played === t.seats[seat].name) return nameOf(st, seat);
+  return played;
 }
 
 /** My seat's people: "You", or at a partnership "Ann (you) & Bob". */
