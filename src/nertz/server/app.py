@@ -480,11 +480,13 @@ def create_app(config: Config) -> Starlette:
                         if (
                             decoded.token
                             and found.key_hash is not None
+                            and not found.key_ok(decoded.key)
                             and not found.holds_token(decoded.token)
                         ):
-                            # A made-up token at a private table: the answer (and the
-                            # miss) of an unused code, not bad_token, which would tell
-                            # that a table has this code.
+                            # A made-up token at a private table, without its key: the
+                            # answer (and the miss) of an unused code, not bad_token,
+                            # which would tell that a table has this code. (With the
+                            # key, the table answers bad_token: the page offers a seat.)
                             raise unknown_table(decoded.table)
                     except LobbyError as error:
                         if refusal is None:
