@@ -109,3 +109,44 @@ def test_the_seating_and_end_panels_keep_their_width_beside_the_chat(
         assert console.errors == [], console.errors
     finally:
         context.close()
+
+
+TARGETS = """(min) => {
+  const seen = (e) => e.checkVisibility({ visibilityProperty: true });
+  const els = [...document.querySelectorAll(
+    '.board .bar button, .board .bar a[href], .board .bar summary, .board .actions button,'
+    + ' .board .fslot, .board .mine .pile > .card:last-child')].filter(seen);
+  return els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return { what: (e.className || e.tagName) + ' ' + (e.textContent || '').trim().slice(0, 12),
+             w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10 };
+  }).filter((t) => t.w < min || t.h < min);
+}"""
+"""The tap targets of a phone's table smaller than ``min`` px either way: the bar's
+buttons and links, Nertz! and Stuck, each foundation slot and the top card of each of
+my piles."""
+
+
+@pytest.mark.parametrize("way", list(PHONES))
+def test_every_tap_target_on_a_phones_table_is_at_least_40_px(
+    browser: Browser, server: Server, way: str
+) -> None:
+    width, height = PHONES[way]
+    context, page, console = watched_page(browser, width, height, touch=True, mobile=True)
+    try:
+        code = server.table([ME, BOT, BOT, BOT], bots={str(i): "beginner:scorer" for i in (1, 2, 3)})
+        page.goto(f"{server.url}/t/{code}")
+        page.fill("#join-name", "Tess")
+        page.click("text=Take a seat")
+        page.click(".overlay .ready-btn")
+        wait_go(page)
+        no_sideways_scroll(page)
+        to_the_middle(page)  # one foundation with a card, the others empty
+        expect(page.locator(".fslot .card")).to_have_count(1)
+        page.screenshot(path=f"/tmp/phone-play-{way}.png")
+        small = page.evaluate(TARGETS, TAP)
+        assert small == [], "\n".join(map(str, small))
+        assert page.locator(".fslot").count() >= 4
+        assert console.errors == [], console.errors
+    finally:
+        context.close()
