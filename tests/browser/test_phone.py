@@ -24,8 +24,17 @@ TAP = 40
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
-    found = page.locator(selector).first.bounding_box()
-    assert found is not None, selector
+    """Where ``selector`` is drawn, once no animation runs; every event redraws the
+    table, which may replace the element between finding and measuring it."""
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel) && document.querySelector(sel)"
+        ".getAnimations().every((a) => a.playState !== 'running')",
+        arg=selector,
+    )
+    found = None
+    while found is None:
+        expect(page.locator(selector).first).to_be_attached()
+        found = page.locator(selector).first.bounding_box()
     return found
 
 
@@ -150,3 +159,57 @@ def test_every_tap_target_on_a_phones_table_is_at_least_40_px(
         assert console.errors == [], console.errors
     finally:
         context.close()
+
+
+def sit(page: Page, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.click("text=Take a seat")
+    expect(page.locator(".overlay .seating")).to_be_visible()
+
+
+def host_dialog(page: Page) -> None:
+    """The host's controls: from the panel between matches, else from the bar."""
+    opener = page.locator(".overlay .host-open")
+    (opener if opener.is_visible() else page.locator(".host-btn")).click()
+    expect(page.locator("dialog .host-panel")).to_be_visible()
+
+
+@pytest.mark.parametrize("way", list(SIZES))
+def test_a_reaction_from_the_right_most_seat_shows_over_the_open_chat(
+    browser: Browser, server: Server, way: str
+) -> None:
+    width, height = SIZES[way]
+    phone = way != "desktop"
+    context, ann, console = watched_page(browser, width, height, touch=phone, mobile=phone)
+    other, ben, other_console = watched_page(browser, 1280, 720)
+    try:
+        # Ann in seat 0, a bot in seat 1, Ben in seat 2: Ben is Ann's right-most opponent.
+        code = server.table([ME, BOT, OTHER], bots={"1": "beginner:scorer"})
+        url = f"{server.url}/t/{code}"
+        sit(ann, url, "Ann")
+        sit(ben, url, "Ben")
+        for page in (ann, ben):
+            page.click(".overlay .ready-btn")
+        for page in (ann, ben):
+            wait_go(page)
+            page.click(".chat-btn")  # during play the chat is shut until asked for
+            expect(page.locator(".chat-panel")).to_be_visible()
+        ben.click('.react-btn[data-what="🎉"]')
+        bubble = ann.locator('.opp[data-seat="2"] .reaction')
+        expect(bubble).to_have_text("🎉")
+        ann.screenshot(path=f"/tmp/phone-reaction-{way}.png")
+        # Wholly in sight: not under the chat panel, and on the window.
+        in_view(ann, '.opp[data-seat="2"] .reaction')
+        r, chat = box(ann, '.opp[data-seat="2"] .reaction'), box(ann, ".chat-panel")
+        apart = (
+            r["x"] >= chat["x"] + chat["width"]
+            or r["x"] + r["width"] <= chat["x"]
+            or r["y"] >= chat["y"] + chat["height"]
+            or r["y"] + r["height"] <= chat["y"]
+        )
+        assert apart, ("the reaction lies under the chat panel", r, chat)
+        assert console.errors == other_console.errors == []
+    finally:
+        context.close()
+        other.close()

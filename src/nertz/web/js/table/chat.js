@@ -280,6 +280,19 @@ export class Chat {
     this.drawReactions();
   }
 
+  /** The right-most seats lie under the open chat panel: their reaction moves left,
+   * onto the part of the seat still in sight. */
+  besideChat(seatEl, bubble) {
+    if (this.panel.hidden) return;
+    const chat = this.panel.getBoundingClientRect();
+    const seat = seatEl.getBoundingClientRect();
+    // Its place as drawn (right: 8px), not as it grows in (its scale animation).
+    const right = seat.right - 8;
+    const top = seat.top + bubble.offsetTop;
+    const under = right > chat.left && right - bubble.offsetWidth < chat.right && top + bubble.offsetHeight > chat.top && top < chat.bottom;
+    if (under) bubble.style.right = `${Math.max(8, seat.right - chat.left + 8)}px`;
+  }
+
   drawReactions() {
     const tv = this.tv;
     for (const old of tv.board.querySelectorAll(".reaction")) old.remove();
@@ -293,7 +306,9 @@ export class Chat {
       const seatEl = mine ? tv.mine : tv.opponents.querySelector(`.opp[data-seat="${r.seat}"]`);
       if (!seatEl) continue;
       const label = `${mine && (r.partner ?? null) === (tv.st.partner ?? null) ? "You" : r.name}: ${r.what}`;
-      seatEl.append(h("span", { class: `reaction${/\w/.test(r.what) ? " word" : ""}`, role: "img", "aria-label": label, title: label, text: r.what }));
+      const bubble = h("span", { class: `reaction${/\w/.test(r.what) ? " word" : ""}`, role: "img", "aria-label": label, title: label, text: r.what });
+      seatEl.append(bubble);
+      this.besideChat(seatEl, bubble);
     }
   }
 }
