@@ -213,3 +213,68 @@ def test_a_reaction_from_the_right_most_seat_shows_over_the_open_chat(
     finally:
         context.close()
         other.close()
+
+
+def told_removed(page: Page, way: str, when: str) -> None:
+    """The page says so in view, with no countdown, no Ready and no live card, and its
+    way home works."""
+    notice = page.locator(".removed")
+    expect(notice).to_contain_text("The host removed you from this table")
+    page.screenshot(path=f"/tmp/phone-removed-{when}-{way}.png")
+    in_view(page, ".removed h2")
+    in_view(page, ".removed a.button")
+    for ready in (".overlay .ready-btn", ".actions .ready-side"):
+        expect(page.locator(ready)).to_be_hidden()
+    expect(page.locator(".banner")).to_have_text("")  # no countdown, no "Go!"
+    expect(page.locator(".status")).to_have_text("The host removed you from this table.")
+    # The table under the notice takes no tap and no key: it is not live.
+    covered = page.evaluate(
+        """() => [...document.querySelectorAll('.mine .card, .actions button')].every((el) => {
+              const r = el.getBoundingClientRect();
+              if (!r.width) return true;
+              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return !hit || !el.contains(hit);
+            })"""
+    )
+    assert covered, "a card or button of the table can still be tapped"
+    page.keyboard.press("Enter")  # "ready" by key: nothing is sent, nothing changes
+    expect(notice).to_be_visible()
+    page.click(".removed a.button")
+    page.wait_for_url(lambda url: url.rstrip("/").count("/") == 2)  # the home page
+    expect(page.locator("h1")).to_have_text("Nertz")
+
+
+@pytest.mark.parametrize("way", list(SIZES))
+def test_a_person_removed_by_the_host_is_told_in_view_and_the_table_stops(
+    browser: Browser, server: Server, way: str
+) -> None:
+    width, height = SIZES[way]
+    phone = way != "desktop"
+    host_context, ann, ann_console = watched_page(browser, 1280, 720)
+    pages = [watched_page(browser, width, height, touch=phone, mobile=phone) for _ in range(2)]
+    (_, ben, ben_console), (_, cy, cy_console) = pages
+    try:
+        code = server.table([ME, OTHER, OTHER], bots={})
+        url = f"{server.url}/t/{code}"
+        sit(ann, url, "Ann")
+        sit(ben, url, "Ben")
+        sit(cy, url, "Cy")
+        # At seating: Ben, not ready yet, is removed.
+        host_dialog(ann)
+        ann.locator("dialog .host-panel li").filter(has_text="Ben").locator(".host-remove").click()
+        told_removed(ben, way, "seating")
+
+        # Mid-hand: the host starts at once (a bot takes Ben's seat) and removes Cy.
+        host_dialog(ann)
+        ann.click("dialog .host-start")
+        wait_go(ann)
+        wait_go(cy)
+        host_dialog(ann)
+        ann.locator("dialog .host-panel li").filter(has_text="Cy").locator(".host-remove").click()
+        told_removed(cy, way, "play")
+        for console in (ann_console, ben_console, cy_console):
+            assert console.errors == [], console.errors
+    finally:
+        host_context.close()
+        for context, _, _ in pages:
+            context.close()

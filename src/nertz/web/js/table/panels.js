@@ -20,7 +20,8 @@ export function renderOverlay(tv) {
   const t = tv.table;
   const box = tv.overlay;
   let content = null;
-  if (t.stage === "seating") content = seatingPanel(tv);
+  if (tv.removed) content = removedPanel();
+  else if (t.stage === "seating") content = seatingPanel(tv);
   else if ((t.stage === "between" || t.stage === "over") && tv.st.handEnd && !tv.overlayHidden) content = handEndPanel(tv);
   else if (t.stage === "between" && !tv.overlayHidden) content = betweenPanel(tv);
   else if (t.stage === "over" && !tv.overlayHidden) content = matchPanel(tv);
@@ -29,8 +30,17 @@ export function renderOverlay(tv) {
   else box.replaceChildren();
   const me = tv.me !== null ? myPlace(tv.st) : null;
   const after = t.stage === "between" || t.stage === "over";
-  tv.readyBtn.hidden = !(after && !content && me && !me.ready);
+  tv.readyBtn.hidden = !(after && !content && me && !me.ready) || !!tv.removed;
   tv.readyBtn.firstChild.textContent = t.stage === "over" ? "Play again " : "Ready ";
+}
+
+/** The notice to a person the host removed (``error`` ``removed``): over the table, in
+ * view whatever the stage, with the way home. */
+function removedPanel() {
+  return h("div", { class: "panel removed", role: "alert" },
+    h("h2", { text: "The host removed you from this table" }),
+    h("p", { text: "Your seat is free again: this page no longer plays here." }),
+    h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" })));
 }
 
 /** The Ready button beside the table, for when the panel after a hand is closed. */
