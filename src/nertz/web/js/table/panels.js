@@ -85,7 +85,7 @@ function seatingPanel(tv) {
       ? h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "I'm ready — deal! ", h("kbd", { text: "Enter" }))
       : h("p", { text: "The deal comes when every seat is taken and everyone is ready." }),
     hostLine(tv),
-    h("p", {}, h("a", { href: `/rules?t=${tv.code}`, target: "_blank", text: "Rules and options in force" })));
+    h("p", {}, h("a", { href: `/rules?t=${tv.code}${tv.key ? `&key=${encodeURIComponent(tv.key)}` : ""}`, target: "_blank", text: "Rules and options in force" })));
 }
 
 /** Per seat, the running totals from the start (0) through every finished hand: the
