@@ -143,7 +143,9 @@ def test_every_tap_target_on_a_phones_table_is_at_least_40_px(
     width, height = PHONES[way]
     context, page, console = watched_page(browser, width, height, touch=True, mobile=True)
     try:
-        code = server.table([ME, BOT, BOT, BOT], bots={str(i): "beginner:scorer" for i in (1, 2, 3)})
+        code = server.table(
+            [ME, BOT, BOT, BOT], bots={str(i): "beginner:scorer" for i in (1, 2, 3)}
+        )
         page.goto(f"{server.url}/t/{code}")
         page.fill("#join-name", "Tess")
         page.click("text=Take a seat")
