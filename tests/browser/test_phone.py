@@ -84,7 +84,7 @@ def test_the_seating_and_end_panels_keep_their_width_beside_the_chat(
     phone = way != "desktop"
     context, page, console = watched_page(browser, width, height, touch=phone, mobile=phone)
     try:
-        code = server.table([ME, BOT])
+        code = server.table([ME, BOT], options={"match": "single"})
         page.goto(f"{server.url}/t/{code}")
         page.fill("#join-name", "Tess")
         page.click("text=Take a seat")
@@ -100,8 +100,11 @@ def test_the_seating_and_end_panels_keep_their_width_beside_the_chat(
         no_sideways_scroll(page)
         not_squeezed(page, ".overlay .hand-end")
         headers = page.locator(".overlay .breakdown thead th")
-        for name in ("Nertz cards left", "total"):
+        for name in ("Nertz cards left", "caller bonus", "total"):
             expect(headers.filter(has_text=name).first).to_be_visible()
+        # The one-hand match is over: its winner is in sight without scrolling (R32).
+        expect(page.locator(".overlay .winners")).to_have_text("You win the match with 1!")
+        in_view(page, ".overlay .winners")
         page.screenshot(path=f"/tmp/phone-end-{way}.png")
         # The chat is there when asked for, and then the panel is not squeezed either.
         if not page.locator(".chat-panel").is_visible():

@@ -164,13 +164,14 @@ function handEndPanel(tv) {
   const n = handInMatch({ ...t, hand: e.hand });
   const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} breakdown` },
     panelHead(tv, `Hand ${n} over — ${why}`),
+    // The match's winner first, in sight on a phone either way up (R32).
+    tv.st.matchEnd ? winnersLine(tv, tv.st.matchEnd.winners) : null,
     h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).` }),
     breakdownTable(tv, e),
     ...lostRaces(tv, e),
     h("h3", { text: "Running totals" }),
     chart(tv));
   if (tv.st.matchEnd) {
-    panel.append(winnersLine(tv, tv.st.matchEnd.winners));
     panel.append(...[seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv), hostStartLine(tv))].filter(Boolean));
   } else {
     panel.append(panelFoot(tv, readyLine(tv)));
