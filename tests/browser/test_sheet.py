@@ -3,9 +3,11 @@ declares the winner, and refuses bad input with a message, saving nothing."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Console, Server
+from .helpers import no_sideways_scroll, watched_page
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 HAND = [(18, 4), (3, 6), (14, 0), (22, 3), (22, 1)]
@@ -115,3 +117,45 @@ def test_a_sheet_shows_the_callers_bonus_names_a_missing_partner_and_clears_old_
 
     page.goto(f"{server.url}/sheet")  # "Your sheets" names the pair as the sheet keeps it
     expect(page.locator("li").filter(has_text="Ann & Bob, Cy")).to_have_count(1)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1280, 720)])
+def test_the_sheet_on_a_phone_keeps_who_called_and_add_hand_in_sight(
+    browser: Browser, server: Server, size: tuple[int, int]
+) -> None:
+    """At 390 px "called" and "Add hand" sat off-screen inside the table's scroll; and
+    with one player at 14 left (of 13) and another's box empty, the message named only
+    the empty one. Both problems are named, and nothing is saved."""
+    width, height = size
+    context, page, console = watched_page(browser, width, height, touch=width < 900)
+    try:
+        page.goto(f"{server.url}/sheet")
+        for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"]):
+            page.fill(f".pname >> nth={i}", name)
+        page.click("text=Start the sheet")
+        page.wait_for_url("**/sheet/*")
+        sheet_id = page.url.rsplit("/", 1)[1]
+        no_sideways_scroll(page)
+        for selector in (".in-caller", ".add-hand"):  # in sight, the table not scrolled
+            box = page.locator(selector).bounding_box()
+            assert box is not None
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
+        page.screenshot(path=f"/tmp/sheet-{width}x{height}.png")
+
+        for seat, (middle, left) in enumerate([(18, 14), (3, None), (14, 0), (22, 3)]):
+            page.fill(f'.in-middle[data-seat="{seat}"]', str(middle))
+            if left is not None:
+                page.fill(f'.in-left[data-seat="{seat}"]', str(left))
+        page.click(".add-hand")
+        message = page.locator(".msg")
+        expect(message).to_contain_text("Ann: Nertz cards left must be 0 to 13")
+        expect(message).to_contain_text("Bob: type Nertz cards left as a whole number")
+        assert server.get(f"/api/sheets/{sheet_id}")["hands"] == []
+        page.fill('.in-left[data-seat="0"]', "4")
+        page.fill('.in-left[data-seat="1"]', "6")
+        page.select_option(".in-caller", "2")
+        page.click(".add-hand")
+        expect(message).to_contain_text("Hand 1 added")
+        assert console.errors == [], console.errors
+    finally:
+        context.close()

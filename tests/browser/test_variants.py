@@ -57,8 +57,9 @@ def test_a_partnership_table_with_jokers_from_the_home_page_plays_to_the_end(
     expect(breakdown).to_contain_text("wins the match")
 
     # The rules page of this table shows both variants in force.
-    code = page.url.split("/t/")[1].split("#")[0]
-    page.goto(f"{fast_server}/rules?t={code}")
+    # A table made on the home page is private unless listed: its key opens its options.
+    code, _, query = page.url.split("/t/")[1].split("#")[0].partition("?")
+    page.goto(f"{fast_server}/rules?t={code}&{query}")
     options = page.locator("table.options")
     for name in ("jokers", "partnerships"):
         expect(options.locator("tr", has_text=name).first).to_contain_text("on (changed)")

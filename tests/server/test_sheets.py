@@ -3,6 +3,8 @@ winner by the rules in force, and bad input refused with nothing stored."""
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 from starlette.testclient import TestClient
@@ -48,6 +50,28 @@ def test_sheet_api(tmp_path: Path) -> None:
         assert bonus["totals"] == [10, -9, 24, 16, 28] and not bonus["over"]
         assert client.get("/api/sheets/nope").status_code == 404
         assert "hand,player" in client.get(f"/api/sheets/{sid}/csv").text
+
+
+def test_the_csv_keeps_its_columns_to_the_last_row(tmp_path: Path) -> None:
+    """Every row of the CSV, the totals and the winner (R32) too, has the header's
+    columns: one ``total`` row per player and one ``winner`` row per winner, each with
+    the total in the ``total`` column."""
+    with TestClient(create_app(Config(db=str(tmp_path / "c.db")))) as client:
+        made = client.post("/api/sheets", json={"names": NAMES, "options": {"target": "15"}})
+        sid = made.json()["id"]
+        client.post(f"/api/sheets/{sid}/hands", json=HAND)  # Eve wins with 20
+        rows = list(csv.reader(io.StringIO(client.get(f"/api/sheets/{sid}/csv").text)))
+        header = rows[0]
+        assert header == [
+            "hand", "player", "middle", "nertz_left", "called", "bonus", "score", "total"
+        ]  # fmt: skip
+        assert all(len(row) == len(header) for row in rows), rows
+        named = [dict(zip(header, row, strict=True)) for row in rows[1:]]
+        totals = {r["player"]: r["total"] for r in named if r["hand"] == "total"}
+        assert totals == {"Ann": "10", "Bob": "-9", "Cat": "14", "Dan": "16", "Eve": "20"}
+        assert [(r["player"], r["total"]) for r in named if r["hand"] == "winner"] == [
+            ("Eve", "20")
+        ]
 
 
 def test_pages_are_served(tmp_path: Path) -> None:

@@ -273,7 +273,9 @@ def compute(sheet: Sheet) -> dict[str, Any]:
 
 
 def to_csv(sheet: Sheet) -> str:
-    """The sheet as CSV: one row per hand and player, then the totals."""
+    """The sheet as CSV: one row per hand and player, then a ``total`` row per player and
+    a ``winner`` row per winner (R32; none while the match is not over), every row in
+    the same columns (the total in ``total``), so a spreadsheet reads it as one table."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     result = compute(sheet)
@@ -293,9 +295,10 @@ def to_csv(sheet: Sheet) -> str:
                     row["totals"][seat],
                 ]
             )
-    winners = ", ".join(sheet.names[s] for s in result["winners"]) or "(match not over)"
-    writer.writerow(["total", *[f"{n}: {t}" for n, t in zip(sheet.names, result["totals"])]])
-    writer.writerow(["winner", winners])
+    for seat, name in enumerate(sheet.names):
+        writer.writerow(["total", name, "", "", "", "", "", result["totals"][seat]])
+    for seat in result["winners"]:
+        writer.writerow(["winner", sheet.names[seat], "", "", "", "", "", result["totals"][seat]])
     return out.getvalue()
 
 

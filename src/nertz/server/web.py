@@ -31,7 +31,8 @@ Errors are ``{"error", "reason"}`` (400 ``bad_json``, ``bad_field``, ``bad_names
 Test hook (only with ``Config.test_hooks``, never in ``nertz serve``): ``POST
 /api/test/tables`` takes the body of ``POST /api/tables`` plus ``layouts`` (and
 ``middle``) in ``Deal.from_layouts`` form: every hand of that table is dealt from them,
-so browser tests know the cards.
+so browser tests know the cards. It answers the table's ``code`` and ``link``, and for
+a private table (``"public": false``) its ``key`` too, in the link as well.
 """
 
 from __future__ import annotations
@@ -249,8 +250,8 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
             return error.response()
         entry.table.dealer = lambda seats, rules, seed: dealt
         out = {"code": entry.code, "link": f"/t/{entry.code}"}
-        if key is not None:  # a private table: its invite link needs it
-            out["key"] = key
+        if key is not None:  # a private table (``"public": false``): its link carries the key
+            out.update(key=key, link=f"/t/{entry.code}?key={key}")
         return JSONResponse(out, status_code=201)
 
     async def html(request: Request) -> Response:

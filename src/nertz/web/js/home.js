@@ -185,17 +185,39 @@ async function createTable(form, catalogue) {
 
 /** The name this browser last sat down under, as the server keeps it (server/devices.py),
  * when this browser's storage has none. */
-async function prefillName(input) {
-  if (input.value || !hasDevice()) return;
-  try {
-    const { name } = await api("GET", "/api/me", undefined, deviceHeaders());
-    if (name && !input.value) {
-      input.value = name;
-      store.set("name", name);
-    }
-  } catch {
-    /* the form works without it */
+async function prefillName(input, me) {
+  if (input.value) return;
+  const found = await me;
+  if (found && found.name && !input.value) {
+    input.value = found.name;
+    store.set("name", found.name);
   }
+}
+
+/** This browser's own history (``GET /api/me``, server/history.py), asked for once per
+ * visit: null if this browser has never sat down (no device), ``{ error }`` if it could
+ * not be had. */
+function myHistory() {
+  if (!hasDevice()) return Promise.resolve(null);
+  return api("GET", "/api/me", undefined, deviceHeaders()).catch((error) => ({ error }));
+}
+
+/** How many of this browser's finished matches the home page lists (the rest: /me). */
+const PAST_SHOWN = 10;
+
+/** This browser's finished matches, newest first, public and private tables alike (the
+ * server keeps them by device: /me). */
+function pastMatches(me) {
+  if (me && me.error) return [h("li", { text: me.error.message })];
+  const all = me ? me.series.flatMap((s) => s.matches.map((m) => ({ ...m, code: s.code }))) : [];
+  all.sort((a, b) => b.finished - a.finished);
+  if (!all.length) return [h("li", { text: "No finished matches in this browser yet." })];
+  const lines = all.slice(0, PAST_SHOWN).map((m) => h("li", {},
+    h("a", { href: m.link, text: new Date(m.finished * 1000).toLocaleString() }),
+    ` — table ${m.code}: you scored ${m.totals[m.seat]}`, m.won ? " and won" : "",
+    ` (${m.names.map((n, i) => `${i === m.seat ? "you" : n} ${m.totals[i]}`).join(", ")})`));
+  if (all.length > PAST_SHOWN) lines.push(h("li", {}, h("a", { href: "/me", text: `All ${all.length} in My games` })));
+  return lines;
 }
 
 function parseJoin(text) {
@@ -222,14 +244,20 @@ export async function showHome(app) {
   document.title = "Nertz";
   const name = h("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname", value: store.get("name", ""), placeholder: "Your name" });
   name.addEventListener("change", () => store.set("name", name.value.trim()));
-  prefillName(name);
+  const me = myHistory();
+  prefillName(name, me);
 
   let catalogue;
   try {
     catalogue = await ruleOptions();
   } catch (error) {
+    // Offline (or the server away): what works without the network is still offered.
     app.replaceChildren(h("div", { class: "page home" }, h("h1", { text: "Nertz" }),
-      h("p", { class: "error", text: `The table options could not be loaded: ${error.message}. Reload the page to try again.` })));
+      h("p", { class: "error", text: `The table options could not be loaded: ${error.message}. Reload the page to try again.` }),
+      h("section", { class: "offline-ways" }, h("h2", { text: "These open without the network" }),
+        h("ul", {},
+          h("li", {}, h("a", { href: "/rules", text: "How to play" }), ": the rules, in a minute or in full"),
+          h("li", {}, h("a", { href: "/learn", id: "learn-link", text: "Learn in one guided hand" }), ": what it teaches; the hand is dealt once you are online again")))));
     return;
   }
   const presets = h("select", { name: "preset", id: "preset" }, Object.keys(catalogue.presets).map((p) => h("option", { value: p, text: p })));
@@ -239,7 +267,9 @@ export async function showHome(app) {
     h("div", { class: "row" },
       h("label", {}, "Preset ", presets),
       h("label", {}, "Seats ", seats),
-      h("label", {}, h("input", { type: "checkbox", name: "public", checked: true }), " listed publicly")),
+      // Private unless chosen: a table made for friends stays off everyone's home page.
+      h("label", { title: "Listed under Open public tables on everyone's home page; else only your invite brings people in" },
+        h("input", { type: "checkbox", name: "public" }), " listed publicly")),
     h("fieldset", { class: "bots-box" }, h("legend", { text: "Who sits with you (seat 1 is you)" }),
       botChoices(catalogue), h("div", { class: "bots" })),
     h("details", { class: "all-options" }, h("summary", { text: "All options (hover or focus one for its meaning)" }),
@@ -295,17 +325,5 @@ export async function showHome(app) {
   } catch (error) {
     openList.replaceChildren(h("li", { text: error.message }));
   }
-  const mine = store.get("seats", {});
-  try {
-    const { matches } = await api("GET", "/api/matches");
-    const past = matches.filter((m) => mine[m.code]);
-    pastList.replaceChildren(...(past.length ? past.map((m) => {
-      const seat = mine[m.code].seat;
-      const won = m.winners.includes(seat);
-      return h("li", {}, `${new Date(m.finished * 1000).toLocaleString()} — table ${m.code}: you scored ${m.totals[seat]}`,
-        won ? " and won" : "", ` (totals ${m.totals.join(", ")})`);
-    }) : [h("li", { text: "No finished matches in this browser yet." })]));
-  } catch (error) {
-    pastList.replaceChildren(h("li", { text: error.message }));
-  }
+  pastList.replaceChildren(...pastMatches(await me));
 }

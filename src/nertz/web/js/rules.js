@@ -115,12 +115,12 @@ export function rulesContent(rules, where = "this table") {
 export async function showRules(app) {
   const params = new URLSearchParams(location.search);
   const code = params.get("t");
-  const key = params.get("key"); // a private table's (the table page's link passes it)
+  const key = params.get("key"); // a private table's: its options are not public
+  const keyed = key ? `?key=${encodeURIComponent(key)}` : "";
   let rules = null;
   if (code) {
     try {
-      const query = key ? `?key=${encodeURIComponent(key)}` : "";
-      rules = (await api("GET", `/api/tables/${encodeURIComponent(code)}${query}`)).rules;
+      rules = (await api("GET", `/api/tables/${encodeURIComponent(code)}${keyed}`)).rules;
     } catch {
       rules = null;
     }
@@ -129,7 +129,7 @@ export async function showRules(app) {
   app.replaceChildren(
     h("div", { class: "page" },
       h("nav", { class: "crumbs" }, h("a", { href: "/", text: "← Home" }),
-        code ? h("a", { href: `/t/${code}${key ? `?key=${encodeURIComponent(key)}` : ""}`, text: `back to table ${code}` }) : null),
+        code ? h("a", { href: `/t/${code}${keyed}`, text: `back to table ${code}` }) : null),
       h("h1", { text: "How to play Nertz" }),
       rulesContent(rules, code ? `table ${code}` : "this table")));
 }

@@ -163,15 +163,25 @@ class SheetPage {
     const cells = s.names.map((name, i) => h("td", {},
       h("input", { type: "number", class: "in-middle", "data-seat": i, min: 0, max: deckOf(s.options).size, value: hand ? hand.middle[i] : "", "aria-label": `${name}: cards in the middle`, placeholder: "mid" }),
       h("input", { type: "number", class: "in-left", "data-seat": i, min: 0, max: s.options.nertz_pile, value: hand ? hand.nertz_left[i] : "", "aria-label": `${name}: Nertz cards left`, placeholder: "left" })));
+    return h("tr", { class: "entry" }, h("th", { text: this.editing ? `hand ${this.editing}` : "new" }), cells,
+      h("td", { class: "below", title: "who called: under the table", text: "↓" }), h("td", {}));
+  }
+
+  /** Who called and the button that adds (or saves) the hand: under the table, not in
+   * its last columns, so that on a phone they are in sight without scrolling the table
+   * sideways. */
+  entryFoot() {
+    const s = this.sheet;
+    const hand = this.editing ? s.hands[this.editing - 1] : null;
     const caller = h("select", { class: "in-caller", "aria-label": "who called Nertz" },
       h("option", { value: "", text: "nobody (stuck)" }),
       s.names.map((n, i) => h("option", { value: String(i), text: n })));
     caller.value = hand && hand.caller !== null ? String(hand.caller) : "";
     const label = this.editing ? `Save hand ${this.editing}` : "Add hand";
-    return h("tr", { class: "entry" }, h("th", { text: this.editing ? `hand ${this.editing}` : "new" }), cells,
-      h("td", {}, caller),
-      h("td", {}, h("button", { type: "button", class: "primary add-hand", onclick: () => this.submitHand(), text: label }),
-        this.editing ? h("button", { type: "button", onclick: () => { this.editing = null; this.render(); }, text: "Cancel" }) : null));
+    return h("div", { class: "entry-foot" },
+      h("label", {}, `Hand ${this.editing || s.hands.length + 1}: called `, caller),
+      h("button", { type: "button", class: "primary add-hand", onclick: () => this.submitHand(), text: label }),
+      this.editing ? h("button", { type: "button", onclick: () => { this.editing = null; this.render(); }, text: "Cancel" }) : null);
   }
 
   readHand() {
@@ -179,27 +189,29 @@ class SheetPage {
     const num = (el) => (el.value === "" ? NaN : Number(el.value));
     const middle = [...row.querySelectorAll(".in-middle")].map(num);
     const left = [...row.querySelectorAll(".in-left")].map(num);
-    const blank = [...middle, ...left].findIndex((x) => !Number.isInteger(x));
-    if (blank >= 0) {
-      const seat = blank % this.sheet.names.length;
-      const what = blank < middle.length ? "cards in the middle" : "Nertz cards left";
-      throw new Error(`${this.sheet.names[seat]}: type ${what} as a whole number (0 if none)`);
-    }
-    const c = row.querySelector(".in-caller").value;
+    const c = this.app.querySelector(".in-caller").value;
     const caller = c === "" ? null : Number(c);
-    // The same checks as the server's (server/sheets.py), before anything is sent.
+    // The same checks as the server's (server/sheets.py), before anything is sent; every
+    // player's problem is named at once, not only the first.
     const names = this.sheet.names;
     const label = `hand ${this.editing || this.sheet.hands.length + 1}`;
     const pileSize = this.sheet.options.nertz_pile;
     const deck = deckOf(this.sheet.options);
+    const whole = (x) => Number.isInteger(x);
+    const problems = []; // [whose, what]: "hand 1, Ann: ..." alone, "hand 1: Ann: ...; Bob: ..." together
     names.forEach((name, i) => {
-      if (middle[i] < 0 || middle[i] > deck.size) throw new Error(`${label}, ${name}: cards in the middle must be 0 to ${deck.size} (a deck of ${deck.size}, ${deck.rule}), not ${middle[i]}`);
-      if (left[i] < 0 || left[i] > pileSize) throw new Error(`${label}, ${name}: Nertz cards left must be 0 to ${pileSize} (the pile size, R4), not ${left[i]}`);
-      if (middle[i] + left[i] > deck.size) throw new Error(`${label}, ${name}: ${middle[i]} in the middle and ${left[i]} left is more than one deck of ${deck.size} (${deck.rule})`);
+      if (!whole(middle[i])) problems.push([name, `type cards in the middle as a whole number (0 if none)`]);
+      else if (middle[i] < 0 || middle[i] > deck.size) problems.push([name, `cards in the middle must be 0 to ${deck.size} (a deck of ${deck.size}, ${deck.rule}), not ${middle[i]}`]);
+      if (!whole(left[i])) problems.push([name, `type Nertz cards left as a whole number (0 if none)`]);
+      else if (left[i] < 0 || left[i] > pileSize) problems.push([name, `Nertz cards left must be 0 to ${pileSize} (the pile size, R4), not ${left[i]}`]);
+      else if (whole(middle[i]) && middle[i] >= 0 && middle[i] <= deck.size && middle[i] + left[i] > deck.size) problems.push([name, `${middle[i]} in the middle and ${left[i]} left is more than one deck of ${deck.size} (${deck.rule})`]);
     });
-    if (caller !== null && left[caller] !== 0) {
-      throw new Error(`${label}: ${names[caller]} called Nertz, so their Nertz cards left must be 0, not ${left[caller]} (R27)`);
+    if (caller !== null && whole(left[caller]) && left[caller] !== 0) {
+      problems.push([null, `${names[caller]} called Nertz, so their Nertz cards left must be 0, not ${left[caller]} (R27)`]);
     }
+    const said = problems.map(([whose, what]) => (whose ? `${whose}: ${what}` : what));
+    if (problems.length === 1 && problems[0][0]) throw new Error(`${label}, ${said[0]}`);
+    if (problems.length) throw new Error(`${label}: ${said.join("; ")}`);
     return { middle, nertz_left: left, caller };
   }
 
@@ -276,10 +288,11 @@ class SheetPage {
       h("p", { class: "rules-line", text: `Each card in the middle +1, each Nertz card left −${opts.penalty}${opts.caller_bonus ? `, caller +${opts.caller_bonus}` : ""}; match: ${opts.match}${opts.match === "race" ? ` to ${opts.target}` : ""}; tie break: ${opts.tie_break}; Nertz pile ${opts.nertz_pile}${opts.jokers ? "; jokers: 54 cards a deck (R41)" : ""}.` }),
       h("p", { class: "winners", text: this.winnerText() }),
       h("div", { class: "scroll" }, h("table", { class: "hands" }, h("thead", {}, head), h("tbody", {}, rows, s.over && !this.editing ? null : this.entryRow(), totals))),
+      s.over && !this.editing ? null : this.entryFoot(),
       this.msg,
       s.scored.length ? totalsChart(series, s.names, { target: opts.match === "race" ? opts.target : null }) : null,
       h("p", { class: "share" }, "Share this sheet: ", h("a", { href: link, text: link }), " · ", h("a", { href: `/api/sheets/${this.id}/csv`, download: `nertz-${this.id}.csv`, text: "Download CSV" })),
       setup));
-    clearOnEdit(this.app.querySelector("table.hands"), this.msg);
+    clearOnEdit(this.app.querySelector(".page.sheet"), this.msg);
   }
 }

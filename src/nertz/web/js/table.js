@@ -215,11 +215,15 @@ class TableView {
           delete seats[this.code];
           store.set("seats", seats);
           this.socket.close(); // no coming back: the token is refused from now on
-          this.status.textContent = "The host removed you from this table.";
-          this.status.className = "status error";
-          this.app.append(h("div", { class: "panel removed", role: "alert" },
-            h("h2", { text: "The host removed you from this table" }),
-            h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" }))));
+          // The table stops here for this page: its notice over the table (panels.js),
+          // no countdown, no Ready, no card to move; the way home in sight.
+          this.removed = true;
+          this.connected = null; // what the page shows is final (no status ticking over it)
+          this.selected = null;
+          this.drag = null;
+          this.countdownEnd = null;
+          if (this.dialog.open) this.dialog.close();
+          this.render();
         } else if (msg.code === "bad_token" || (msg.code === "unknown_table" && this.seatRec?.token)) {
           // A private table answers a token no seat has as it answers an unused code.
           const seats = store.get("seats", {});
@@ -394,7 +398,7 @@ class TableView {
   }
 
   playable() {
-    return notPlayable(this.st) === null;
+    return !this.removed && notPlayable(this.st) === null;
   }
 
   call() {
@@ -412,7 +416,7 @@ class TableView {
   }
 
   ready() {
-    if (this.me === null) return;
+    if (this.me === null || this.removed) return;
     // Once the match is over, "ready" is "Play again" (the next match of the series).
     this.socket.send({ type: this.table && this.table.stage === "over" ? "again" : "ready" });
     myPlace(this.st).ready = true;
@@ -465,6 +469,12 @@ class TableView {
     this.chat.place();
     this.practice.render();
     this.syncHold();
+    if (this.removed) {
+      this.status.textContent = "The host removed you from this table.";
+      this.status.className = "status error";
+      this.board.classList.add("was-removed");
+      for (const part of [this.opponents, this.middle, this.mine.parentElement, this.help]) part.inert = true;
+    }
   }
 
   flash(text, kind, ms) {
@@ -479,7 +489,9 @@ class TableView {
     tickHostStart(this, now);
     let text = "";
     let kind = "";
-    if (this.table && this.table.stage === "countdown" && this.countdownEnd) {
+    if (this.removed) {
+      text = "";
+    } else if (this.table && this.table.stage === "countdown" && this.countdownEnd) {
       const left = Math.max(1, Math.ceil((this.countdownEnd - now) / 1000));
       text = `${left}`;
       kind = "count";

@@ -2,7 +2,9 @@
 // reactions shown on the sender's seat for a moment, and muting a person. Between
 // hands the panel stands open beside the seating and end panels; during play (and with
 // no panel up) it is a side panel, collapsed unless opened during play, that ends above
-// this page's own layout so it never covers its cards. Every line is shown as text (textContent): markup in it is
+// this page's own layout so it never covers its cards. On a narrow screen (a phone held
+// upright) a panel between hands needs the whole width: the chat stays shut there
+// until asked for, and then lies over the panel at full width. Every line is shown as text (textContent): markup in it is
 // shown, never run. Muting is this page's own: a per-table list in localStorage, of
 // people (the server's ``person`` handle, the same whatever name they sit down under,
 // so leaving and coming back as "Bob2" does not escape it) with the names they had.
@@ -18,6 +20,13 @@ export const REACTION_MS = 3000;
 const KEEP = 200; // lines kept on this page
 
 const PLAYING = ["countdown", "playing"];
+/** Narrower than this, a panel between hands and the chat do not fit side by side (the
+ * end panel's breakdown needs about 335 px, the chat 270). */
+const NARROW = "(max-width: 700px)";
+
+function narrow() {
+  return typeof matchMedia === "function" && matchMedia(NARROW).matches;
+}
 
 /** A name as a key for muting: names are unique per table (the server folds case and
  * look-alikes; lower case is enough to match its own). */
@@ -48,7 +57,7 @@ export class Chat {
     this.unread = 0;
     this.sent = null; // the text of my last line until the server echoes it
     const open = store.get("chatOpen", {});
-    this.open = { play: open.play ?? false, rest: open.rest ?? true };
+    this.open = { play: open.play ?? false, rest: open.rest ?? true, narrow: false };
     this.build();
   }
 
@@ -228,17 +237,24 @@ export class Chat {
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
   }
 
+  /** Which of the remembered open states applies now: during play, between hands, or
+   * between hands on a narrow screen (not stored: each visit starts with it shut). */
+  mode() {
+    const t = this.tv.table;
+    return PLAYING.includes(t.stage) ? "play" : narrow() ? "narrow" : "rest";
+  }
+
   isOpen() {
     const t = this.tv.table;
     // A practice table is one person's (server/practice.py): nobody to talk to.
-    return !!t && !t.practice && (PLAYING.includes(t.stage) ? this.open.play : this.open.rest);
+    return !!t && !t.practice && this.open[this.mode()];
   }
 
   setOpen(on) {
     const t = this.tv.table;
     if (!t) return;
-    this.open[PLAYING.includes(t.stage) ? "play" : "rest"] = on;
-    store.set("chatOpen", this.open);
+    this.open[this.mode()] = on;
+    store.set("chatOpen", { play: this.open.play, rest: this.open.rest });
     this.place();
     if (on) {
       this.log.scrollTop = this.log.scrollHeight;
@@ -258,10 +274,13 @@ export class Chat {
       this.peek = null;
     }
     const playing = PLAYING.includes(t.stage);
-    // Beside a panel over the table it may reach down the page (the panel covers the
-    // cards anyway); else it ends above this page's own layout: it never covers my cards.
-    const beside = open && !tv.overlay.hidden;
+    // Beside a panel over the table (over it, on a narrow screen) it may reach down the
+    // page (the panel covers the cards anyway); else it ends above this page's own
+    // layout: it never covers my cards.
+    const over = open && !tv.overlay.hidden;
+    const beside = over && !narrow();
     this.panel.hidden = !open;
+    this.panel.classList.toggle("over-panel", over && !beside);
     this.panel.classList.toggle("in-play", playing);
     tv.board.classList.toggle("chat-beside", beside);
     this.toggle.style.display = t.practice ? "none" : ""; // [hidden] loses to the bar's button style
@@ -276,11 +295,24 @@ export class Chat {
     if (open) {
       const board = tv.board.getBoundingClientRect();
       const top = tv.bar.getBoundingClientRect().bottom - board.top + 2;
-      const bottom = beside ? 4 : board.bottom - tv.mine.parentElement.getBoundingClientRect().top + 4;
+      const bottom = over ? 4 : board.bottom - tv.mine.parentElement.getBoundingClientRect().top + 4;
       this.panel.style.top = `${top}px`;
       this.panel.style.bottom = `${Math.max(0, bottom)}px`;
     }
     this.drawReactions();
+  }
+
+  /** The right-most seats lie under the open chat panel: their reaction moves left,
+   * onto the part of the seat still in sight. */
+  besideChat(seatEl, bubble) {
+    if (this.panel.hidden) return;
+    const chat = this.panel.getBoundingClientRect();
+    const seat = seatEl.getBoundingClientRect();
+    // Its place as drawn (right: 8px), not as it grows in (its scale animation).
+    const right = seat.right - 8;
+    const top = seat.top + bubble.offsetTop;
+    const under = right > chat.left && right - bubble.offsetWidth < chat.right && top + bubble.offsetHeight > chat.top && top < chat.bottom;
+    if (under) bubble.style.right = `${Math.max(8, seat.right - chat.left + 8)}px`;
   }
 
   drawReactions() {
@@ -296,7 +328,9 @@ export class Chat {
       const seatEl = mine ? tv.mine : tv.opponents.querySelector(`.opp[data-seat="${r.seat}"]`);
       if (!seatEl) continue;
       const label = `${mine && (r.partner ?? null) === (tv.st.partner ?? null) ? "You" : r.name}: ${r.what}`;
-      seatEl.append(h("span", { class: `reaction${/\w/.test(r.what) ? " word" : ""}`, role: "img", "aria-label": label, title: label, text: r.what }));
+      const bubble = h("span", { class: `reaction${/\w/.test(r.what) ? " word" : ""}`, role: "img", "aria-label": label, title: label, text: r.what });
+      seatEl.append(bubble);
+      this.besideChat(seatEl, bubble);
     }
   }
 }

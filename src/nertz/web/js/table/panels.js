@@ -20,7 +20,8 @@ export function renderOverlay(tv) {
   const t = tv.table;
   const box = tv.overlay;
   let content = null;
-  if (t.stage === "seating") content = tv.practice.lesson ? null : seatingPanel(tv); // a lesson deals at once
+  if (tv.removed) content = removedPanel();
+  else if (t.stage === "seating") content = tv.practice.lesson ? null : seatingPanel(tv); // a lesson deals at once
   else if ((t.stage === "between" || t.stage === "over") && tv.st.handEnd && !tv.overlayHidden) content = handEndPanel(tv);
   else if (t.stage === "between" && !tv.overlayHidden) content = betweenPanel(tv);
   else if (t.stage === "over" && !tv.overlayHidden) content = matchPanel(tv);
@@ -29,8 +30,17 @@ export function renderOverlay(tv) {
   else box.replaceChildren();
   const me = tv.me !== null ? myPlace(tv.st) : null;
   const after = t.stage === "between" || t.stage === "over";
-  tv.readyBtn.hidden = !(after && !content && me && !me.ready);
+  tv.readyBtn.hidden = !(after && !content && me && !me.ready) || !!tv.removed;
   tv.readyBtn.firstChild.textContent = t.stage === "over" ? "Play again " : "Ready ";
+}
+
+/** The notice to a person the host removed (``error`` ``removed``): over the table, in
+ * view whatever the stage, with the way home. */
+function removedPanel() {
+  return h("div", { class: "panel removed", role: "alert" },
+    h("h2", { text: "The host removed you from this table" }),
+    h("p", { text: "Your seat is free again: this page no longer plays here." }),
+    h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" })));
 }
 
 /** The Ready button beside the table, for when the panel after a hand is closed. */
@@ -160,6 +170,8 @@ function handEndPanel(tv) {
   const title = lesson ? "The lesson hand is over" : `Hand ${n} over`;
   const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `${lesson ? "The lesson hand" : `Hand ${n}`} breakdown` },
     panelHead(tv, `${title} — ${why}`),
+    // The match's winner first, in sight on a phone either way up (R32).
+    tv.st.matchEnd ? winnersLine(tv, tv.st.matchEnd.winners) : null,
     h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).` }),
     breakdownTable(tv, e, !lesson),
     ...lostRaces(tv, e),
@@ -167,7 +179,6 @@ function handEndPanel(tv) {
   if (lesson) {
     panel.append(panelFoot(tv, h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "Deal the practice hand ", h("kbd", { text: "Enter" }))));
   } else if (tv.st.matchEnd) {
-    panel.append(winnersLine(tv, tv.st.matchEnd.winners));
     panel.append(...[seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv), hostStartLine(tv))].filter(Boolean));
   } else {
     panel.append(panelFoot(tv, readyLine(tv)));
