@@ -14,13 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nertz.engine import Deal, Rules, replay
+from nertz.engine import Card, Deal, Move, Rules, replay
 from nertz.server.clock import PING_EVERY_MS, PING_SLACK_MS
 from nertz.server.commands import Stage, Wake
-from nertz.server.races import WAIT_CAP_MS
+from nertz.server.races import WAIT_CAP_MS, Arbiter, Stamped, Verdict
 from nertz.server.records import InputRecord, RacesRecord
 from nertz.server.settings import Settings
 from nertz.server.store import Store, TableCreated
@@ -197,6 +198,67 @@ def test_a_stamp_earlier_than_the_connection_allows_gains_nothing() -> None:
     net.run(1000)
     assert net.answer(1, 2)[1]["type"] == "ack"
     assert net.answer(2, 2)[1]["code"] == "beaten"
+
+
+def test_the_arbiter_refuses_a_play_credited_100_ms_after_a_card_placed_at_once() -> None:
+    """R16: a place decided stays decided by credited time. The far seat's 2H was placed
+    the moment it arrived (its wait was over); the near seat's, credited 100 ms later
+    but arriving within the tie window of the far card's *arrival*, is beaten by 100 ms,
+    not tied; one credited within the tie window still ties."""
+    arbiter = Arbiter(tie_window_ms=40)
+    two = Card.parse("2H").key
+    place = (0, two)
+    arbiter.decide(place, 1000)  # the far card: credited 1000, arrived 1080, placed then
+    near = Stamped(1, 1, Move.parse("N>F1"), 2, 2, 1105, 1100)
+    assert arbiter.late(two, 0, near) == (Verdict.LOST, 100, place)
+    tie = near._replace(arrival_ms=1035, credited_ms=1030)
+    assert arbiter.late(two, 0, tie) == (Verdict.TIED, 0, place)
+
+
+@pytest.mark.parametrize("gap", [60, 100])
+def test_a_card_played_first_from_far_away_beats_a_near_card_that_arrives_just_after_it(
+    gap: int,
+) -> None:
+    """R16 (issue 23): the far seat (80 ms each way) plays F1's 2H ``gap`` ms before the
+    near seat (5 ms each way). The far card arrives after its wait is over and is placed
+    at once; the near card arrives within 40 ms of it but was played ``gap`` ms later:
+    it is refused, beaten by about ``gap`` ms, and the far card alone stays."""
+    net = started(Rules(), (80, 5))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)  # arrives t + 80
+    net.play(2, 2, "N>F1", t + gap)  # arrives t + gap + 5: within 40 ms of the far card
+    net.run(1000)
+    assert net.answer(1, 2)[1]["type"] == "ack"
+    lost = net.answer(2, 2)[1]
+    assert lost["type"] == "refused" and lost["code"] == "beaten"
+    assert lost["reason"] == f"beaten to it by {gap} ms: F1 already has the 2 of hearts (R16)"
+    hand = net.h.table.hand
+    assert hand is not None and hand.foundations[0].texts()[-1] == "2H@0"
+    assert net.h.table.lost == [(1, gap)]
+
+
+def test_a_card_refused_because_its_place_was_taken_seconds_ago_is_no_lost_race() -> None:
+    """The hand-end panel's "Races lost to a card played first" (R16) counts races, not
+    a card played onto a place taken seconds before: the near seat loses the race for
+    F1's 2H by 60 ms, then plays its 2H there again 5 s later. That play is refused (the
+    place is taken) but neither the hand's ``lost`` nor its stored races count it."""
+    net = started(Rules(), (120, 10), call_deal)
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)
+    net.play(2, 2, "N>F1", t + 60)
+    net.run(1000)
+    assert net.answer(2, 2)[1]["code"] == "beaten"
+    net.run(4000)
+    net.play(2, 3, "N>F1", t + 5000)  # the same card, onto the place taken 5 s ago
+    net.run(1000)
+    late = net.answer(2, 3)[1]
+    assert late["type"] == "refused" and late["code"] == "beaten"
+    assert late["reason"] == "beaten to it: F1 already has the 2 of hearts (R16)"
+    assert net.h.table.lost == [(1, 60)]  # the race, not the card 5 s late
+    net.play(1, 3, "NERTZ", net.h.now)  # R27: seat 0's Nertz pile is empty
+    net.run(5000)
+    races = [r for r in net.h.records if type(r) is RacesRecord]
+    assert races == [RacesRecord(hand=1, match=1, won=(1, 0), lost=(0, 1))]
 
 
 def test_a_contested_play_waits_no_longer_than_the_cap() -> None:
