@@ -200,9 +200,12 @@ class FairRaces:
         if place not in arbiter.races and play.credited_ms + wait <= now:
             # Nobody can still beat it: placed now, and the place decided by its credited
             # time, so a rival's play credited later than the tie window loses to it even
-            # if it arrives within the tie window of this one's arrival (R16).
+            # if it arrives within the tie window of this one's arrival (R16). (When no
+            # time is credited at all, arrival order is credited order: the engine ties
+            # and refuses as the plays come, as with the option off.)
             placed = self._place(play, now)
-            if placed and place != CALL_PLACE and play.move.kind is Kind.FOUNDATION:
+            timed = wait > 0 or play.credited_ms < play.arrival_ms
+            if placed and timed and place != CALL_PLACE and play.move.kind is Kind.FOUNDATION:
                 arbiter.decide(place, play.credited_ms)
                 self.winners[place] = play.seat
             return placed
