@@ -281,6 +281,26 @@ def test_a_card_played_first_from_far_away_beats_a_near_card_that_arrives_just_a
     assert net.h.table.lost == [(1, gap)]
 
 
+def test_a_far_card_placed_at_once_beats_a_card_from_a_page_not_yet_measured() -> None:
+    """R16: the near page never answered a ping (an old client), so nobody waits for
+    it and the far seat's 2H is placed the moment it arrives; but its time is credited,
+    so the near card played 115 ms later, arriving 5 ms after it, is refused by its
+    credited time (its arrival), not tied by arrival order."""
+    net = started(Rules(), (120, 10))
+    net.h.table.clocks.pop(2)  # the near page's pings were never answered ...
+    net.offsets[2] = None  # ... so it stamps nothing
+    net.delays[2] = 10**6  # and answers no ping from now on
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)  # arrives t + 120, placed at once
+    net.delays[2] = 10
+    net.play(2, 2, "N>F1", t + 115)  # arrives t + 125
+    net.delays[2] = 10**6
+    net.run(1000)
+    assert net.answer(1, 2)[1]["type"] == "ack"
+    lost = net.answer(2, 2)[1]
+    assert lost["code"] == "beaten" and lost["reason"].startswith("beaten to it by 125 ms")
+
+
 def test_a_card_refused_because_its_place_was_taken_seconds_ago_is_no_lost_race() -> None:
     """The hand-end panel's "Races lost to a card played first" (R16) counts races, not
     a card played onto a place taken seconds before: the near seat loses the race for
