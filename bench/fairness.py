@@ -12,30 +12,40 @@ each play with the table's clock as they read it.
 Every hand is dealt so that each seat holds the same four twos (on its work piles) and
 a three of hearts (its Nertz pile), with the four aces already in the middle: five
 races a hand (2H, 2S, 2D, 2C, then 3H), where every seat plays the same card to the
-same place at a known true time: the first seat at some moment, each other seat a gap
-drawn uniformly from 0-200 ms later, who goes first drawn at random. Each seat also
-turns its stock once a hand, a play nobody can contest. The seat whose 3H stays calls.
+same place at a known true time. Each race is one cell of a balanced schedule: a gap
+of 30, 60 or 100 ms between the first two seats to play, and an order, a far seat
+first or a near seat first (at four seats the other two play 150-250 ms after the
+second). Each seat also turns its stock once a hand, a play nobody can contest. The
+seat whose 3H stays calls.
 
-A seat *won* a race when its card stayed (ties, R16, let several stay). Runs: two and
-four seats (half near, half far) with ``fair_races`` on; the same with it off; a near
-seat that stamps every play 100 ms earlier than the truth; a near seat that answers
-every ping 100 ms late. The last line printed::
+A race is *right* when it ends as R16 says for the true play times: the cards played
+within the tie window (40 ms) of the first stay, and only those (the true times are
+the moments the bench's gestures really ended, so a gesture the event loop ran late is
+judged by when it was made). A seat *won* a race when its card stayed (ties, R16, let
+several stay). Runs: two and four seats (half near, half far) with ``fair_races`` on;
+the same with it off; and a *two-way liar*, a seat that answers every ping 100 ms late
+and stamps every play 100 ms early, once near and once far, in the same races (the same
+seed) as the honest two-seat run. The last line printed::
 
-    fairness races=… first_played_wins=… far_first_wins=… arrival_order_wins=… \
-        contested_wait_ms_p50=… uncontested_added_ms_p50=… liar_gain=… lag_liar_gain=…
+    fairness races=… right=… far_first_right_30=… far_first_right_60=… \
+        far_first_right_100=… near_first_right=… arrival_order_right=… \
+        contested_wait_ms_p50=… uncontested_added_ms_p50=… \
+        liar_gain_near=… liar_gain_far=… targets=met|MISSED(…)
 
-``first_played_wins``: the share of races with a gap of 30 ms or more won by the seat
-that truly played first (fair runs, 2 and 4 seats); ``far_first_wins`` the same where a
-far seat played first; ``arrival_order_wins`` the first with ``fair_races`` off;
+``right``: the share of races right in the fair runs (2 and 4 seats);
+``far_first_right_N`` the same for the races where a far seat played first, N ms
+before the next (``near_first_right``: all gaps with a near seat first);
+``arrival_order_right`` the share right with ``fair_races`` off, in the same races;
 ``contested_wait_ms_p50`` what the server added to a contested play's answer (from
 the proxy handing the play to the server to the answer coming back, the proxy's own
 hops, the simulated network, left out); ``uncontested_added_ms_p50`` what fair races
 add to a play nobody can contest (the stock turns): the p50 of that same answer time
 with ``fair_races`` on less its p50 with the option off, in the same run (the line
 before it gives both: the whole answer includes the durable commit and the WebSocket
-stack, which the option does not change);
-``liar_gain``/``lag_liar_gain`` how much the liar's share of races rose over the same
-seat's honest share.
+stack, which the option does not change); ``liar_gain_near``/``liar_gain_far`` how
+much the two-way liar's share of races won rose over the same seat's honest share.
+``targets`` checks issue 23's: at least 100 fair races for each gap and order, right
+≥ 0.95, each ``far_first_right_N`` ≥ 0.9, each liar gain ≤ 0.03.
 """
 
 from __future__ import annotations
@@ -66,6 +76,14 @@ from nertz.server.settings import Settings
 from nertz.server.table import Table
 
 NEAR_MS, FAR_MS, JITTER_MS = 10, 120, 30
+TIE_MS = 40
+"""R16's tie window (the table's default ``tie_window_ms``)."""
+GAPS = (30, 60, 100)
+"""The gaps between the first two seats' plays in a race (ms)."""
+CELLS = [(gap, far_first) for gap in GAPS for far_first in (True, False)]
+LIES = {"pongs_late_ms": 100, "stamps_early_ms": 100}
+"""The two-way liar: every pong sent this late, every play stamped this early."""
+TARGETS = {"per_cell": 100, "right": 0.95, "far_first_right": 0.9, "liar_gain": 0.03}
 LAYOUT = "nertz: 3H; work: 2H / 2S / 2D / 2C; stock: 9C 9D; waste: -"
 MIDDLE = ["AH@0", "AS@0", "AD@0", "AC@0"]
 RACES = ["1>F1", "2>F2", "3>F3", "4>F4", "N>F1"]
@@ -96,6 +114,9 @@ class Race:
     played: dict[int, float]
     """Seat -> true play time (the bench's clock)."""
     far: set[int]
+    gap_ms: int
+    """The planned gap between the first two plays (the cell of the schedule)."""
+    far_first: bool
     won: set[int] = field(default_factory=set)
 
     @property
@@ -106,6 +127,13 @@ class Race:
     def gap(self) -> float:
         times = sorted(self.played.values())
         return times[1] - times[0]
+
+    @property
+    def right(self) -> bool:
+        """R16 for the true play times: the cards played within the tie window of the
+        first stay, and only those."""
+        first = min(self.played.values())
+        return self.won == {s for s, t in self.played.items() if t - first <= TIE_MS}
 
 
 class Seat:
@@ -254,10 +282,10 @@ async def table(
     }
     code = (await http.post(f"{url}/api/test/tables", json=body)).json()["code"]
     seats = [Seat(i, d, random.Random(rng.random())) for i, d in enumerate(delays)]
-    if liar == "stamp":
-        seats[0].lie_ms = 100
-    elif liar == "pings":
-        seats[0].late_pongs_ms = 100
+    if liar is not None:  # the two-way liar: "near" (seat 0) or "far" (seat 1)
+        lying = seats[0 if liar == "near" else 1]
+        lying.late_pongs_ms = LIES["pongs_late_ms"]
+        lying.lie_ms = LIES["stamps_early_ms"]
     readers = []
     for seat in seats:
         token = await http.post(f"{url}/api/tables/{code}/join", json={"name": f"s{seat.number}"})
@@ -278,6 +306,7 @@ async def table(
     await asyncio.sleep(2.0)  # the first pings answered
     far = {s.number for s in seats if s.one_way == FAR_MS}
     races: list[Race] = []
+    cells: list[tuple[int, bool]] = []
     try:
         for _ in range(hands):
             for seat in seats:
@@ -290,17 +319,23 @@ async def table(
                 seat.added["uncontested"] += seat.added.pop("_last", [])
             winner_3h: int | None = None
             for move in RACES:
-                order = list(seats)
-                rng.shuffle(order)
+                if not cells:  # each cell of the schedule in turn, in a shuffled order
+                    cells = list(CELLS)
+                    rng.shuffle(cells)
+                gap, far_first = cells.pop()
+                fars = [s.number for s in seats if s.number in far]
+                nears = [s.number for s in seats if s.number not in far]
+                first = rng.choice(fars if far_first else nears)
+                second = rng.choice(nears if far_first else fars)
                 start = now_ms() + 50
-                times = {order[0].number: start}
-                for seat in order[1:]:
-                    times[seat.number] = start + rng.uniform(0, 200)
+                times = {first: start, second: start + gap}
+                for seat in seats:  # at four seats: the others well after the second
+                    times.setdefault(seat.number, start + gap + rng.uniform(150, 250))
                 answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
 
                 await asyncio.gather(*(gesture(s, move, times, answers) for s in seats))
                 await asyncio.gather(*answers.values())
-                race = Race(len(seats), dict(times), far)
+                race = Race(len(seats), dict(times), far, gap, far_first)
                 for number, future in answers.items():
                     message = future.result()
                     if message["type"] == "ack":
@@ -337,15 +372,22 @@ async def run(
     return races, seats
 
 
-def first_wins(races: list[Race], where: Callable[[Race], bool] = lambda r: True) -> float:
-    chosen = [r for r in races if r.gap >= 30 and where(r)]
-    return sum(r.first in r.won for r in chosen) / max(1, len(chosen))
+def right(races: list[Race], where: Callable[[Race], bool] = lambda r: True) -> float:
+    """The share of the chosen races that ended as R16 says for the true play times."""
+    chosen = [r for r in races if where(r)]
+    return sum(r.right for r in chosen) / max(1, len(chosen))
 
 
-def first_alone(races: list[Race]) -> float:
-    """Like ``first_wins``, but a tie (R16) is no win: the first seat's card alone stayed."""
-    chosen = [r for r in races if r.gap >= 30]
-    return sum(r.won == {r.first} for r in chosen) / max(1, len(chosen))
+def in_cell(gap: int, far_first: bool) -> Callable[[Race], bool]:
+    return lambda r: r.gap_ms == gap and r.far_first == far_first
+
+
+def far_first(gap: int) -> Callable[[Race], bool]:
+    return in_cell(gap, True)
+
+
+def fewest_per_cell(races: list[Race]) -> int:
+    return min(sum(r.gap_ms == g and r.far_first == f for r in races) for g, f in CELLS)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -404,7 +446,7 @@ def free_port() -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=6, help="tables at once in each run")
-    parser.add_argument("--hands", type=int, default=8, help="hands per table (5 races each)")
+    parser.add_argument("--hands", type=int, default=12, help="hands per table (5 races each)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--store-tick-ms",
@@ -440,8 +482,8 @@ def main() -> None:
             fair4, seats4 = asyncio.run(run(url, four, True, t, h, s + 1, None))
             off2, offseats2 = asyncio.run(run(url, two, False, t, h, s, None))
             off4, offseats4 = asyncio.run(run(url, four, False, t, h, s + 1, None))
-            liar, _ = asyncio.run(run(url, two, True, t, h, s + 2, "stamp"))
-            lagger, _ = asyncio.run(run(url, two, True, t, h, s + 3, "pings"))
+            liar_near, _ = asyncio.run(run(url, two, True, t, h, s, "near"))
+            liar_far, _ = asyncio.run(run(url, two, True, t, h, s, "far"))
         finally:
             server.terminate()
             server.wait(10)
@@ -450,18 +492,17 @@ def main() -> None:
     contested = [a for seat in seats2 + seats4 for a in seat.added["contested"]]
     uncontested = [a for seat in seats2 + seats4 for a in seat.added["uncontested"]]
     uncontested_off = [a for seat in offseats2 + offseats4 for a in seat.added["uncontested"]]
-    honest = share(fair2, 0)
     for name, races in (
         ("fair, 2 seats", fair2),
         ("fair, 4 seats", fair4),
         ("off, 2 seats", off2),
         ("off, 4 seats", off4),
     ):
-        far_first = first_wins(races, lambda r: r.first in r.far)
-        print(
-            f"{name}: races={len(races)} first_played_wins={first_wins(races):.3f}"
-            f" far_first_wins={far_first:.3f} first_played_alone={first_alone(races):.3f}"
+        cells = " ".join(
+            f"{'far' if f else 'near'}_first_{g}={right(races, in_cell(g, f)):.3f}"
+            for g, f in CELLS
         )
+        print(f"{name}: races={len(races)} right={right(races):.3f} {cells}")
     on, off_ = uncontested, uncontested_off
     print(
         f"the table's own part of an uncontested play (in process, median):"
@@ -473,19 +514,44 @@ def main() -> None:
         f" p90 {quantile(on, 0.9):.2f} ms fair, {quantile(off_, 0.9):.2f} ms off"
     )
     added = statistics.median(on) - statistics.median(off_)
+    gain_near = share(liar_near, 0) - share(fair2, 0)
+    gain_far = share(liar_far, 1) - share(fair2, 1)
     print(
-        f"near seat's share: honest {honest:.3f}, stamping early {share(liar, 0):.3f},"
-        f" answering pings late {share(lagger, 0):.3f}"
+        f"two-way liar (pongs {LIES['pongs_late_ms']} ms late, stamps"
+        f" {LIES['stamps_early_ms']} ms early): near seat's share honest {share(fair2, 0):.3f},"
+        f" lying {share(liar_near, 0):.3f}; far seat's share honest {share(fair2, 1):.3f},"
+        f" lying {share(liar_far, 1):.3f}"
+    )
+    figures = {
+        "right": right(fair),
+        **{f"far_first_right_{g}": right(fair, far_first(g)) for g in GAPS},
+        "near_first_right": right(fair, lambda r: not r.far_first),
+    }
+    missed = []
+    if fewest_per_cell(fair) < TARGETS["per_cell"]:
+        missed.append(f"races_per_cell={fewest_per_cell(fair)}<{TARGETS['per_cell']}")
+    if figures["right"] < TARGETS["right"]:
+        missed.append(f"right<{TARGETS['right']}")
+    for g in GAPS:
+        if figures[f"far_first_right_{g}"] < TARGETS["far_first_right"]:
+            missed.append(f"far_first_right_{g}<{TARGETS['far_first_right']}")
+    for where, gain in (("near", gain_near), ("far", gain_far)):
+        if gain > TARGETS["liar_gain"]:
+            missed.append(f"liar_gain_{where}>{TARGETS['liar_gain']}")
+    print(
+        f"targets: at least {TARGETS['per_cell']} fair races per gap and order,"
+        f" right >= {TARGETS['right']}, each far_first_right_N >= {TARGETS['far_first_right']},"
+        f" each liar gain <= {TARGETS['liar_gain']}"
     )
     print(
-        f"fairness races={len(fair) + len(off) + len(liar) + len(lagger)}"
-        f" first_played_wins={first_wins(fair):.3f}"
-        f" far_first_wins={first_wins(fair, lambda r: r.first in r.far):.3f}"
-        f" arrival_order_wins={first_wins(off):.3f}"
+        f"fairness races={len(fair) + len(off) + len(liar_near) + len(liar_far)}"
+        + "".join(f" {k}={v:.3f}" for k, v in figures.items())
+        + f" arrival_order_right={right(off):.3f}"
         f" contested_wait_ms_p50={statistics.median(contested):.1f}"
         f" uncontested_added_ms_p50={added:.2f}"
-        f" liar_gain={share(liar, 0) - honest:.3f}"
-        f" lag_liar_gain={share(lagger, 0) - honest:.3f}"
+        f" liar_gain_near={gain_near:.3f}"
+        f" liar_gain_far={gain_far:.3f}"
+        f" targets={'met' if not missed else 'MISSED(' + ','.join(missed) + ')'}"
     )
 
 

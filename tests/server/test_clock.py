@@ -50,12 +50,27 @@ def test_credit_is_never_later_than_arrival_nor_for_an_unmeasured_connection() -
     assert (future.credited_ms, future.fits) == (10_000, False)
 
 
-def test_a_stamp_earlier_than_the_pings_allow_gets_only_the_typical_trip() -> None:
+def test_a_stamp_earlier_than_the_pings_allow_gets_no_more_than_the_bound() -> None:
+    """A claimed trip past the longest the pings showed (a spike, or a lie) is credited
+    as a claim of that longest trip, its part beyond the typical trip from the quota."""
     clock = synced([(50, 50)] * 8)
+    assert clock.typical_ms == 50 and clock.highest_ms == 50 + MARGIN_MS
     lie = clock.credit(10_000 - 100, 10_050)  # stamped 100 ms before the truth
     assert lie.fits is False and lie.claimed_ms == 150
-    assert lie.credited_ms == 10_000  # arrival minus the typical trip, no more
-    assert clock.quota_ms == 0
+    assert lie.credited_ms == 10_050 - 60  # arrival minus the bound, no more
+    assert clock.misfits == 1
+
+
+def test_a_steady_lie_past_the_bound_gains_no_more_than_the_quota_earns() -> None:
+    # Trips of 40-60 ms: the bound is 70 ms, 20 ms beyond the typical 50.
+    clock = synced([(40, 40), (60, 60), (50, 50), (45, 55), (55, 45), (50, 50)] * 2)
+    gained = []
+    for n in range(20):
+        arrival = 10_000 + 1000 * n
+        played = arrival - 50  # the truth: the typical trip
+        gained.append(played - clock.credit(arrival - 300, arrival).credited_ms)
+    assert gained[0] == 20  # the bound, while there is quota
+    assert all(g <= QUOTA_GAIN_MS for g in gained[-10:])  # then no more than it earns
 
 
 def test_a_steady_lie_within_the_bound_runs_out_of_quota() -> None:

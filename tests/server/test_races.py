@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nertz.engine import Deal, Rules, replay
+from nertz.engine import Card, Deal, Move, Rules, replay
 from nertz.server.clock import PING_EVERY_MS, PING_SLACK_MS
 from nertz.server.commands import Stage, Wake
-from nertz.server.races import WAIT_CAP_MS
+from nertz.server.races import WAIT_CAP_MS, Arbiter, Stamped, Verdict
 from nertz.server.records import InputRecord, RacesRecord
 from nertz.server.settings import Settings
 from nertz.server.store import Store, TableCreated
@@ -136,6 +138,49 @@ def started(rules: Rules, delays: tuple[int, int], dealer: Any = race_deal) -> N
     return net
 
 
+class JitterNet(Net):
+    """``Net`` with each message, either way, held its seat's delay plus a uniform jitter
+    of up to ``JITTER_MS`` either side, in order (a message never overtakes an earlier
+    one), as ``bench/fairness.py`` does in real time: the same races in virtual time,
+    whatever the machine's load."""
+
+    JITTER_MS = 30
+
+    def __init__(self, rules: Rules, delays: tuple[int, int], rng: random.Random) -> None:
+        self.rng = rng
+        self.free: dict[tuple[int, bool], float] = {}
+        super().__init__(rules, delays)
+
+    def _trip(self, conn: int, at: int, up: bool) -> int:
+        jitter = self.rng.uniform(-self.JITTER_MS, self.JITTER_MS)
+        when = max(self.free.get((conn, up), 0.0), at + max(0.0, self.delays[conn] + jitter))
+        self.free[conn, up] = when
+        return round(when)
+
+    def _read(self) -> None:
+        h = self.h
+        for conn in self.delays:
+            wire = h.wire.get(conn, [])
+            for body in wire[self.read[conn] :]:
+                message = json.loads(body)
+                arrives = self._trip(conn, h.now, up=False)
+                if message["type"] == "ping":
+                    if message["o"] is not None:
+                        self.offsets[conn] = message["o"]
+                    pong = {"type": "pong", "t": message["t"], "c": arrives + CLIENT_AHEAD_MS}
+                    self.mail.append((self._trip(conn, arrives, up=True), conn, pong))
+                elif message["type"] in ("ack", "refused"):
+                    self.answers[conn].append((arrives, message))
+            self.read[conn] = len(wire)
+
+    def play(self, conn: int, seq: int, move: str, played_at: int, lie_ms: int = 0) -> None:
+        message: dict[str, Any] = {"type": "play", "seq": seq, "move": move}
+        offset = self.offsets[conn]
+        if offset is not None:
+            message["at"] = played_at + CLIENT_AHEAD_MS - offset - lie_ms
+        self.mail.append((self._trip(conn, played_at, up=True), conn, message))
+
+
 def test_the_card_played_first_wins_though_it_arrives_second() -> None:
     net = started(Rules(), (120, 10))  # seat 0 far away, seat 1 near
     t = net.h.now + 100
@@ -197,6 +242,115 @@ def test_a_stamp_earlier_than_the_connection_allows_gains_nothing() -> None:
     net.run(1000)
     assert net.answer(1, 2)[1]["type"] == "ack"
     assert net.answer(2, 2)[1]["code"] == "beaten"
+
+
+def test_the_arbiter_refuses_a_play_credited_100_ms_after_a_card_placed_at_once() -> None:
+    """R16: a place decided stays decided by credited time. The far seat's 2H was placed
+    the moment it arrived (its wait was over); the near seat's, credited 100 ms later
+    but arriving within the tie window of the far card's *arrival*, is beaten by 100 ms,
+    not tied; one credited within the tie window still ties."""
+    arbiter = Arbiter(tie_window_ms=40)
+    two = Card.parse("2H").key
+    place = (0, two)
+    arbiter.decide(place, 1000)  # the far card: credited 1000, arrived 1080, placed then
+    near = Stamped(1, 1, Move.parse("N>F1"), 2, 2, 1105, 1100)
+    assert arbiter.late(two, 0, near) == (Verdict.LOST, 100, place)
+    tie = near._replace(arrival_ms=1035, credited_ms=1030)
+    assert arbiter.late(two, 0, tie) == (Verdict.TIED, 0, place)
+
+
+@pytest.mark.parametrize("gap", [60, 100])
+def test_a_card_played_first_from_far_away_beats_a_near_card_that_arrives_just_after_it(
+    gap: int,
+) -> None:
+    """R16 (issue 23): the far seat (80 ms each way) plays F1's 2H ``gap`` ms before the
+    near seat (5 ms each way). The far card arrives after its wait is over and is placed
+    at once; the near card arrives within 40 ms of it but was played ``gap`` ms later:
+    it is refused, beaten by about ``gap`` ms, and the far card alone stays."""
+    net = started(Rules(), (80, 5))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)  # arrives t + 80
+    net.play(2, 2, "N>F1", t + gap)  # arrives t + gap + 5: within 40 ms of the far card
+    net.run(1000)
+    assert net.answer(1, 2)[1]["type"] == "ack"
+    lost = net.answer(2, 2)[1]
+    assert lost["type"] == "refused" and lost["code"] == "beaten"
+    assert lost["reason"] == f"beaten to it by {gap} ms: F1 already has the 2 of hearts (R16)"
+    hand = net.h.table.hand
+    assert hand is not None and hand.foundations[0].texts()[-1] == "2H@0"
+    assert net.h.table.lost == [(1, gap)]
+
+
+def test_a_far_card_placed_at_once_beats_a_card_from_a_page_not_yet_measured() -> None:
+    """R16: the near page never answered a ping (an old client), so nobody waits for
+    it and the far seat's 2H is placed the moment it arrives; but its time is credited,
+    so the near card played 115 ms later, arriving 5 ms after it, is refused by its
+    credited time (its arrival), not tied by arrival order."""
+    net = started(Rules(), (120, 10))
+    net.h.table.clocks.pop(2)  # the near page's pings were never answered ...
+    net.offsets[2] = None  # ... so it stamps nothing
+    net.delays[2] = 10**6  # and answers no ping from now on
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)  # arrives t + 120, placed at once
+    net.delays[2] = 10
+    net.play(2, 2, "N>F1", t + 115)  # arrives t + 125
+    net.delays[2] = 10**6
+    net.run(1000)
+    assert net.answer(1, 2)[1]["type"] == "ack"
+    lost = net.answer(2, 2)[1]
+    assert lost["code"] == "beaten" and lost["reason"].startswith("beaten to it by 125 ms")
+
+
+def test_a_card_refused_because_its_place_was_taken_seconds_ago_is_no_lost_race() -> None:
+    """The hand-end panel's "Races lost to a card played first" (R16) counts races, not
+    a card played onto a place taken seconds before: the near seat loses the race for
+    F1's 2H by 60 ms, then plays its 2H there again 5 s later. That play is refused (the
+    place is taken) but neither the hand's ``lost`` nor its stored races count it."""
+    net = started(Rules(), (120, 10), call_deal)
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)
+    net.play(2, 2, "N>F1", t + 60)
+    net.run(1000)
+    assert net.answer(2, 2)[1]["code"] == "beaten"
+    net.run(4000)
+    net.play(2, 3, "N>F1", t + 5000)  # the same card, onto the place taken 5 s ago
+    net.run(1000)
+    late = net.answer(2, 3)[1]
+    assert late["type"] == "refused" and late["code"] == "beaten"
+    assert late["reason"] == "beaten to it: F1 already has the 2 of hearts (R16)"
+    assert net.h.table.lost == [(1, 60)]  # the race, not the card 5 s late
+    net.play(1, 3, "NERTZ", net.h.now)  # R27: seat 0's Nertz pile is empty
+    net.run(5000)
+    races = [r for r in net.h.records if type(r) is RacesRecord]
+    assert races == [RacesRecord(hand=1, match=1, won=(1, 0), lost=(0, 1))]
+
+
+def test_races_through_a_jittery_network_end_as_r16_says_for_the_play_times() -> None:
+    """Issue 23's bench in virtual time: a far seat (120 ms each way) and a near one (10
+    ms), each message ±30 ms of jitter; races 30, 60 and 100 ms apart, either seat
+    first, 20 of each. A race is right when the cards played within the tie window of
+    the first stay, and only those (R16). Right ≥ 0.95 in all, and ≥ 0.9 for each gap
+    with the far seat first (on main, the far card placed at once was tied by arrival
+    order: 0.55-0.75 at 100 ms; and one spike left the far seat credited late)."""
+    rng = random.Random(4)
+    right: dict[tuple[int, bool], list[bool]] = {}
+    for n in range(120):
+        gap, far_first = (30, 60, 100)[n % 3], n // 3 % 2 == 0
+        net = JitterNet(Rules(), (120, 10), rng)  # seat 0 far, seat 1 near
+        net.run(rng.randint(5000, 30000))  # some pings answered: 3 to 16
+        net.play(1, 1, "1>F", net.h.now)
+        net.run(1000)
+        t = net.h.now + 100
+        net.play(1, 2, "N>F1", t if far_first else t + gap)
+        net.play(2, 2, "N>F1", t + gap if far_first else t)
+        net.run(1500)
+        won = {seat for seat in (0, 1) if net.answer(seat + 1, 2)[1]["type"] == "ack"}
+        want = {0, 1} if gap <= 40 else {0 if far_first else 1}
+        right.setdefault((gap, far_first), []).append(won == want)
+    share = {cell: sum(ends) / len(ends) for cell, ends in right.items()}
+    overall = sum(sum(ends) for ends in right.values()) / 120
+    assert overall >= 0.95, share
+    assert all(share[gap, True] >= 0.9 for gap in (30, 60, 100)), share
 
 
 def test_a_contested_play_waits_no_longer_than_the_cap() -> None:

@@ -19,8 +19,9 @@ A play carries ``at``, the table's clock on the client when the gesture ended.
 never earlier than arrival minus ``highest_ms`` (capped at ``MAX_ONE_WAY_MS``). Claims
 that do not fit what the connection has shown get less than they ask for:
 
-* a claimed trip longer than ``highest_ms`` (a stamp from before what the pings allow)
-  is credited only the typical trip, and empties the quota;
+* a claimed trip longer than ``highest_ms`` (a stamp from before what the pings allow:
+  a spike of the network, or a lie) is credited as a claim of ``highest_ms``, and like
+  any claim its part beyond the typical trip is paid from the quota;
 * a stamp from the future (after its arrival) is credited nothing;
 * the part of any claim beyond the typical trip is paid from a *lag quota* (lichess's
   ``LagTracker``): it grows by ``QUOTA_GAIN_MS`` a play up to ``QUOTA_MAX_MS``, so jitter
@@ -29,8 +30,10 @@ that do not fit what the connection has shown get less than they ask for:
   ``MAX_ONE_WAY_MS`` twice over is not kept (it can only inflate the bound).
 
 Answering pings late makes a connection look farther away, but the same late answers
-shift its offset, so its stamps come out late by as much: the lie costs what it buys
-(docs/fairness.md, "Liars").
+shift its offset, so its stamps come out late by as much: alone, the lie costs what it
+buys. Answering late *and* stamping early by as much is credited half the delay early,
+and fits: it is what a connection that far away shows, which nothing here can tell from
+one (docs/fairness.md, "Liars"); ``MAX_ONE_WAY_MS`` bounds it.
 """
 
 from __future__ import annotations
@@ -194,14 +197,14 @@ class ConnectionClock:
         if claimed < 0:
             self.misfits += 1
             return Credit(arrival_ms, arrival_ms, claimed, False)
-        if claimed > self.highest_ms:
+        fits = claimed <= self.highest_ms
+        if not fits:  # a spike past what the pings showed, or a lie: the bound at most
             self.misfits += 1
-            self.quota_ms = 0.0
-            return Credit(arrival_ms, arrival_ms - round(typical), claimed, False)
-        base = min(float(claimed), typical)
-        extra = min(claimed - base, self.quota_ms)
+        trip = min(float(claimed), self.highest_ms)
+        base = min(trip, typical)
+        extra = min(trip - base, self.quota_ms)
         self.quota_ms = min(float(QUOTA_MAX_MS), self.quota_ms + QUOTA_GAIN_MS - extra)
-        return Credit(arrival_ms, arrival_ms - round(base + extra), claimed, True)
+        return Credit(arrival_ms, arrival_ms - round(base + extra), claimed, fits)
 
 
 def _median(values: list[float]) -> float:

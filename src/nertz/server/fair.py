@@ -198,7 +198,17 @@ class FairRaces:
                 return self._late(play, now)
         wait = self._rivals_wait(play.seat)
         if place not in arbiter.races and play.credited_ms + wait <= now:
-            return self._place(play, now)  # nobody can still beat it
+            # Nobody can still beat it: placed now, and the place decided by its credited
+            # time, so a rival's play credited later than the tie window loses to it even
+            # if it arrives within the tie window of this one's arrival (R16). (When no
+            # time is credited at all, arrival order is credited order: the engine ties
+            # and refuses as the plays come, as with the option off.)
+            placed = self._place(play, now)
+            timed = wait > 0 or play.credited_ms < play.arrival_ms
+            if placed and timed and place != CALL_PLACE and play.move.kind is Kind.FOUNDATION:
+                arbiter.decide(place, play.credited_ms)
+                self.winners[place] = play.seat
+            return placed
         arbiter.join(place, play, wait)
         self._bot_waits(play)
         return False
@@ -219,7 +229,10 @@ class FairRaces:
 
     def _late(self, play: Stamped, now: int) -> bool:
         """A play outside any race: lost if its place was won earlier by more than the
-        tie window of credited time, else to the engine as it comes."""
+        tie window of credited time, else to the engine as it comes. Lost by more than
+        a race's window (``_race_window``), it was no race: the place was taken before
+        it was played, so it is refused as the engine would, and not counted as a race
+        lost (the hand-end panel, the player's figures)."""
         hand = self.hand
         assert hand is not None
         move = play.move
@@ -227,9 +240,20 @@ class FairRaces:
         if card is not None and card.rank > 1:
             late = self.arbiter.late(card.key, move.dst, play)
             if late is not None and late[0] is Verdict.LOST and not hand.wants.get(card.key):
-                self._beaten(play, late[1], late[2])
+                _, by, place = late
+                if by <= self._race_window():
+                    self._beaten(play, by, place)
+                else:
+                    where = f"F{place[0] + 1} already has the {card.name}"
+                    self._refuse_play(play, Refusal.BEATEN, f"beaten to it: {where} (R16)")
                 return False
         return self._place(play, now)
+
+    def _race_window(self) -> int:
+        """How long after the winner's credited time a play still ran the same race: the
+        tie window plus the longest a contested play waits (``WAIT_CAP_MS``). A play
+        credited later came after the race was over: the place was taken."""
+        return self.rules.tie_window_ms + WAIT_CAP_MS
 
     def _place(self, play: Stamped, now: int) -> bool:
         """Hand ``play`` to the engine now, unless a window of the rules it was played

@@ -188,6 +188,12 @@ class Arbiter:
             ordered.append(self._against(play, first))
         return race, ordered
 
+    def decide(self, place: Contest, credited_ms: int) -> None:
+        """``place`` was taken outside a race, by a play credited ``credited_ms`` that could
+        have been contested but was placed the moment it came (its wait was already over):
+        decided all the same, so a later play for it is judged by credited time too."""
+        self.decided[place] = credited_ms
+
     def late(self, key: int, dst: int, play: Stamped) -> tuple[Verdict, int, Contest] | None:
         """A play of the card ``key`` for a foundation (``dst``, or -1 for any) whose
         place was raced for earlier this hand: tied or lost (by so many ms) by its
