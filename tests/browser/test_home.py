@@ -113,7 +113,10 @@ def test_offline_the_home_page_leads_to_the_rules_and_the_guided_hand(
     width, height = SIZES[way]
     phone = way != "desktop"
     context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone
+        bypass_csp=True,  # wait_for_function evaluates its predicate (conftest.py)
+        viewport={"width": width, "height": height},
+        has_touch=phone,
+        is_mobile=phone,
     )
     try:
         page = context.new_page()

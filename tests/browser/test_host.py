@@ -136,6 +136,7 @@ def test_the_home_page_makes_its_creator_host_though_someone_joins_first(
     page.fill("#name", "Ann")
     page.select_option("select[name=seats]", "2")
     page.select_option("select[name=who-1]", "person")
+    page.check("input[name=public]")  # listed: the racer polling the list sees it
     page.click("text=Create table and sit down")
     expect(page.locator(".host-line")).to_have_text("You are the host.")
     assert raced == [409, 200]  # seat 0 was kept; the racer sat at seat 1, host of nothing

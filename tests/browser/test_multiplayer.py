@@ -11,8 +11,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from nertz.server.clock import FIRST_PINGS
-
 from .conftest import Server
 from .helpers import Player, drag, foundation, open_players, seat_all
 
@@ -207,6 +205,18 @@ DELAYED = """
 """
 
 
+MEASURED = """
+() => {
+  // The table has measured this page's trip: it tells the page its clock's offset in
+  // its pings (``o``, null before any answer), and the page has taken one such ping
+  // in (it answered it), so its plays carry stamps the table can credit.
+  const pings = window.__ws.got.filter(({ msg }) => msg.type === "ping" && msg.o !== null);
+  const told = new Set(pings.map(({ msg }) => msg.t));
+  return window.__ws.sent.some(({ msg }) => msg.type === "pong" && told.has(msg.t));
+}
+"""
+
+
 def test_the_earlier_gesture_wins_from_a_page_150_ms_away(
     server: Server, players: list[Player]
 ) -> None:
@@ -223,11 +233,8 @@ def test_the_earlier_gesture_wins_from_a_page_150_ms_away(
         )
         page.keyboard.press("0")
         expect(page.locator(".card.selected")).to_have_attribute("aria-label", "2 of hearts")
-    for page in (ann, ben):  # the table has measured both trips: its first quick pings
-        page.wait_for_function(
-            "n => window.__ws.sent.filter(({ msg }) => msg.type === 'pong').length >= n",
-            arg=FIRST_PINGS,
-        )
+    for page in (ann, ben):  # the table has measured both trips, and both pages know it
+        page.wait_for_function(MEASURED)
     ann.keyboard.press("f")
     time.sleep(0.1)
     ben.keyboard.press("f")

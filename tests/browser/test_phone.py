@@ -189,11 +189,11 @@ def test_a_reaction_from_the_right_most_seat_shows_over_the_open_chat(
     context, ann, console = watched_page(browser, width, height, touch=phone, mobile=phone)
     other, ben, other_console = watched_page(browser, 1280, 720)
     try:
-        # Ann in seat 0, a bot in seat 1, Ben in seat 2: Ben is Ann's right-most opponent.
+        # Ann in seat 0, a bot in seat 1, Bert in seat 2: Bert is Ann's right-most opponent.
         code = server.table([ME, BOT, OTHER], bots={"1": "beginner:scorer"})
         url = f"{server.url}/t/{code}"
         sit(ann, url, "Ann")
-        sit(ben, url, "Ben")
+        sit(ben, url, "Bert")
         for page in (ann, ben):
             page.click(".overlay .ready-btn")
         for page in (ann, ben):
@@ -262,14 +262,14 @@ def test_a_person_removed_by_the_host_is_told_in_view_and_the_table_stops(
         code = server.table([ME, OTHER, OTHER], bots={})
         url = f"{server.url}/t/{code}"
         sit(ann, url, "Ann")
-        sit(ben, url, "Ben")
+        sit(ben, url, "Bert")
         sit(cy, url, "Cy")
-        # At seating: Ben, not ready yet, is removed.
+        # At seating: Bert, not ready yet, is removed.
         host_dialog(ann)
-        ann.locator("dialog .host-panel li").filter(has_text="Ben").locator(".host-remove").click()
+        ann.locator("dialog .host-panel li").filter(has_text="Bert").locator(".host-remove").click()
         told_removed(ben, way, "seating")
 
-        # Mid-hand: the host starts at once (a bot takes Ben's seat) and removes Cy.
+        # Mid-hand: the host starts at once (a bot takes Bert's seat) and removes Cy.
         host_dialog(ann)
         ann.click("dialog .host-start")
         wait_go(ann)

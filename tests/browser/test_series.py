@@ -52,7 +52,7 @@ def test_play_again_deals_the_next_match_at_the_same_link(
         "match": 2,
         "wins": [1, 0],
         "first_hand": 2,
-        "names": [["Ann", "Ben"]],  # who played the finished match, and who won it
+        "names": [["Ann", "Bert"]],  # who played the finished match, and who won it
         "winners": [[0]],
     }
 

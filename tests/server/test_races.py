@@ -252,7 +252,7 @@ def test_the_arbiter_refuses_a_play_credited_100_ms_after_a_card_placed_at_once(
     arbiter = Arbiter(tie_window_ms=40)
     two = Card.parse("2H").key
     place = (0, two)
-    arbiter.decide(place, 1000)  # the far card: credited 1000, arrived 1080, placed then
+    arbiter.placed(place, 1000)  # the far card: credited 1000, arrived 1080, placed then
     near = Stamped(1, 1, Move.parse("N>F1"), 2, 2, 1105, 1100)
     assert arbiter.late(two, 0, near) == (Verdict.LOST, 100, place)
     tie = near._replace(arrival_ms=1035, credited_ms=1030)

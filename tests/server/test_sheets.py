@@ -56,7 +56,9 @@ def test_the_csv_keeps_its_columns_to_the_last_row(tmp_path: Path) -> None:
     """Every row of the CSV, the totals and the winner (R32) too, has the header's
     columns: one ``total`` row per player and one ``winner`` row per winner, each with
     the total in the ``total`` column."""
-    with TestClient(create_app(Config(db=str(tmp_path / "c.db")))) as client:
+    with TestClient(
+        create_app(Config(db=str(tmp_path / "c.db"))), base_url="http://127.0.0.1"
+    ) as client:
         made = client.post("/api/sheets", json={"names": NAMES, "options": {"target": "15"}})
         sid = made.json()["id"]
         client.post(f"/api/sheets/{sid}/hands", json=HAND)  # Eve wins with 20

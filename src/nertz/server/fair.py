@@ -206,7 +206,7 @@ class FairRaces:
             placed = self._place(play, now)
             timed = wait > 0 or play.credited_ms < play.arrival_ms
             if placed and timed and place != CALL_PLACE and play.move.kind is Kind.FOUNDATION:
-                arbiter.decide(place, play.credited_ms)
+                arbiter.placed(place, play.credited_ms)
                 self.winners[place] = play.seat
             return placed
         arbiter.join(place, play, wait)

@@ -188,7 +188,7 @@ class Arbiter:
             ordered.append(self._against(play, first))
         return race, ordered
 
-    def decide(self, place: Contest, credited_ms: int) -> None:
+    def placed(self, place: Contest, credited_ms: int) -> None:
         """``place`` was taken outside a race, by a play credited ``credited_ms`` that could
         have been contested but was placed the moment it came (its wait was already over):
         decided all the same, so a later play for it is judged by credited time too."""
