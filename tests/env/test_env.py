@@ -34,15 +34,18 @@ def play_random(env: NertzEnv, ticks: int, seed: int = 1) -> list[dict]:
     return seen
 
 
-def test_the_mask_is_the_engines_legal_moves_and_masked_moves_are_played() -> None:
-    """Every legal move (R12-R27) has its action in the mask, and nothing else but
+@pytest.mark.parametrize(
+    "table", [{}, {"rules": {"jokers": True, "draw": 1}, "bots": {3: "demon"}, "pace": 300}]
+)
+def test_the_mask_is_the_engines_legal_moves_and_masked_moves_are_played(table: dict) -> None:
+    """Every legal move (R12-R27, R41) has its action in the mask, and nothing else but
     waiting; a masked action is refused only when it lost a race (R16) or the table
     rotated under it (R25)."""
-    env = NertzEnv(seats=4)
+    env = NertzEnv(seats=4, **table)
     rng = random.Random(3)
     obs, _ = env.reset(seed=3)
     played = 0
-    for _ in range(300):
+    for _ in range(600):
         hand = env.table.hand
         for seat in env.seats:
             mask = obs[agent_name(seat)]["action_mask"]
@@ -59,7 +62,7 @@ def test_the_mask_is_the_engines_legal_moves_and_masked_moves_are_played() -> No
                 played += 1
         if not env.agents:
             obs, _ = env.reset()
-    assert played > 500
+    assert played > 800
 
 
 def test_an_unmasked_action_is_refused_by_the_engine_with_its_reason() -> None:

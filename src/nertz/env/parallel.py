@@ -199,17 +199,20 @@ class NertzEnv(ParallelEnv[str, Obs, int]):
         size = len(space)
         seats = self.seats
         observations = self.observer.observe_all(hand, seats, self.table.piles_changed)
-        # Every mask in one array and one NumPy call: row i is agent i's.
-        rows: list[int] = []
-        columns: list[int] = []
+        # Every mask in one array, set by one NumPy call: row i is agent i's.
+        flat: list[int] = []
+        legal_of = self._legal
+        changed = self.table.moves_changed
         for i, seat in enumerate(seats):
-            legal = space.legal(hand.legal_moves(seat))
-            self._legal[seat] = legal
-            rows += [i] * (len(legal) + 1)
-            columns.append(WAIT)
-            columns += legal
+            if seat in changed:
+                legal_of[seat] = space.legal(hand.legal_moves(seat))
+            legal = legal_of[seat]
+            row = i * size
+            flat += [row + action for action in legal]
+        changed.clear()
         masks = np.zeros((len(seats), size), dtype=np.int8)
-        masks[rows, columns] = 1
+        masks[:, WAIT] = 1
+        masks.ravel()[flat] = 1
         return {
             agent: {"observation": observation, "action_mask": mask}
             for agent, observation, mask in zip(self.agents, observations, masks)

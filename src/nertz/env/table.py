@@ -31,6 +31,8 @@ from nertz.engine import (
     Outcome,
     Rotated,
     Rules,
+    SaidStuck,
+    StockTurned,
     deal,
     view,
 )
@@ -71,6 +73,11 @@ class Table:
         self.piles_changed: set[int] = set(range(len(bots)))
         """The seats whose work piles may have changed since the observer last read
         them (it empties the set): every change comes with a ``CardsMoved`` event."""
+        self.moves_changed: set[int] = set(range(len(bots)))
+        """The seats whose legal moves may have changed since the environment last
+        asked the engine (it empties the set): a seat's own card moves, turns and
+        *stuck* change its own; a card to the middle, a call, a rotation or a joker's
+        announcement everyone's (R13, R25, R28, R41)."""
 
     def reset(self, seed: int) -> None:
         """Deal a new hand from ``seed`` (R33), seat the bots (their random choices drawn
@@ -87,6 +94,7 @@ class Table:
             driver.begin(view(hand, driver.seat))
         self.now = 0
         self.piles_changed.update(range(len(self.specs)))
+        self.moves_changed.update(range(len(self.specs)))
         self._announce(hand.start(0).events)
         for driver in self.drivers:
             self._plan(driver, 0)
@@ -183,11 +191,25 @@ class Table:
         middle)."""
         for driver in self.drivers:
             driver.observe(events)
+        everyone = False
         for event in events:
-            if type(event) is CardsMoved:
+            kind = type(event)
+            if kind is CardsMoved:
+                assert isinstance(event, CardsMoved)
                 move = event.move
                 if move.src < PILES or move.kind is Kind.PILE or move.kind is Kind.UNDER:
                     self.piles_changed.add(event.seat)
+                if event.foundation >= 0:
+                    everyone = True  # the middle changed: everyone's plays to it
+                else:
+                    self.moves_changed.add(event.seat)
+            elif kind is StockTurned or kind is SaidStuck:
+                assert isinstance(event, (StockTurned, SaidStuck))
+                self.moves_changed.add(event.seat)
+            else:  # a call, a rotation, a joker's announcement: anything may change
+                everyone = True
+        if everyone:
+            self.moves_changed.update(range(len(self.specs)))
 
     def _plan(self, driver: Driver, now: int) -> None:
         due = driver.plan(now)
