@@ -15,6 +15,7 @@ import pytest  # noqa: E402
 
 from nertz.engine import LATE_REFUSALS, Refusal, RulesError  # noqa: E402
 from nertz.env import WAIT, NertzEnv, NertzGymEnv, agent_name  # noqa: E402
+from nertz.env.observe import Observer  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "nertz"
 
@@ -40,14 +41,18 @@ def play_random(env: NertzEnv, ticks: int, seed: int = 1) -> list[dict]:
 def test_the_mask_is_the_engines_legal_moves_and_masked_moves_are_played(table: dict) -> None:
     """Every legal move (R12-R27, R41) has its action in the mask, and nothing else but
     waiting; a masked action is refused only when it lost a race (R16) or the table
-    rotated under it (R25)."""
+    rotated under it (R25). The observations kept from step to step are the ones built
+    afresh."""
     env = NertzEnv(seats=4, **table)
     rng = random.Random(3)
     obs, _ = env.reset(seed=3)
     played = 0
     for _ in range(600):
         hand = env.table.hand
+        fresh = Observer(4, hand.rules, env.space.max_run)
         for seat in env.seats:
+            # What the environment keeps between steps is what it would build afresh.
+            assert np.array_equal(obs[agent_name(seat)]["observation"], fresh.observe(hand, seat))
             mask = obs[agent_name(seat)]["action_mask"]
             legal = {env.space.index(m) for m in hand.legal_moves(seat)} - {None}
             assert set(np.flatnonzero(mask)) == legal | {WAIT}

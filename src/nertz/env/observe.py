@@ -71,39 +71,60 @@ class Observer:
             for seat in range(seats)
         ]
         """Per observer: the indexes that put its own seat first, the others after it."""
-        self._piles: list[list[int]] = [[] for _ in range(seats)]
-        """Each seat's work piles as codes, kept until they change."""
+        self._orders: dict[tuple[int, ...], tuple[Obs, Obs]] = {}
+        """Per list of observers: their ``_order`` rows stacked, and their seats."""
+        self._head_size = 6 + self.draw
+        self._public_size = public
+        self._table: Obs = np.zeros(self.size, dtype=np.int16)
+        """The table in seat order, kept from step to step: each part is written again
+        only when an event says it may have changed."""
 
-    def observe_all(self, hand: Hand, seats: Sequence[int], changed: set[int]) -> list[Obs]:
+    def observe_all(
+        self, hand: Hand, seats: Sequence[int], changed: set[int], seats_changed: set[int]
+    ) -> list[Obs]:
         """The observations of ``seats``, in that order. The table's public part is
-        built once and each seat's array is that part with the seats turned so its
-        own comes first (one NumPy index), and the other seats counted from it.
+        kept in one array and each seat's observation is that array with the seats
+        turned so its own comes first (one NumPy index for all), and the other seats
+        counted from it.
         ``changed``: the seats whose work piles may have changed since the last call
-        (or every seat, for a new hand); emptied here."""
-        piles = self._piles
+        (or every seat, for a new hand), ``seats_changed`` those whose layout may have;
+        both emptied here."""
+        table = self._table
+        size, head, public = self.seat_size, self._head_size, self._public_size
+        # Only what changed is written: converting Python ints to NumPy's is most of
+        # the cost of an observation.
         for seat in changed:
-            piles[seat] = self._work(hand.seats[seat].work)
+            at = seat * size + head
+            table[at : at + size - head] = self._work(hand.seats[seat].work)
         changed.clear()
-        values = self._public(hand)
-        table = np.array(values, dtype=np.int16)
+        for seat in seats_changed:
+            at = seat * size
+            table[at : at + head] = self._head(hand, seat)
+        seats_changed.clear()
+        table[public:] = self._middle(hand)
+        key = tuple(seats)
+        order = self._orders.get(key)
+        if order is None:
+            order = self._orders[key] = (
+                np.stack([self._order[seat] for seat in seats]),
+                np.array(seats, dtype=np.int16),
+            )
+        # One NumPy index turns the table for every observer at once: row i is seats[i]'s.
+        rows = table[order[0]]
         n = self.seats
         caller = hand.caller
-        caller_at = self._caller_at
-        out = []
-        for seat in seats:
-            obs = table[self._order[seat]]
-            if caller is not None:
-                obs[caller_at] = 1 + (caller - seat) % n
-            if self.announcements:
-                at = self._announced_at
-                for k, a in enumerate(hand.announcements[: self.announcements]):
-                    obs[at + 4 * k] = 1 + (a.seat - seat) % n
-            out.append(obs)
-        return out
+        if caller is not None:
+            rows[:, self._caller_at] = 1 + (caller - order[1]) % n
+        if self.announcements:
+            at = self._announced_at
+            for k, a in enumerate(hand.announcements[: self.announcements]):
+                rows[:, at + 4 * k] = 1 + (a.seat - order[1]) % n
+        return list(rows)
 
     def observe(self, hand: Hand, seat: int) -> Obs:
         """``seat``'s observation alone, everything read afresh."""
-        return self.observe_all(hand, (seat,), set(range(self.seats)))[0]
+        every = range(self.seats)
+        return self.observe_all(hand, (seat,), set(every), set(every))[0]
 
     def _work(self, work: list[list[Card]]) -> list[int]:
         """A seat's four work piles, ``max_run`` codes each, head first."""
@@ -117,28 +138,31 @@ class Observer:
             values += _ZEROS[run - len(pile)]
         return values
 
-    def _public(self, hand: Hand) -> list[int]:
-        """Every seat's layout as the table shows it, then the middle and the hand's
-        state, in seat order (the relative seats are filled in per observer)."""
+    def _head(self, hand: Hand, seat: int) -> list[int]:
+        """One seat's layout but its work piles, as the table shows it (R4, R6, R21)."""
         draw = self.draw
         codes = _CODES
+        layout = hand.seats[seat]
+        nertz, waste = layout.nertz, layout.waste
+        values = [
+            codes[nertz[-1].key] if nertz else 0,
+            len(nertz),
+            len(layout.stock),
+            len(waste),
+            hand.middle[seat],
+            1 if layout.stuck else 0,
+        ]
+        fan = min(layout.fan, draw)
+        if fan:
+            values += [codes[c.key] for c in reversed(waste[len(waste) - fan :])]
+        values += _ZEROS[draw - fan]
+        return values
+
+    def _middle(self, hand: Hand) -> list[int]:
+        """The middle and the hand's state (the relative seats are filled in per
+        observer)."""
         zeros = _ZEROS
         values: list[int] = []
-        for layout, middle, work in zip(hand.seats, hand.middle, self._piles):
-            nertz, waste = layout.nertz, layout.waste
-            values += (
-                codes[nertz[-1].key] if nertz else 0,
-                len(nertz),
-                len(layout.stock),
-                len(waste),
-                middle,
-                1 if layout.stuck else 0,
-            )
-            fan = min(layout.fan, draw)
-            if fan:
-                values += [codes[c.key] for c in reversed(waste[len(waste) - fan :])]
-            values += zeros[draw - fan]
-            values += work
         foundations = hand.foundations
         for f in foundations[: self.foundations]:
             values += (int(f.suit) * 13 + f.top_rank, len(f.cards))

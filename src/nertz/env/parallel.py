@@ -98,6 +98,7 @@ class NertzEnv(ParallelEnv[str, Obs, int]):
         self.possible_agents = [agent_name(s) for s in self.seats]
         self.agents: list[str] = []
         self._seat_of = {agent_name(s): s for s in self.seats}
+        self._agent_of = {s: agent_name(s) for s in self.seats}
         self._legal: dict[int, dict[int, Move]] = {}
         self._standing: dict[int, int] = {}
         self._seed: int | None = None
@@ -147,28 +148,28 @@ class NertzEnv(ParallelEnv[str, Obs, int]):
             raise RuntimeError("the hand is over: call reset() to deal the next one")
         moves: list[tuple[int, Move]] = []
         size = len(self.space)
+        legal_of = self._legal
+        canonical = self.space.moves
         for seat, agent in zip(self.seats, self.agents):
-            action = actions.get(agent, WAIT)
-            action = int(action)
-            if not 0 <= action < size:
-                raise ValueError(f"{agent}: action {action} is not in the move space 0-{size - 1}")
+            action = int(actions.get(agent, WAIT))
             if action != WAIT:
-                move = self._legal[seat].get(action) or self.space.moves[action]
+                if not 0 < action < size:
+                    raise ValueError(
+                        f"{agent}: action {action} is not in the move space 0-{size - 1}"
+                    )
+                move = legal_of[seat].get(action) or canonical[action]
                 assert move is not None
                 moves.append((seat, move))
         outcomes = self.table.step(moves)
         hand = self.table.hand
         over = hand.over
         truncated = not over and self.table.now >= self.max_ms
-        infos: dict[str, dict[str, Any]] = {}
-        for seat, agent in zip(self.seats, self.agents):
-            outcome = outcomes.get(seat)
-            if outcome is not None and not outcome.ok:
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        for seat, outcome in outcomes.items():
+            if not outcome.ok:
                 code = outcome.code
                 refused = code.value if code is not None else DROPPED
-                infos[agent] = {"refused": refused, "reason": outcome.reason}
-            else:
-                infos[agent] = {}
+                infos[self._agent_of[seat]] = {"refused": refused, "reason": outcome.reason}
         rewards = self._rewards(over)
         agents = self.agents
         observations = self._observations()
@@ -198,11 +199,14 @@ class NertzEnv(ParallelEnv[str, Obs, int]):
         space = self.space
         size = len(space)
         seats = self.seats
-        observations = self.observer.observe_all(hand, seats, self.table.piles_changed)
+        table = self.table
+        observations = self.observer.observe_all(
+            hand, seats, table.piles_changed, table.seats_changed
+        )
         # Every mask in one array, set by one NumPy call: row i is agent i's.
         flat: list[int] = []
         legal_of = self._legal
-        changed = self.table.moves_changed
+        changed = table.moves_changed
         for i, seat in enumerate(seats):
             if seat in changed:
                 legal_of[seat] = space.legal(hand.legal_moves(seat))
@@ -212,10 +216,10 @@ class NertzEnv(ParallelEnv[str, Obs, int]):
         changed.clear()
         masks = np.zeros((len(seats), size), dtype=np.int8)
         masks[:, WAIT] = 1
-        masks.ravel()[flat] = 1
+        masks.put(flat, 1)
         return {
             agent: {"observation": observation, "action_mask": mask}
-            for agent, observation, mask in zip(self.agents, observations, masks)
+            for agent, observation, mask in zip(self.agents, observations, list(masks))
         }
 
     def legal_actions(self, agent: str) -> list[int]:

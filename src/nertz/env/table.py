@@ -73,6 +73,10 @@ class Table:
         self.piles_changed: set[int] = set(range(len(bots)))
         """The seats whose work piles may have changed since the observer last read
         them (it empties the set): every change comes with a ``CardsMoved`` event."""
+        self.seats_changed: set[int] = set(range(len(bots)))
+        """The seats whose layout (or cards in the middle) may have changed since the
+        observer last read them: each change comes with an event of that seat, or
+        one for the whole table (it empties the set)."""
         self.moves_changed: set[int] = set(range(len(bots)))
         """The seats whose legal moves may have changed since the environment last
         asked the engine (it empties the set): a seat's own card moves, turns and
@@ -95,6 +99,7 @@ class Table:
         self.now = 0
         self.piles_changed.update(range(len(self.specs)))
         self.moves_changed.update(range(len(self.specs)))
+        self.seats_changed.update(range(len(self.specs)))
         self._announce(hand.start(0).events)
         for driver in self.drivers:
             self._plan(driver, 0)
@@ -176,12 +181,13 @@ class Table:
 
     def _accepted(self, move: Move, outcome: Outcome, at_ms: int) -> bool:
         """Tell every bot what happened; True when the table rotated (R25)."""
-        events = list(outcome.events)
-        deadline = self.hand.next_deadline()
-        if move.kind is Kind.TURN and deadline is not None and deadline <= at_ms:
-            # A turn that may have blocked the seat: the table looks at once (R24), as
-            # the simulator's loop does.
-            events += self.hand.tick(at_ms).events
+        events = outcome.events
+        if move.kind is Kind.TURN:
+            deadline = self.hand.next_deadline()
+            if deadline is not None and deadline <= at_ms:
+                # A turn that may have blocked the seat: the table looks at once (R24),
+                # as the simulator's loop does.
+                events += self.hand.tick(at_ms).events
         self._announce(events)
         return any(type(e) is Rotated for e in events)
 
@@ -196,6 +202,7 @@ class Table:
             kind = type(event)
             if kind is CardsMoved:
                 assert isinstance(event, CardsMoved)
+                self.seats_changed.add(event.seat)
                 move = event.move
                 if move.src < PILES or move.kind is Kind.PILE or move.kind is Kind.UNDER:
                     self.piles_changed.add(event.seat)
@@ -206,10 +213,12 @@ class Table:
             elif kind is StockTurned or kind is SaidStuck:
                 assert isinstance(event, (StockTurned, SaidStuck))
                 self.moves_changed.add(event.seat)
+                self.seats_changed.add(event.seat)
             else:  # a call, a rotation, a joker's announcement: anything may change
                 everyone = True
         if everyone:
             self.moves_changed.update(range(len(self.specs)))
+            self.seats_changed.update(range(len(self.specs)))
 
     def _plan(self, driver: Driver, now: int) -> None:
         due = driver.plan(now)
