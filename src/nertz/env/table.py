@@ -3,8 +3,9 @@
 The environment frames real time (R8: no turns) as ticks of ``step_ms`` virtual
 milliseconds. At a tick every learner may play one move, chosen from the table as it
 stood at the tick's start; the moves land at that time, in seat order from a learner
-drawn at random each tick (two learners racing for one foundation: the first lands, the other is
-refused ``beaten``, R16). Then the table's time runs on to the next tick: the bots
+drawn at random each tick (two learners racing for one foundation: the first lands,
+the other is refused ``beaten``, R16; a rotation drops the tick's moves still to land,
+R25). Then the table's time runs on to the next tick: the bots
 play their committed moves when they are due, and the engine's own timers fire (the
 landing window after a call, R28; the rotations of a blocked or idle table, R25-R26;
 a joker's announcement, R41), exactly as in the simulator (``nertz.sim.table``).
