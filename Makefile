@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # mypyc compiles these in place (setup.py); any edit to them rebuilds on the next make.
 COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py)
 
-.PHONY: play test test-pure lint bench install clean chromium services cluster screenshots
+.PHONY: play test test-pure lint bench bench-env install clean chromium services cluster screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -17,7 +17,7 @@ $(PY):
 $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES) | $(PY)
 	$(PY) -m pip install -q --upgrade pip $$($(PY) -c "import tomllib; \
 		print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'])")
-	$(PY) -m pip install -q --no-build-isolation -e '.[test]'
+	$(PY) -m pip install -q --no-build-isolation -e '.[test,env]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -29,7 +29,8 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server src/nertz/bots src/nertz/sim
+	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server src/nertz/bots src/nertz/sim \
+		src/nertz/env
 
 # The browser tests use Debian's Chromium; install it when missing (as root, with apt),
 # with a colour emoji font for the chat's reactions.
@@ -70,6 +71,13 @@ bench: $(STAMP)
 	$(PY) bench/engine.py --jokers
 	$(PY) bench/simulate.py
 	$(PY) bench/load.py --tables 300 --seconds 30
+
+# nertz.env against RLCard's Uno (docs/performance.md): RLCard, the extra `bench`, is
+# installed for this run only, never for the tests.
+bench-env: $(STAMP)
+	$(PY) -m pip install -q $$($(PY) -c "import tomllib; \
+		print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['bench'])")
+	$(PY) bench/env.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
