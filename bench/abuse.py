@@ -25,16 +25,17 @@ same run: first alone (the baseline), then for ``--seconds`` beside this mix:
 * stored-event spam: two addresses at eight practice tables each flipping ``pace`` and
   ``pause`` as fast as they are answered, and hosts flipping an option.
 
-Meanwhile a newcomer, each time from a new address, makes a public table every second
-and sits down with its host token a moment later (the racer has seen it by then): it
-must be answered 201 every time (a new address can create tables throughout) and be
-the host of every table it made.
 * the reads no quota bounded before (issue 24): one address with 8 requests in flight,
   and six more addresses with 8 each, asking on and on for the list of tables, a long
   score sheet and its CSV, a table's invite dialog and QR code, a finished match (when
   one is listed), ``/metrics``, ``/sw.js`` and a client file;
 * a foreign site's page in visitors' browsers: changes with a foreign ``Origin``, with
   ``text/plain`` JSON and no ``Origin``, and WebSockets under a rebound ``Host``.
+
+Meanwhile a newcomer, each time from a new address, makes a public table every second
+and sits down with its host token a moment later (the racer has seen it by then): it
+must be answered 201 every time (a new address can create tables throughout) and be
+the host of every table it made.
 
 Honest errors are ``error`` messages, plays not answered within 2 s and lost
 connections. ``rss_growth_mb`` is the server's peak RSS during the abuse less its RSS
