@@ -96,6 +96,7 @@ class Server:
 ROOMY = Limits(
     creates_per_minute=10_000,
     open_tables_per_address=10_000,
+    bot_tables_per_address=10_000,
     joins_per_minute=10_000,
     sheets_per_hour=10_000,
     devices_per_hour=10_000,

@@ -526,3 +526,22 @@ def test_fourteen_addresses_hold_at_most_a_tenth_of_the_servers_tables() -> None
     ``max_tables`` (20 a head, counting only unstarted tables, let them hold it all)."""
     limits = Limits()
     assert 14 * limits.open_tables_per_address <= limits.max_tables // 10
+
+
+def test_an_address_runs_at_most_two_tables_of_bots_alone(tmp_path: Path) -> None:
+    """Issue 24: a table with no seat for a person costs every bot's play until it ends
+    (``unattended_s``), so one address may run only ``bot_tables_per_address`` of them;
+    tables with a seat for a person are not held back by it."""
+    config = Config(db=str(tmp_path / "b.db"), port=free_port())
+    bots = {str(seat): "casual" for seat in range(8)}
+    with running(config) as port:
+        http = f"http://127.0.0.1:{port}"
+        answers = [
+            httpx.post(f"{http}/api/tables", json={"seats": 8, "bots": bots}) for _ in range(3)
+        ]
+        assert [a.status_code for a in answers] == [201, 201, 429]
+        assert answers[2].json()["error"] == "too_many_bot_tables"
+        assert "at most 2" in answers[2].json()["reason"]
+        with_a_person = httpx.post(f"{http}/api/tables", json={"seats": 2, "bots": {"1": "casual"}})
+        assert with_a_person.status_code == 201
+        assert Limits().bot_tables_per_address * 14 * 8 <= 224  # bots 14 addresses can run

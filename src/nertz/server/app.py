@@ -242,13 +242,16 @@ def create_app(config: Config) -> Starlette:
             return refused(refusal)
         try:
             rules, settings = table_request(await decode_body(request, CreateTable, "table"))
+            bots_only = len(settings.bots) >= settings.seats  # no seat for a person
+            if bots_only and (refusal := quotas.bot_table(address, held)) is not None:
+                return refused(refusal)
             entry, key = await new_table(state, rules, settings)
         except RequestError as error:
             if error.code == "too_many_tables":  # the server-wide cap
                 metrics.refused(error.code)
                 return Refusal(error.code, error.reason, 60, error.status).response()
             return error.response()
-        quotas.table_created(address, entry.code, held)
+        quotas.table_created(address, entry.code, held, bots_only)
         host_token = lobby().keep_for_creator(entry, address)
         out: dict[str, Any] = {
             "code": entry.code,

@@ -77,6 +77,11 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Tables created from one address that the server still runs, started or not
     (each counts until it is gone: ``lifetimes.py`` bounds how long a table nobody
     plays at lives). 14 addresses hold at most 7% of the default ``max_tables``."""
+    bot_tables_per_address: int = 2
+    """Of those, tables with no seat for a person (every seat a bot's) from one address:
+    a table of bots to watch costs the server eight bots' play for up to ``unattended_s``
+    with nobody at it, so 14 addresses may run 28 of them (224 bots), not 140 (the
+    1,120 bots that tripled honest players' ack p99 in ``bench/abuse.py``)."""
     creates_per_minute: int = 30
     """``POST /api/tables`` from one address, a minute (a burst of as many)."""
     joins_per_minute: int = 60
@@ -284,6 +289,8 @@ class Quotas:
         per_minute = limits.costly_per_minute
         self._costly = _Buckets(per_minute / 60, per_minute, clock)
         self.created: dict[str, list[str]] = {}
+        self.bot_tables: dict[str, list[str]] = {}
+        """Of ``created``, the tables with no seat for a person (``bot_table``)."""
         """Address -> codes of the tables it created that the server may still run."""
         self.connections: dict[str, int] = {}
         """Address -> its open WebSockets."""
@@ -357,10 +364,37 @@ class Quotas:
             f"at most {self.limits.creates_per_minute} new tables a minute from one address",
         )
 
-    def table_created(self, address: str, code: str, held: Callable[[str], bool]) -> None:
+    def bot_table(self, address: str, held: Callable[[str], bool]) -> Refusal | None:
+        """May ``address`` create one more table with no seat for a person
+        (``bot_tables_per_address``)? Asked once the request says so, after
+        ``create_table``."""
+        mine = [code for code in self.bot_tables.get(address, ()) if held(code)]
+        if mine:
+            self.bot_tables[address] = mine
+        else:
+            self.bot_tables.pop(address, None)
+        cap = self.limits.bot_tables_per_address
+        if len(mine) < cap:
+            return None
+        refusal = Refusal(
+            "too_many_bot_tables",
+            f"you have {len(mine)} tables of bots alone open (at most {cap} from one "
+            "address): let one finish, or keep a seat for a person",
+            60,
+        )
+        return self._noted(address, refusal)
+
+    def table_created(
+        self, address: str, code: str, held: Callable[[str], bool], bots_only: bool = False
+    ) -> None:
         if address not in self.created and len(self.created) >= _TRACKED_MAX:
             self.created = {a: codes for a, codes in self.created.items() if any(map(held, codes))}
+            self.bot_tables = {
+                a: codes for a, codes in self.bot_tables.items() if any(map(held, codes))
+            }
         self.created.setdefault(address, []).append(code)
+        if bots_only:
+            self.bot_tables.setdefault(address, []).append(code)
 
     def join(self, address: str) -> Refusal | None:
         return self._rate(
