@@ -92,8 +92,9 @@ import sys, uvicorn
 from nertz.server.app import Config, create_app
 from nertz.server.cli import tune_process, uvicorn_config
 from nertz.server.limits import Limits
-roomy = Limits(creates_per_minute=10**6, open_tables_per_address=10**6, bot_tables_per_address=10**6,
-    joins_per_minute=10**6, sheets_per_hour=10**6, address_states_per_s=10**6,
+roomy = Limits(creates_per_minute=10**6, open_tables_per_address=10**6,
+    bot_tables_per_address=10**6, joins_per_minute=10**6, sheets_per_hour=10**6,
+    address_states_per_s=10**6,
     requests_per_s=10**6)
 if sys.argv[3]:  # --store-tick-ms: the store writer's poll (its acks wait for a commit)
     import nertz.server.store
