@@ -63,6 +63,17 @@ def seat_all(pages: list[Page], url: str, names: list[str]) -> None:
         wait_go(page)
 
 
+SIZES = {"upright": (390, 844), "sideways": (844, 390), "desktop": (1280, 720)}
+"""A phone held upright, one held sideways, and a desktop (issue 23's three sizes)."""
+
+
+def sized_page(browser: Browser, way: str) -> tuple[BrowserContext, Page, Console]:
+    """``watched_page`` at one of ``SIZES``: a phone's with touch, as a phone is."""
+    width, height = SIZES[way]
+    phone = way != "desktop"
+    return watched_page(browser, width, height, touch=phone, mobile=phone)
+
+
 def no_sideways_scroll(page: Page) -> None:
     """The page is no wider than its window (a phone would scroll it sideways)."""
     settle(page)

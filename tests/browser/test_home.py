@@ -9,11 +9,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .helpers import BOT, wait_go, watched_page
+from .helpers import BOT, SIZES, sized_page, wait_go
 
 ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2H 3C 7H; waste: -"
 """One Nertz card: play it and call (R27), the one-hand match won."""
-SIZES = {"upright": (390, 844), "sideways": (844, 390), "desktop": (1280, 720)}
 
 
 def in_view(page: Page, selector: str) -> None:
@@ -30,9 +29,7 @@ def in_view(page: Page, selector: str) -> None:
 def test_a_new_table_is_private_unless_listing_is_chosen(
     browser: Browser, server: Server, way: str
 ) -> None:
-    width, height = SIZES[way]
-    phone = way != "desktop"
-    context, page, console = watched_page(browser, width, height, touch=phone, mobile=phone)
+    context, page, console = sized_page(browser, way)
     try:
         page.goto(server.url)
         listed = page.locator('#create input[name="public"]')
@@ -66,9 +63,7 @@ def test_a_new_table_is_private_unless_listing_is_chosen(
 def test_past_matches_include_this_browsers_matches_at_private_tables(
     browser: Browser, server: Server, way: str
 ) -> None:
-    width, height = SIZES[way]
-    phone = way != "desktop"
-    context, page, console = watched_page(browser, width, height, touch=phone, mobile=phone)
+    context, page, console = sized_page(browser, way)
     try:
         made = server.post(
             "/api/test/tables",
@@ -98,7 +93,6 @@ def test_past_matches_include_this_browsers_matches_at_private_tables(
         expect(past).to_contain_text("and won")
         expect(past).to_contain_text("you 1")
         in_view(page, ".past li a")
-        page.screenshot(path=f"/tmp/home-past-{way}.png", full_page=True)
         page.click(".past li a")  # the match's own page
         page.wait_for_url("**/matches/**")
         assert console.errors == [], console.errors
@@ -132,7 +126,6 @@ def test_offline_the_home_page_leads_to_the_rules_and_the_guided_hand(
         expect(page.locator(".error")).to_contain_text("could not be loaded")
         for link in ('a[href="/rules"]', 'a[href="/learn"]'):
             in_view(page, f".page.home {link}")
-        page.screenshot(path=f"/tmp/home-offline-{way}.png")
         page.click('.page.home a[href="/rules"]')
         expect(page.locator("h1")).to_have_text("How to play Nertz")
     finally:

@@ -11,13 +11,20 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .helpers import BOT, no_sideways_scroll, to_the_middle, wait_go, watched_page
+from .helpers import (
+    BOT,
+    SIZES,
+    no_sideways_scroll,
+    sized_page,
+    to_the_middle,
+    wait_go,
+    watched_page,
+)
 
 ME = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2H 3C 7H; waste: -"
 """One Nertz card: play it and call (R27); the 2H keeps the seat from being blocked."""
 OTHER = "nertz: 9S 2S; work: KS / QD / 8D / 3S; stock: 4H 5H 6H; waste: -"
 """A person's seat that never reaches the first's ace foundation."""
-SIZES = {"upright": (390, 844), "sideways": (844, 390), "desktop": (1280, 720)}
 PHONES = {k: v for k, v in SIZES.items() if k != "desktop"}
 TAP = 40
 """The least width and height of a tap target on a phone's table (px)."""
@@ -80,9 +87,7 @@ def not_squeezed(page: Page, panel: str) -> None:
 def test_the_seating_and_end_panels_keep_their_width_beside_the_chat(
     browser: Browser, server: Server, way: str
 ) -> None:
-    width, height = SIZES[way]
-    phone = way != "desktop"
-    context, page, console = watched_page(browser, width, height, touch=phone, mobile=phone)
+    context, page, console = sized_page(browser, way)
     try:
         code = server.table([ME, BOT], options={"match": "single"})
         page.goto(f"{server.url}/t/{code}")
@@ -105,13 +110,11 @@ def test_the_seating_and_end_panels_keep_their_width_beside_the_chat(
         # The one-hand match is over: its winner is in sight without scrolling (R32).
         expect(page.locator(".overlay .winners")).to_have_text("You win the match with 1!")
         in_view(page, ".overlay .winners")
-        page.screenshot(path=f"/tmp/phone-end-{way}.png")
         # The chat is there when asked for, and then the panel is not squeezed either.
         if not page.locator(".chat-panel").is_visible():
             page.click(".chat-btn")
         expect(page.locator(".chat-panel")).to_be_visible()
-        page.screenshot(path=f"/tmp/phone-end-chat-{way}.png")
-        if width > 700:  # room for both: side by side
+        if SIZES[way][0] > 700:  # room for both: side by side
             not_squeezed(page, ".overlay .hand-end")
         else:  # the chat over the panel at full width; shut, the panel is whole again
             in_view(page, ".chat-panel .chat-close")
@@ -157,7 +160,6 @@ def test_every_tap_target_on_a_phones_table_is_at_least_40_px(
         no_sideways_scroll(page)
         to_the_middle(page)  # one foundation with a card, the others empty
         expect(page.locator(".fslot .card")).to_have_count(1)
-        page.screenshot(path=f"/tmp/phone-play-{way}.png")
         small = page.evaluate(TARGETS, TAP)
         assert small == [], "\n".join(map(str, small))
         assert page.locator(".fslot").count() >= 4
@@ -184,9 +186,7 @@ def host_dialog(page: Page) -> None:
 def test_a_reaction_from_the_right_most_seat_shows_over_the_open_chat(
     browser: Browser, server: Server, way: str
 ) -> None:
-    width, height = SIZES[way]
-    phone = way != "desktop"
-    context, ann, console = watched_page(browser, width, height, touch=phone, mobile=phone)
+    context, ann, console = sized_page(browser, way)
     other, ben, other_console = watched_page(browser, 1280, 720)
     try:
         # Ann in seat 0, a bot in seat 1, Bert in seat 2: Bert is Ann's right-most opponent.
@@ -203,7 +203,6 @@ def test_a_reaction_from_the_right_most_seat_shows_over_the_open_chat(
         ben.click('.react-btn[data-what="🎉"]')
         bubble = ann.locator('.opp[data-seat="2"] .reaction')
         expect(bubble).to_have_text("🎉")
-        ann.screenshot(path=f"/tmp/phone-reaction-{way}.png")
         # Wholly in sight: not under the chat panel, and on the window.
         in_view(ann, '.opp[data-seat="2"] .reaction')
         r, chat = box(ann, '.opp[data-seat="2"] .reaction'), box(ann, ".chat-panel")
@@ -225,7 +224,6 @@ def told_removed(page: Page, way: str, when: str) -> None:
     way home works."""
     notice = page.locator(".removed")
     expect(notice).to_contain_text("The host removed you from this table")
-    page.screenshot(path=f"/tmp/phone-removed-{when}-{way}.png")
     in_view(page, ".removed h2")
     in_view(page, ".removed a.button")
     for ready in (".overlay .ready-btn", ".actions .ready-side"):
@@ -253,10 +251,8 @@ def told_removed(page: Page, way: str, when: str) -> None:
 def test_a_person_removed_by_the_host_is_told_in_view_and_the_table_stops(
     browser: Browser, server: Server, way: str
 ) -> None:
-    width, height = SIZES[way]
-    phone = way != "desktop"
     host_context, ann, ann_console = watched_page(browser, 1280, 720)
-    pages = [watched_page(browser, width, height, touch=phone, mobile=phone) for _ in range(2)]
+    pages = [sized_page(browser, way) for _ in range(2)]
     (_, ben, ben_console), (_, cy, cy_console) = pages
     try:
         code = server.table([ME, OTHER, OTHER], bots={})

@@ -140,7 +140,6 @@ def test_the_sheet_on_a_phone_keeps_who_called_and_add_hand_in_sight(
             box = page.locator(selector).bounding_box()
             assert box is not None
             assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
-        page.screenshot(path=f"/tmp/sheet-{width}x{height}.png")
 
         for seat, (middle, left) in enumerate([(18, 14), (3, None), (14, 0), (22, 3)]):
             page.fill(f'.in-middle[data-seat="{seat}"]', str(middle))
