@@ -24,7 +24,7 @@ from nertz.server.app import Config, create_app
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOMY, Server  # noqa: E402
 from tests.browser.helpers import seat_all, seat_in, settle  # noqa: E402
 
 ME = (
@@ -62,7 +62,9 @@ BEN = (
 def two_people(browser: Browser, url: str, *names: str) -> list[Page]:
     """A page for each person, seated at ``url`` (at a partnership table, side by side),
     all ready, and play started."""
-    pages = [browser.new_page(viewport={"width": 1280, "height": 720}) for _ in names]
+    pages = [
+        browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 720}) for _ in names
+    ]
     seat_all(pages, url, list(names))
     return pages
 
@@ -145,7 +147,7 @@ def invite(browser: Browser, api: Server) -> None:
     """The invite dialog at a private table: the code to type, the link, Copy invite and
     the QR code, and the watch link."""
     made = api.post("/api/tables", {"seats": 3, "public": False, "bots": {"2": "casual"}})
-    ann = browser.new_page(viewport={"width": 1280, "height": 720})
+    ann = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 720})
     ann.goto(f"{api.url}{made['link']}")
     ann.fill("#join-name", "Ann")
     ann.click("text=Take a seat")
@@ -192,10 +194,9 @@ def my_games(browser: Browser, api: Server) -> None:
 
 def guided(browser: Browser, api: Server) -> None:
     """The guided first hand at step 3, just after a wrong move and its explanation."""
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 720})
     page.goto(f"{api.url}/learn")
     page.click("#start-lesson")
-    page.click(".ready-btn")
     page.wait_for_selector(".status:text('Play!')")
     for step, target in [(2, ".middle"), (3, '[data-drop="F1"]'), (3, '.mine [data-pile="2"]')]:
         settle(page)
@@ -252,7 +253,7 @@ def every_shot(browser: Browser, api: Server) -> None:
     """The table mid-hand, the hand-end breakdown, the phones and the score sheet, then
     each of ``EXTRA``."""
     bots = {"1": "skilled:balanced", "2": "casual:racer", "3": "skilled:scorer"}
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 720})
     code = api.table([ME, *BOTS], bots=bots, countdown_ms=300)
     seat_in(page, f"{api.url}/t/{code}", "Tess")
     for key in ["0", "f", "0", "f", " ", "2", "f"]:
@@ -289,13 +290,18 @@ def every_shot(browser: Browser, api: Server) -> None:
         (
             "Phoebe",
             "phone.png",
-            browser.new_page(viewport={"width": 844, "height": 390}, has_touch=True),
+            browser.new_page(
+                bypass_csp=True, viewport={"width": 844, "height": 390}, has_touch=True
+            ),
         ),
         (
             "Uma",
             "phone-portrait.png",
             browser.new_page(
-                viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+                bypass_csp=True,
+                viewport={"width": 390, "height": 844},
+                has_touch=True,
+                is_mobile=True,
             ),
         ),
     ):
@@ -335,7 +341,7 @@ def main() -> None:
         old.unlink()
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(Config(db=str(tmp), port=port, test_hooks=True)),
+            create_app(Config(db=str(tmp), port=port, test_hooks=True, limits=ROOMY)),
             host="127.0.0.1",
             port=port,
             log_level="warning",
