@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from nertz.server import connection, frames
+from nertz.server import connection, frames, wsprotocol
 from nertz.server.app import Config
 
 from ..live_server import free_port, running
@@ -120,9 +120,9 @@ def _dealt_to_ann(port: int) -> tuple[Client, dict[str, Any], str]:
 def test_the_table_writes_its_messages_directly_and_they_arrive_whole(
     port: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On uvicorn's sans-I/O WebSocket (the server's), a table's messages go out as
-    frames built by the connection, and a player reads them as usual: the state, its
-    plays' answers, every event."""
+    """On the server's own WebSocket protocol, a table's messages go out as frames
+    built by it (``frames.text_frame``), and a player reads them as usual: the state,
+    its plays' answers, every event."""
     written = []
     real = frames.text_frame
 
@@ -130,7 +130,7 @@ def test_the_table_writes_its_messages_directly_and_they_arrive_whole(
         written.append(len(body))
         return real(body)
 
-    monkeypatch.setattr(connection, "text_frame", counting)
+    monkeypatch.setattr(wsprotocol, "text_frame", counting)
     ann, state, code = _dealt_to_ann(port)
     for seq in (1, 2, 3):
         assert _play(ann, seq)["type"] in ("ack", "refused")
@@ -142,19 +142,17 @@ def test_the_table_writes_its_messages_directly_and_they_arrive_whole(
 def test_a_player_at_the_table_is_read_straight_to_it_and_fragments_still_arrive(
     port: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """After its hello, a connection's messages go to the table as uvicorn reads them
+    """After its hello, a connection's messages go to the table as they are read
     (``Connection.take_text``), not through the ASGI queue; a message sent in fragments
     goes back to the queue, and it and the messages after it are answered in order."""
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    queued: list[dict[str, Any]] = []
+    real = wsprotocol.PlaySocket._queue
 
-    queued: list[str] = []
-    real = WebSocketsSansIOProtocol.send_receive_event_to_app
+    def counting(self: wsprotocol.PlaySocket, message: dict[str, Any]) -> None:
+        queued.append(message)
+        real(self, message)
 
-    def counting(self: WebSocketsSansIOProtocol) -> None:
-        queued.append(self.curr_msg_data_type)
-        real(self)
-
-    monkeypatch.setattr(WebSocketsSansIOProtocol, "send_receive_event_to_app", counting)
+    monkeypatch.setattr(wsprotocol.PlaySocket, "_queue", counting)
     ann, _, _ = _dealt_to_ann(port)
     before = len(queued)
     for seq in (1, 2, 3):

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import gc
 import logging
 import sys
@@ -46,18 +45,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from nertz.bots import DEFAULT_CHOICE, bot_name, choice
 from nertz.engine import preset
 
-from .cluster.live import connection_closed, shared_connection, shared_spectator, shared_table
+from .cluster.live import shared_table
 from .cluster.quotas import shared_lookup, shared_missed, shared_rate
 from .cluster.routing import (
     ClusterRouting,
-    RouteMsg,
-    Unavailable,
-    elsewhere,
     new_table,
     start_node,
 )
-from .commands import Connect, Disconnect, Inbound
-from .connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
+from .connection import Connection
 from .devices import person_id
 from .edge import BodyLimit, Door, EarlyRefusals, address_key, client_address
 from .invites import links
@@ -65,27 +60,16 @@ from .kept import FinishedMatches, Listing
 from .limits import Limits, Quotas, Refusal
 from .lobby import (
     CreateTable,
-    Entry,
     Lobby,
     LobbyError,
-    hash_secret,
     table_request,
     unknown_table,
 )
 from .me import joining_device, me_routes, took_place
 from .metrics import CONTENT_TYPE, Figures, Metrics
 from .practice_api import practice_routes
-from .protocol import (
-    ClientMessage,
-    ErrorMsg,
-    Hello,
-    ProtocolError,
-    Resync,
-    StateMsg,
-    decode_client,
-    encode,
-)
 from .requests import RequestError, decode_body, error_response
+from .session import PlaySession, SessionServices
 from .settings import Settings
 from .sharing import sharing_routes
 from .sheets import SheetStore, prune_sheets
@@ -146,10 +130,6 @@ class JoinTable(msgspec.Struct, forbid_unknown_fields=True):
     """The creator's host token, from the create answer: the host sits (``host.py``)."""
 
 
-_RATE_LIMITED = encode(ErrorMsg("rate_limited", "too many messages: at most 20 a second"))
-"""The answer to a message over the connection's rate, encoded once: a flood asks it
-hundreds of times a second."""
-
 _GC_PAUSES: dict[str, float] = {"count": 0, "max_ms": 0.0, "total_ms": 0.0}
 _gc_started = [0.0]
 _FROZEN = [0]
@@ -169,13 +149,6 @@ def _gc_watch(phase: str, info: dict[str, int]) -> None:
 
 
 gc.callbacks.append(_gc_watch)
-
-
-def _origin_ok(websocket: WebSocket, site: Site) -> bool:
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True  # not a browser; tokens still guard every seat
-    return site.origin_ok(origin, websocket.headers.get("host"))
 
 
 def create_app(config: Config) -> Starlette:
@@ -374,191 +347,10 @@ def create_app(config: Config) -> Starlette:
             return error_response("not_found", "no such page", 404)
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
+    sessions = SessionServices(lobby, quotas, limits, metrics, site, connections, state)
+
     async def play_ws(websocket: WebSocket) -> None:
-        if not _origin_ok(websocket, site):
-            await websocket.close(code=1008, reason="origin not allowed")
-            return
-        address = client_address(websocket.scope)
-        refusal = quotas.open_connection(address) or await shared_connection(state, address)
-        try:
-            await websocket.accept()
-        except BaseException as error:  # the peer left before the accept: uncount it
-            if refusal is None:
-                quotas.close_connection(address, False)
-                connection_closed(state, address, False)
-            if isinstance(error, (WebSocketDisconnect, OSError)):
-                return
-            raise
-        if refusal is not None:
-            metrics.refused(refusal.code)
-            metrics.closed("quota")
-            await websocket.send_text(encode(ErrorMsg(refusal.code, refusal.reason)).decode())
-            await websocket.close(1013, refusal.code)  # 1013: try again later
-            return
-        conn = Connection(websocket)
-        connections.add(conn)
-        entry: Entry | None = None
-        spectator = False
-        limit = RateLimit()
-        states = quotas.connection_states()
-        asks = StateAsks()
-        # Counted from the opening, not from each message: a connection that talks on
-        # without ever getting to a table (its hello refused, or never sent) is closed.
-        hello_by = time.monotonic() + limits.hello_timeout_s
-        direct = False
-
-        def screened(data: str | bytes) -> ClientMessage | None:
-            """The message, or None when it is answered here: over the rate (a client
-            that goes on is closed: ``conn.closing``), or malformed."""
-            if not limit.allow():
-                metrics.refused("rate_limited")
-                if limit.abusive:
-                    conn.close("rate limit: too many messages")
-                else:
-                    conn.send(_RATE_LIMITED)
-                return None
-            decoded = decode_client(data)
-            if type(decoded) is ProtocolError:
-                conn.send(encode(ErrorMsg(decoded.code, decoded.reason)))
-                return None
-            return decoded  # type: ignore[return-value]
-
-        def at_table(entry: Entry, decoded: ClientMessage) -> None:
-            """A message from a connection that said hello: to the table, unless it
-            asks for a full state over its quota (asking on and on is closed)."""
-            if type(decoded) is Resync:
-                refusal = quotas.state(address, states)
-                if refusal is not None:
-                    metrics.refused(refusal.code)
-                    verdict = asks.refuse()
-                    if verdict == "close":
-                        conn.close("rate limit: too many full states")
-                    elif verdict == "answer":
-                        conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
-                    return
-            entry.actor.submit(Inbound(conn.id, decoded))
-
-        def read_at_table(entry: Entry, text: str) -> None:
-            decoded = screened(text)
-            if decoded is not None:
-                at_table(entry, decoded)
-
-        try:
-            while True:
-                if entry is None:
-                    left = max(0.0, hello_by - time.monotonic())
-                    message = await asyncio.wait_for(websocket.receive(), left)
-                else:
-                    message = await websocket.receive()  # no wait_for: it costs a task
-                if message["type"] == "websocket.disconnect":
-                    break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes") or b""
-                decoded = screened(data)
-                if decoded is None:
-                    if conn.closing is not None:
-                        break
-                    continue
-                if type(decoded) is Hello and entry is None:
-                    refusal = await shared_lookup(state, address)
-                    try:
-                        node = None if refusal else await elsewhere(state, decoded.table)
-                    except Unavailable as error:  # Redis or the database away a moment
-                        metrics.refused(error.code)
-                        conn.send(encode(ErrorMsg(error.code, error.reason)))
-                        conn.close("unavailable")
-                        break
-                    if node is not None:
-                        conn.send(encode(RouteMsg(node)))
-                        conn.close("moved")
-                        break
-                    try:
-                        if refusal is not None:
-                            metrics.refused(refusal.code)
-                            raise LobbyError(refusal.code, refusal.reason)
-                        found = lobby().find(decoded.table)
-                        if not (decoded.token or found.watch_ok(decoded.key)):
-                            raise unknown_table(decoded.table)  # private: the same answer
-                        if (
-                            decoded.token
-                            and found.key_hash is not None
-                            and not found.key_ok(decoded.key)
-                            and not found.holds_token(decoded.token)
-                        ):
-                            # A made-up token at a private table, without its key: the
-                            # answer (and the miss) of an unused code, not bad_token,
-                            # which would tell that a table has this code. (With the
-                            # key, the table answers bad_token: the page offers a seat.)
-                            raise unknown_table(decoded.table)
-                    except LobbyError as error:
-                        if refusal is None:
-                            with contextlib.suppress(LobbyError):  # a finished table: its end
-                                gone = await lobby().archived(decoded.table, decoded.key)
-                                conn.send(encode(StateMsg(gone.version, gone.info)))
-                                conn.close("match over")
-                                break
-                            await shared_missed(state, address)
-                        conn.send(encode(ErrorMsg(error.code, error.reason)))
-                        continue
-                    refusal = None
-                    if not (decoded.token or spectator):  # counted once, however many hellos
-                        refusal = quotas.spectate(address) or await shared_spectator(state, address)
-                    if refusal is not None:
-                        metrics.refused(refusal.code)
-                        conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
-                        conn.close("quota")
-                        break
-                    spectator = spectator or not decoded.token
-                    refusal = quotas.state(address, states)
-                    if refusal is not None:
-                        metrics.refused(refusal.code)
-                        conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
-                        continue
-                    entry = found
-                    entry.actor.outboxes[conn.id] = conn
-                    entry.actor.submit(
-                        Connect(
-                            conn.id,
-                            hash_secret(decoded.token) if decoded.token else None,
-                            decoded.last_version,
-                            entry.watch_ok(decoded.key) and decoded.key is not None,
-                            decoded.protocol,
-                            decoded.epoch,
-                        )
-                    )
-                elif entry is None:
-                    conn.send(
-                        encode(
-                            ErrorMsg(
-                                "not_joined",
-                                'say hello first: {"type": "hello", "table": CODE, "token": TOKEN}',
-                            )
-                        )
-                    )
-                else:
-                    at_table(entry, decoded)
-                if conn.closing is not None:
-                    break
-                if entry is not None and not direct:  # at the table: read straight to it
-                    direct = conn.take_text(functools.partial(read_at_table, entry))
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        except TimeoutError:
-            conn.close("no hello")
-        finally:
-            if entry is not None:
-                entry.actor.submit(Disconnect(conn.id))
-                entry.actor.outboxes.pop(conn.id, None)
-            conn.close(conn.closing or "gone")
-            quotas.close_connection(address, spectator)
-            connection_closed(state, address, spectator)
-            connections.discard(conn)
-            metrics.closed((conn.closing or "gone").split(":")[0])
-            try:
-                await asyncio.wait_for(conn.idle.wait(), CLOSE_GRACE_S)
-            except TimeoutError:  # the peer does not read: do not wait for it
-                conn.abort(conn.closing or "close did not flush")
+        await PlaySession(sessions, websocket).run()  # session.py: all of /ws
 
     async def echo_ws(websocket: WebSocket) -> None:
         address = client_address(websocket.scope)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import importlib
 import json
@@ -14,6 +15,7 @@ from typing import Any
 import msgspec
 import uvicorn
 from starlette.applications import Starlette
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from nertz.bots import CHOICES, DEFAULT_CHOICE
 
@@ -24,10 +26,12 @@ from .metrics import Metrics
 from .protocol import MAX_MESSAGE_BYTES
 from .site import public_url
 from .store import db_url
+from .wsprotocol import play_socket
 
 __all__ = [
     "HTTPS",
     "LOOPS",
+    "WS",
     "JsonLines",
     "StackError",
     "add_parser",
@@ -42,6 +46,11 @@ LOOPS = ("uvloop", "asyncio")
 """Event loops ``nertz serve`` runs on, the default first (the faster: docs/performance.md)."""
 HTTPS = ("httptools", "h11")
 """HTTP/1.1 parsers, the default first (the faster)."""
+WS = "nertz"
+"""The WebSocket protocol ``nertz serve`` runs: the server's own (``wsprotocol.py``);
+``--ws websockets-sansio`` (or another of uvicorn's) runs the app through ASGI alone."""
+PING_S = 20.0
+"""A ping every 20 s; no pong within 20 s closes the connection."""
 _log = logging.getLogger("nertz.server")
 
 
@@ -170,7 +179,7 @@ def add_parser(sub: Any) -> None:
     )
     serve.add_argument("--speed", type=float, default=1.0, help=argparse.SUPPRESS)  # tests only
     serve.add_argument("--log-level", default="warning", help=argparse.SUPPRESS)
-    serve.add_argument("--ws", default="websockets-sansio", help=argparse.SUPPRESS)
+    serve.add_argument("--ws", default=WS, help=argparse.SUPPRESS)
 
 
 def parse_limits(given: list[str], max_tables: int | None = None) -> Limits:
@@ -212,16 +221,24 @@ def uvicorn_config(
     config: Config,
     *,
     log_level: str = "warning",
-    ws: str = "websockets-sansio",
+    ws: str = "nertz",
     loop: str | None = None,
     http: str | None = None,
 ) -> uvicorn.Config:
     """Uvicorn as this server runs on it (``nertz serve`` and the tests): the event loop
-    and the guarded HTTP protocol (``stack``), the trusted proxies, the WebSocket sizes
-    and pings."""
+    and the guarded HTTP protocol (``stack``), the trusted proxies, the WebSocket
+    protocol (``ws``: the server's own, ``wsprotocol.PlaySocket``, or one of uvicorn's
+    by name, through ASGI alone), its sizes and pings."""
     metrics: Metrics = app.state.nertz["metrics"]
     trusted = config.forwarded_allow_ips
     loop, http = stack(loop, http)
+    max_size = 16 * MAX_MESSAGE_BYTES  # bigger frames are cut off; smaller get an answer
+    ws_protocol: str | type[asyncio.Protocol] = ws
+    if ws == WS:
+        # uvicorn wraps the app it runs for its own protocols; the server's own runs it
+        # through the same documented middleware for the client a proxy names.
+        asgi: Any = ProxyHeadersMiddleware(app, trusted) if trusted else app
+        ws_protocol = play_socket(asgi, max_size, PING_S, PING_S)
     return uvicorn.Config(
         app,
         host=config.host,
@@ -236,11 +253,11 @@ def uvicorn_config(
             http,
             app.state.nertz["door"],
         ),
-        ws=ws,
-        ws_max_size=16 * MAX_MESSAGE_BYTES,  # bigger frames are cut off; smaller get an answer
-        ws_ping_interval=20,
+        ws=ws_protocol,
+        ws_max_size=max_size,
+        ws_ping_interval=PING_S,
         ws_per_message_deflate=False,  # messages are small; compressing them costs CPU
-        ws_ping_timeout=20,
+        ws_ping_timeout=PING_S,
         proxy_headers=bool(trusted),
         forwarded_allow_ips=trusted or None,
     )

@@ -8,22 +8,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import functools
 import itertools
 import logging
 import socket
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
-from starlette.websockets import WebSocket, WebSocketState
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.frames import Frame
-from websockets.protocol import State
-
-from nertz.server.frames import read_text_frames, text_frame
-
-_OPEN = State.OPEN
+from .wsprotocol import PlaySocket
 
 __all__ = [
     "ABUSE_LIMIT",
@@ -37,6 +29,7 @@ __all__ = [
     "STATE_REFUSALS",
     "STATE_WINDOW_S",
     "Connection",
+    "Link",
     "RateLimit",
     "StateAsks",
 ]
@@ -129,130 +122,207 @@ class StateAsks:
         return "answer"
 
 
+class Link(Protocol):
+    """What a connection needs of its WebSocket: Starlette's ``WebSocket`` is one (its
+    public ``scope``, ``send_text`` and ``close``), and so is a test's stand-in."""
+
+    @property
+    def scope(self) -> Mapping[str, Any]: ...
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
 class Connection:
     """One WebSocket's outgoing side; the table actor never waits for a client.
 
-    A message is written at once when the stack takes it without waiting (uvicorn's
-    sans-I/O WebSocket writes to the transport and returns); if a write ever has to
-    wait, it resumes when it can and later messages queue behind it, in order. No task
+    On the server's own WebSocket protocol (``wsprotocol.PlaySocket``, found in the
+    scope) a message is written at once, as one frame, while the transport takes it
+    (``writable``); once the transport's buffer is over its high-water mark, later
+    messages queue here, in order, and go out when it drains (``on_drain``). No task
     per connection and no hop through one: that hop was a third of the play-ack time
-    (docs/performance.md).
+    (docs/performance.md). On another server (no ``PlaySocket``) the messages go
+    through the link's ``send_text`` from one task, in order.
 
     What waits is bounded: ``OUTBOX_LIMIT`` messages, ``OUTBOX_BYTES``, ``BEHIND_S``
     seconds; past any of them the connection is closed, and since a graceful close
-    would wait behind the same unread bytes, the transport is aborted. Add uvicorn's
-    write buffer (64 KiB before it waits) and the kernel's (``SEND_BUFFER_BYTES``) and
-    a peer that never reads holds about 1.6 MiB of the server's memory at most."""
+    would wait behind the same unread bytes, the transport is aborted. Add the
+    transport's write buffer (64 KiB before it says to wait) and the kernel's
+    (``SEND_BUFFER_BYTES``) and a peer that never reads holds about 1.6 MiB of the
+    server's memory at most."""
 
     _ids = itertools.count(1)
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, link: Link) -> None:
         self.id = next(self._ids)
-        self.websocket = websocket
-        self.backlog: collections.deque[tuple[Coroutine[Any, Any, None], int]] = collections.deque()
+        self.link = link
+        self.backlog: collections.deque[bytes] = collections.deque()
         self.backlog_bytes = 0
         """Bytes of the messages in ``backlog`` (``/metrics``)."""
-        self.busy = False
         self.behind_since: float | None = None
-        """When a write first had to wait for the peer (None: nothing waits)."""
+        """When a message first had to wait for the peer (None: nothing waits)."""
         self.idle = asyncio.Event()
         self.idle.set()
         self.closing: str | None = None
-        self.transport = _transport_of(websocket)
-        self._direct = _sansio_protocol_of(websocket) if self.transport is not None else None
-        """uvicorn's sans-I/O WebSocket protocol, when the server runs it: a message then
-        goes to the transport as one frame built here (``frames.text_frame``), not through
-        Starlette, uvicorn's ASGI send and a frame object per message, about a third of
-        the send path's time (docs/performance.md)."""
-        if self.transport is not None:
-            sock = self.transport.get_extra_info("socket")
+        self._close_due = False
+        """The close waits behind the backlog."""
+        self._writer: asyncio.Task[None] | None = None
+        self.socket = PlaySocket.of(link.scope)
+        if self.socket is not None:
+            self.socket.on_drain = self._flush
+            sock = self.socket.get_extra_info("socket")
             if sock is not None:
                 with contextlib.suppress(OSError):
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
 
+    @property
+    def busy(self) -> bool:
+        """Messages wait for the peer (or, on another server, for the writing task)."""
+        return bool(self.backlog) or self._writer is not None
+
     def send(self, body: bytes) -> None:
         if self.closing is not None:
             return
-        if self.busy and (
-            len(self.backlog) >= OUTBOX_LIMIT or self.backlog_bytes + len(body) > OUTBOX_BYTES
-        ):
+        sock = self.socket
+        if sock is not None and not self.backlog and sock.writable:
+            sock.write_text(body)
+            return
+        if len(self.backlog) >= OUTBOX_LIMIT or self.backlog_bytes + len(body) > OUTBOX_BYTES:
             self.abort("too slow: messages piled up")
             return
-        direct = self._direct
-        if (
-            direct is not None
-            and not self.busy
-            and direct.writable.is_set()  # uvicorn's flow control: the buffer has room
-            and not direct.close_sent
-            and not direct.disconnected
-            and direct.conn.state is _OPEN
-        ):
-            self.transport.write(text_frame(body))  # type: ignore[union-attr]
-            return
-        self._push(self.websocket.send_text(body.decode()), len(body))
+        self.backlog.append(body)
+        self.backlog_bytes += len(body)
+        self._waiting()
 
     def take_text(self, handler: Callable[[str], None]) -> bool:
         """From now on hand each whole text message to ``handler`` as it is read, in
-        order, rather than queueing it for ``websocket.receive`` (which then gets the
+        order, rather than queueing it for the link's ``receive`` (which then gets the
         close, and any message that comes in fragments, after which every message goes
         back to the queue): no queue, no dict, no task switch and no pause and resume
-        of the socket's reading per message, and the frames cut from the bytes here
-        (``frames.read_text_frames``) rather than by websockets' parser. Only on
-        uvicorn's sans-I/O protocol and while no message waits on its queue, so that
-        none is overtaken; False (and nothing changes) otherwise. The handler bounds a
-        flood itself (``RateLimit``): what it is given is handled before more is read."""
-        proto = self._direct
-        if proto is None or not proto.queue.empty() or proto.frames:
+        of the socket's reading per message (``PlaySocket.take_text``). Only on the
+        server's own WebSocket protocol and while no message waits on its queue, so
+        that none is overtaken; False (and nothing changes) otherwise. The handler
+        bounds a flood itself (``RateLimit``): what it is given is handled before more
+        is read."""
+        sock = self.socket
+        if sock is None:
             return False
-        queued = proto.handle_text
 
         def deliver(text: str) -> None:
-            if self.closing is not None or proto.close_sent:
-                return  # past the close: dropped, as uvicorn drops it
+            if self.closing is not None:
+                return  # past the close: dropped
             try:
                 handler(text)
             except Exception:  # a bug: this connection ends, the server goes on
                 log.exception("connection %d: a message could not be handled", self.id)
                 self.close("server error")
 
-        def handle_text(event: Frame) -> None:  # what websockets' parser still reads
-            if self.closing is not None or proto.close_sent:
-                return  # past the close: dropped, as uvicorn drops it
-            if not event.fin:  # fragments: this and all that follows go to the queue
-                del proto.handle_text
-                queued(event)
-                return
-            try:
-                text = str(event.data, "utf-8")
-            except UnicodeDecodeError:
-                queued(event)  # uvicorn closes it (1007)
-                return
-            deliver(text)
+        return sock.take_text(deliver)
 
-        proto.handle_text = handle_text
-        read_text_frames(proto, deliver)
-        return True
+    async def round_trip(self) -> float | None:
+        """Seconds from a WebSocket ping frame to its pong, answered by the client's
+        WebSocket stack (a browser's network code: the page's script can neither see
+        nor delay it); None on another server, or when no pong came (closed, or
+        ``PlaySocket.round_trip``'s timeout)."""
+        sock = self.socket
+        return None if sock is None else await sock.round_trip()
 
     def close(self, reason: str) -> None:
-        if self.closing is None:
-            self.closing = reason
-            if self.busy:  # the close would wait behind unread messages: give it a moment
-                asyncio.get_running_loop().call_later(CLOSE_GRACE_S, self._abort_if_stuck)
-            self._push(self._close(), 0)
+        if self.closing is not None:
+            return
+        self.closing = reason
+        if self.busy:  # the close would wait behind unread messages: give it a moment
+            self._close_due = True
+            asyncio.get_running_loop().call_later(CLOSE_GRACE_S, self._abort_if_stuck)
+            return
+        self._send_close()
 
     def abort(self, reason: str) -> None:
         """Close at once, dropping what is queued: the peer is not reading."""
         self.closing = self.closing or reason
         self._drop_backlog()
         log.info("connection %d aborted: %s", self.id, reason)
-        if self.transport is not None:
-            self.transport.abort()
+        if self.socket is not None:
+            self.socket.abort()
+        elif self._writer is not None:
+            self._writer.cancel()
+
+    def _code(self) -> tuple[int, str]:
+        normal = self.closing in _NORMAL_CLOSES
+        return 1000 if normal else 1008, (self.closing or "")[:100]
+
+    def _send_close(self) -> None:
+        code, reason = self._code()
+        if self.socket is not None:
+            self.socket.close(code, reason)
+        else:
+            self._close_due = True
+            self._start_writer()
+
+    def _waiting(self) -> None:
+        """A message waits: time the peer, and on another server, write it."""
+        if self.behind_since is None:
+            self.behind_since = time.monotonic()
+            asyncio.get_running_loop().call_later(BEHIND_S, self._check_behind)
+        self.idle.clear()
+        if self.socket is None:
+            self._start_writer()
+
+    def _flush(self) -> None:
+        """The transport takes writes again (or is gone): what waits goes out."""
+        sock = self.socket
+        assert sock is not None
+        backlog = self.backlog
+        if sock.disconnected:
+            self._drop_backlog()
+        while backlog and sock.writable:
+            body = backlog.popleft()
+            self.backlog_bytes -= len(body)
+            sock.write_text(body)
+        if not backlog:
+            self._drained()
+
+    def _drained(self) -> None:
+        self.behind_since = None
+        self.idle.set()
+        if self._close_due:
+            self._close_due = False
+            code, reason = self._code()
+            if self.socket is not None:
+                self.socket.close(code, reason)
+
+    def _start_writer(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        """On another server: the backlog through the link, in order, then the close."""
+        link, backlog = self.link, self.backlog
+        try:
+            while backlog:
+                body = backlog.popleft()
+                self.backlog_bytes -= len(body)
+                await link.send_text(body.decode())
+            if self._close_due:
+                self._close_due = False
+                code, reason = self._code()
+                await link.close(code, reason)
+        except Exception:  # the peer went away: drop the rest; the reader cleans up
+            self.closing = self.closing or "gone"
+            self._drop_backlog()
+        finally:
+            self._writer = None
+            self.behind_since = None
+            self.idle.set()
 
     def _drop_backlog(self) -> None:
-        for rest, _ in self.backlog:
-            rest.close()
         self.backlog.clear()
         self.backlog_bytes = 0
+        self._close_due = False
+        if self._writer is None:
+            self.behind_since = None
+            self.idle.set()
 
     def _abort_if_stuck(self) -> None:
         if self.busy:
@@ -267,67 +337,3 @@ class Connection:
             self.abort(f"too slow: {BEHIND_S:.0f} s behind")
         else:
             asyncio.get_running_loop().call_later(BEHIND_S - waited, self._check_behind)
-
-    async def _close(self) -> None:
-        ws = self.websocket
-        if ws.client_state is WebSocketState.CONNECTED:
-            normal = self.closing in _NORMAL_CLOSES
-            await ws.close(1000 if normal else 1008, (self.closing or "")[:100])
-
-    def _push(self, coro: Coroutine[Any, Any, None], size: int) -> None:
-        if self.busy:
-            self.backlog.append((coro, size))
-            self.backlog_bytes += size
-        else:
-            self._run(coro)
-
-    def _resume(self, coro: Coroutine[Any, Any, None], _done: object) -> None:
-        self._run(coro)
-
-    def _run(self, coro: Coroutine[Any, Any, None]) -> None:
-        """Step writes until one has to wait (then resume it like a task would) or the
-        backlog is empty."""
-        self.busy = True
-        self.idle.clear()
-        while True:
-            try:
-                waiting = coro.send(None)
-            except StopIteration:
-                pass
-            except Exception:  # the peer went away: drop the rest; the reader cleans up
-                self.closing = self.closing or "gone"
-                self._drop_backlog()
-            else:
-                waiting._asyncio_future_blocking = False
-                waiting.add_done_callback(functools.partial(self._resume, coro))
-                if self.behind_since is None:  # the peer is not keeping up: time it
-                    self.behind_since = time.monotonic()
-                    asyncio.get_running_loop().call_later(BEHIND_S, self._check_behind)
-                return
-            if not self.backlog:
-                self.busy = False
-                self.behind_since = None
-                self.idle.set()
-                return
-            coro, size = self.backlog.popleft()
-            self.backlog_bytes -= size
-
-
-def _sansio_protocol_of(websocket: WebSocket) -> Any:
-    """uvicorn's ``WebSocketsSansIOProtocol`` behind ``websocket`` with no extension
-    negotiated, or None (another stack, or one that compresses: write through it)."""
-    owner = getattr(websocket._receive, "__self__", None)
-    if type(owner) is not WebSocketsSansIOProtocol or owner.conn.extensions:
-        return None
-    return owner
-
-
-def _transport_of(websocket: WebSocket) -> asyncio.Transport | None:
-    """The connection's transport, to abort it: uvicorn's protocol object is the owner
-    of the ``receive`` callable it hands the app (None on another server)."""
-    owner = getattr(websocket._receive, "__self__", None)
-    transport = getattr(owner, "transport", None)
-    # uvloop's transports are no subclasses of asyncio.Transport: ask for what is used.
-    if all(callable(getattr(transport, name, None)) for name in ("abort", "get_extra_info")):
-        return cast(asyncio.Transport, transport)
-    return None
