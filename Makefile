@@ -31,6 +31,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server src/nertz/bots src/nertz/sim \
 		src/nertz/env
+	$(VENV)/bin/lint-imports
 
 # The browser tests use Debian's Chromium; install it when missing (as root, with apt),
 # with a colour emoji font for the chat's reactions.

@@ -318,7 +318,7 @@ def acked_lost(pg: str, clients: list[Client]) -> int:
     """Acknowledged versions with no stored event."""
     from sqlalchemy import create_engine, select
 
-    from nertz.server.schema import events_t, tables_t
+    from nertz.server.store.schema import events_t, tables_t
 
     engine = create_engine(pg)
     with engine.connect() as conn:

@@ -70,10 +70,10 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from nertz.engine import Deal, Rules
-from nertz.server.commands import Connect, Inbound, Join, Out, Wake
 from nertz.server.protocol import PROTOCOL_VERSION, Play, Pong, Ready
-from nertz.server.settings import Settings
-from nertz.server.table import Table
+from nertz.server.table.commands import Connect, Inbound, Join, Out, Wake
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import Table
 
 NEAR_MS, FAR_MS, JITTER_MS = 10, 120, 30
 TIE_MS = 40
@@ -89,16 +89,16 @@ MIDDLE = ["AH@0", "AS@0", "AD@0", "AC@0"]
 RACES = ["1>F1", "2>F2", "3>F3", "4>F4", "N>F1"]
 SERVER = """
 import sys, uvicorn
-from nertz.server.app import Config, create_app
+from nertz.server.http.app import Config, create_app
 from nertz.server.cli import tune_process, uvicorn_config
-from nertz.server.limits import Limits
+from nertz.server.door.limits import Limits
 roomy = Limits(creates_per_minute=10**6, open_tables_per_address=10**6,
     bot_tables_per_address=10**6, joins_per_minute=10**6, sheets_per_hour=10**6,
     address_states_per_s=10**6,
     requests_per_s=10**6)
 if sys.argv[3]:  # --store-tick-ms: the store writer's poll (its acks wait for a commit)
-    import nertz.server.store
-    nertz.server.store._TICK = float(sys.argv[3]) / 1000
+    import nertz.server.store.store
+    nertz.server.store.store._TICK = float(sys.argv[3]) / 1000
 config = Config(db=sys.argv[1], port=int(sys.argv[2]), test_hooks=True, limits=roomy)
 tune_process()  # as ``nertz serve`` does
 uvicorn.Server(uvicorn_config(create_app(config), config)).run()

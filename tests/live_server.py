@@ -11,8 +11,8 @@ from typing import TypeVar
 
 import uvicorn
 
-from nertz.server.app import Config, create_app
 from nertz.server.cli import uvicorn_config
+from nertz.server.http.app import Config, create_app
 
 T = TypeVar("T")
 

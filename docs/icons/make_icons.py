@@ -1,5 +1,5 @@
 """Draw the app's icons once (``src/nertz/web/icons/icon-192.png`` and ``icon-512.png``,
-named by ``server/installable.py``'s manifest): two cards fanned on the felt, an ace of
+named by ``server/http/installable.py``'s manifest): two cards fanned on the felt, an ace of
 hearts on top. Run it again only to change them: ``.venv/bin/python docs/icons/make_icons.py``.
 
 Everything drawn stays inside the middle 80% (the "maskable" safe zone), so a phone may

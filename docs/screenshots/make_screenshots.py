@@ -20,7 +20,7 @@ from pathlib import Path
 import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from nertz.server.app import Config, create_app
+from nertz.server.http.app import Config, create_app
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))

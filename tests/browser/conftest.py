@@ -2,7 +2,7 @@
 real server on 127.0.0.1 (a free port; it stops itself after the session).
 
 The server runs with ``Config.test_hooks``: ``POST /api/test/tables`` deals explicit
-layouts (``src/nertz/server/web.py``) so a test knows every card. Tables are made with a
+layouts (``src/nertz/server/http/web.py``) so a test knows every card. Tables are made with a
 short countdown (300 ms); nothing else is sped up (``serving`` makes another server
 whose tables run at another clock speed, ``Config.speed``). Chromium comes from Debian
 (``apt-get install chromium``; ``make test`` installs it); without it these tests skip,
@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from nertz.server.app import Config
-from nertz.server.limits import Limits
+from nertz.server.door.limits import Limits
+from nertz.server.http.app import Config
 
 from ..live_server import free_port, running
 

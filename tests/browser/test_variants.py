@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from nertz.server.app import Config
+from nertz.server.http.app import Config
 
 from ..live_server import free_port, running
 from .conftest import Console, Server

@@ -42,7 +42,7 @@ def test_a_failed_call_fails_its_requests_and_the_next_ones_go_on() -> None:
 
 
 def test_a_claim_only_ever_raises_a_tables_token(pg_url: str) -> None:
-    from nertz.server.store import Store
+    from nertz.server.store.store import Store
 
     store = Store(pg_url)
     try:

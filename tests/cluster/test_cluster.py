@@ -15,7 +15,7 @@ import redis
 from sqlalchemy import create_engine, select
 from websockets.exceptions import ConnectionClosed
 
-from nertz.server.schema import events_t, table_owners_t
+from nertz.server.store.schema import events_t, table_owners_t
 
 from ..server.test_app import Client
 from .harness import Cluster, running

@@ -6,9 +6,9 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from nertz.server.cluster.fencing import FencedPlays, OwnerGuard, claim
-from nertz.server.records import EventRecord, InputRecord, SeatRecord
-from nertz.server.schema import events_t, inputs_t, seats_t
-from nertz.server.store import Store
+from nertz.server.store.schema import events_t, inputs_t, seats_t
+from nertz.server.store.store import Store
+from nertz.server.table.records import EventRecord, InputRecord, SeatRecord
 
 
 def _stored(store: Store, table_id: str) -> tuple[list[int], list[int], list[int]]:

@@ -23,7 +23,7 @@ from nertz.server.cluster.live import (
     shared_spectator,
     shared_table,
 )
-from nertz.server.limits import Limits, Quotas
+from nertz.server.door.limits import Limits, Quotas
 
 
 def _nodes(url: str, limits: Limits) -> list[dict[str, Any]]:

@@ -10,8 +10,8 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
-from nertz.server.migrate import alembic_config, target_metadata, upgrade
-from nertz.server.store import Store
+from nertz.server.store.migrate import alembic_config, target_metadata, upgrade
+from nertz.server.store.store import Store
 
 from ..server.test_store import kill_9_then_restart, records_round_trip
 

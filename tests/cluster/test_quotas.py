@@ -10,7 +10,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from nertz.server.cluster.quotas import shared_lookup, shared_missed, shared_rate
-from nertz.server.limits import Limits, Quotas
+from nertz.server.door.limits import Limits, Quotas
 
 
 def _node(url: str, limits: Limits) -> dict[str, Any]:

@@ -20,11 +20,11 @@ from nertz.server.cluster.leases import DirectoryLost, Lease, Leases, Renewer
 from nertz.server.cluster.node import ClusterNode
 from nertz.server.cluster.quotas import shared_lookup, shared_rate
 from nertz.server.cluster.recovery import Directory, Recovery, stored_directory
-from nertz.server.limits import Limits, Quotas
-from nertz.server.lobby import SERIES_KEPT_S, Lobby
-from nertz.server.schema import matches_t, tables_t
-from nertz.server.settings import Settings
-from nertz.server.store import Store
+from nertz.server.door.limits import Limits, Quotas
+from nertz.server.lobby.lobby import SERIES_KEPT_S, Lobby
+from nertz.server.store.schema import matches_t, tables_t
+from nertz.server.store.store import Store
+from nertz.server.table.settings import Settings
 
 from .. import services
 

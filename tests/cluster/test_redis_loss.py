@@ -17,7 +17,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
-from nertz.server.schema import events_t
+from nertz.server.store.schema import events_t
 
 from .. import services
 from ..server.test_app import Client

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 import redis
 
-from nertz.server.app import Config
+from nertz.server.http.app import Config
 
 from .. import services
 from ..live_server import running

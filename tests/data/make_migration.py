@@ -1,10 +1,10 @@
 """Write a new Alembic revision for a change to the database's tables
-(``src/nertz/server/schema.py``, or ``sheets.py``'s), then review it and commit it::
+(``src/nertz/server/store/schema.py``, or ``sheets.py``'s), then review it and commit it::
 
     .venv/bin/python tests/data/make_migration.py "chat messages"
 
 Starts a private PostgreSQL (``tests/services.py``; Debian's package), upgrades it to
-the newest revision in ``src/nertz/server/migrations/versions/``, and has Alembic
+the newest revision in ``src/nertz/server/store/migrations/versions/``, and has Alembic
 compare it with the tables the code declares: the difference is the new revision.
 ``tests/cluster/test_postgres.py`` fails until the revisions and the code agree.
 After a rebase that brought someone else's revision, delete your unlanded one and run
@@ -27,7 +27,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from alembic import command
 
-    from nertz.server.migrate import MIGRATIONS, alembic_config
+    from nertz.server.store.migrate import MIGRATIONS, alembic_config
     from tests.services import postgres
 
     before = set((MIGRATIONS / "versions").glob("*.py"))

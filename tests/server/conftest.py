@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nertz.server.app import Config
+from nertz.server.http.app import Config
 
 from ..live_server import free_port, running
 

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from nertz.engine import Rules
-from nertz.server.commands import Command, Connect, Disconnect, Inbound, Join, Out, Wake
 from nertz.server.protocol import ClientMessage, decode_client
-from nertz.server.records import Record
-from nertz.server.settings import Settings
-from nertz.server.table import Table
+from nertz.server.table.commands import Command, Connect, Disconnect, Inbound, Join, Out, Wake
+from nertz.server.table.records import Record
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import Table
 
 
 def token_hash(token: str) -> str:

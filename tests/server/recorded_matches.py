@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from nertz.engine import Deal, Rules, deal, view
-from nertz.server.commands import Stage
-from nertz.server.settings import Settings
-from nertz.server.table import Table
+from nertz.server.table.commands import Stage
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import Table
 
 from .harness import Harness
 

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from nertz.engine import Deal, Rules
-from nertz.server.actor import Clock, TableActor
-from nertz.server.commands import Connect, Inbound, Join, Stage
+from nertz.server.lobby.actor import Clock, TableActor
 from nertz.server.protocol import Play, Ready
-from nertz.server.store import Store, TableCreated
-from nertz.server.table import Table
+from nertz.server.store.store import Store, TableCreated
+from nertz.server.table.commands import Connect, Inbound, Join, Stage
+from nertz.server.table.table import Table
 
 from .harness import token_hash
 from .test_table import fast

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from nertz.server import connection, frames, wsprotocol
-from nertz.server.app import Config
+from nertz.server.http.app import Config
+from nertz.server.wire import connection, frames, wsprotocol
 
 from ..live_server import free_port, running
 from .conftest import SPEED, Live

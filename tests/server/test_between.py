@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from nertz.engine import Rules
-from nertz.server.commands import Stage
+from nertz.server.table.commands import Stage
 
 from .harness import Harness
 from .test_table import events, fast, play_match

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from nertz.engine import Rules
-from nertz.server.settings import Settings
-from nertz.server.table import Table
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import Table
 
 
 def test_a_table_seats_its_bots_by_spec() -> None:

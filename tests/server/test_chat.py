@@ -14,12 +14,12 @@ import pytest
 from sqlalchemy import create_engine
 
 from nertz.engine import Rules
-from nertz.server.chat import CHAT_BURST, CHAT_MAX_CHARS, CHAT_WINDOW_MS, RECENT_LINES
-from nertz.server.lobby import hash_secret
-from nertz.server.records import ChatRecord
-from nertz.server.settings import Settings
-from nertz.server.store import Store, TableCreated
-from nertz.server.table import restore_from_records
+from nertz.server.lobby.lobby import hash_secret
+from nertz.server.store.store import Store, TableCreated
+from nertz.server.table.chat import CHAT_BURST, CHAT_MAX_CHARS, CHAT_WINDOW_MS, RECENT_LINES
+from nertz.server.table.records import ChatRecord
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import restore_from_records
 
 from .conftest import Live, free_port
 from .harness import Harness

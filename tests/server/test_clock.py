@@ -1,10 +1,10 @@
-"""Clock sync and crediting for one connection (server/clock.py), with explicit times."""
+"""Clock sync and crediting for one connection (server/table/clock.py), with explicit times."""
 
 from __future__ import annotations
 
 from itertools import pairwise
 
-from nertz.server.clock import (
+from nertz.server.table.clock import (
     MARGIN_MS,
     MAX_ONE_WAY_MS,
     QUOTA_GAIN_MS,

@@ -14,10 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from nertz.server.app import Config
 from nertz.server.cli import HTTPS
-from nertz.server.edge import refused_by
-from nertz.server.limits import Limits, Quotas, Refusal, RefusalMemory
+from nertz.server.door.edge import refused_by
+from nertz.server.door.limits import Limits, Quotas, Refusal, RefusalMemory
+from nertz.server.http.app import Config
 
 from ..live_server import free_port, running
 from .conftest import SPEED, Live

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from websockets.frames import Frame
 
-from nertz.server.app import Config
+from nertz.server.http.app import Config
 
 from ..live_server import free_port, running
 from .conftest import SPEED

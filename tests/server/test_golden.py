@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from nertz.engine import Deal, Rules, deal
-from nertz.server.commands import Stage
-from nertz.server.records import InputRecord
-from nertz.server.settings import Settings
-from nertz.server.table import Table
+from nertz.server.table.commands import Stage
+from nertz.server.table.records import InputRecord
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import Table
 
 from .harness import Harness
 

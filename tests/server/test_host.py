@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from nertz.engine import Rules
-from nertz.server.commands import Join, Stage
-from nertz.server.settings import Settings
-from nertz.server.table import restore_from_records
+from nertz.server.table.commands import Join, Stage
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import restore_from_records
 
 from .conftest import Live
 from .harness import Harness, token_hash
@@ -313,7 +313,7 @@ def test_the_hosts_options_are_a_rate_and_a_bound_not_a_stored_event_each() -> N
     """Issue 24: a host flipping an option back and forth stores a burst of changes,
     then is refused ``changes_too_fast`` with nothing stored; the table's changes have a
     bound over its life (``too_many_changes``)."""
-    from nertz.server.lifetimes import CHANGES_BURST, CHANGES_MAX
+    from nertz.server.table.lifetimes import CHANGES_BURST, CHANGES_MAX
 
     h = table()
     before = h.table.version

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nertz.server.installable import shell_files, worker_script
-from nertz.server.web import WEB_DIR
+from nertz.server.http.installable import shell_files, worker_script
+from nertz.server.http.web import WEB_DIR
 
 WORKER = 'const SHELL = "__SHELL__";\nconst CACHE = "nertz-shell-__VERSION__";\n'
 

@@ -12,11 +12,11 @@ import httpx
 import pytest
 from sqlalchemy import create_engine
 
-from nertz.server.app import Config
-from nertz.server.invites import CODE_ALPHABET, grouped, invite_form, watch_key
-from nertz.server.limits import Limits
-from nertz.server.lobby import hash_secret
-from nertz.server.store import Store
+from nertz.server.door.limits import Limits
+from nertz.server.http.app import Config
+from nertz.server.lobby.invites import CODE_ALPHABET, grouped, invite_form, watch_key
+from nertz.server.lobby.lobby import hash_secret
+from nertz.server.store.store import Store
 
 from ..live_server import free_port, running
 from .conftest import Live

@@ -20,10 +20,10 @@ import httpx
 import pytest
 
 from nertz.engine import Deal, Rules
-from nertz.server.app import Config
+from nertz.server.http.app import Config
 from nertz.server.protocol import PROTOCOL_VERSION
-from nertz.server.settings import Settings
-from nertz.server.table import Stage, restore_from_records
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import Stage, restore_from_records
 
 from ..live_server import free_port, running
 from .conftest import Live

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from nertz.engine import Rules
-from nertz.server.commands import Connect, Disconnect, Stage
-from nertz.server.history import finished_match
-from nertz.server.lobby import Lobby, LobbyError
-from nertz.server.records import DiscardRecord, MatchRecord, SeatRecord
-from nertz.server.settings import Settings
-from nertz.server.store import Store, TableCreated
+from nertz.server.lobby.history import finished_match
+from nertz.server.lobby.lobby import Lobby, LobbyError
+from nertz.server.store.store import Store, TableCreated
+from nertz.server.table.commands import Connect, Disconnect, Stage
+from nertz.server.table.records import DiscardRecord, MatchRecord, SeatRecord
+from nertz.server.table.settings import Settings
 
 from .harness import Harness, token_hash
 from .test_actor import Box

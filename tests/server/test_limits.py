@@ -22,10 +22,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 
-import nertz.server.app
-from nertz.server.app import Config
+import nertz.server.http.app
 from nertz.server.cli import HTTPS
-from nertz.server.limits import Limits
+from nertz.server.door.limits import Limits
+from nertz.server.http.app import Config
 
 from ..live_server import free_port, running
 from .conftest import SPEED, Live
@@ -418,7 +418,7 @@ def test_limits_and_json_logs_from_the_command_line() -> None:
 def test_score_sheets_are_bounded_server_wide_and_old_ones_expire(tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from nertz.server.app import create_app
+    from nertz.server.http.app import create_app
 
     config = Config(db=str(tmp_path / "s.db"), limits=Limits(max_sheets=2))
     with TestClient(create_app(config), base_url="http://127.0.0.1") as client:
@@ -436,7 +436,7 @@ def test_score_sheets_are_bounded_server_wide_and_old_ones_expire(tmp_path: Path
 
 
 def test_a_quota_refills_with_time_and_says_when() -> None:
-    from nertz.server.limits import Quotas
+    from nertz.server.door.limits import Quotas
 
     now = [0.0]
     quotas = Quotas(Limits(creates_per_minute=2, open_tables_per_address=9), lambda: now[0])
@@ -490,7 +490,7 @@ def test_a_handshake_dropped_before_it_is_accepted_holds_no_connection(
     async def like_a_cluster_node(state: Any, address: str) -> None:
         await asyncio.sleep(0.3)  # the shared count's round trip to Redis: a wide window
 
-    monkeypatch.setattr(nertz.server.app, "shared_connection", like_a_cluster_node)
+    monkeypatch.setattr(nertz.server.http.app, "shared_connection", like_a_cluster_node)
     table = httpx.post(f"{tight.http}/api/tables", json={"bots": BOTS, "countdown_ms": 0}).json()
     request = (
         f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{tight.port}\r\nUpgrade: websocket\r\n"

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from nertz.engine import Rules
-from nertz.server.lobby import CODE_ALPHABET, Lobby, LobbyError, check_name, hash_secret
-from nertz.server.settings import Settings
+from nertz.server.lobby.lobby import CODE_ALPHABET, Lobby, LobbyError, check_name, hash_secret
+from nertz.server.table.settings import Settings
 
 
 def test_names_are_checked_with_a_reason() -> None:

@@ -18,13 +18,13 @@ import pytest
 from sqlalchemy import create_engine
 from websockets.sync.client import ClientConnection, connect
 
-from nertz.server.app import Config
-from nertz.server.devices import DevicePlace, Devices, weak_secret
-from nertz.server.history import device_history
-from nertz.server.limits import Limits
-from nertz.server.lobby import hash_secret
-from nertz.server.records import DealRecord, MatchRecord, RacesRecord, ScoreRecord, SeatRecord
-from nertz.server.store import Store, TableCreated
+from nertz.server.door.limits import Limits
+from nertz.server.http.app import Config
+from nertz.server.lobby.devices import DevicePlace, Devices, weak_secret
+from nertz.server.lobby.history import device_history
+from nertz.server.lobby.lobby import hash_secret
+from nertz.server.store.store import Store, TableCreated
+from nertz.server.table.records import DealRecord, MatchRecord, RacesRecord, ScoreRecord, SeatRecord
 
 from ..live_server import eventually, free_port, running
 

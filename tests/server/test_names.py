@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from nertz.engine import Rules
-from nertz.server.lobby import Lobby, LobbyError, check_name, player_name
-from nertz.server.settings import Settings
+from nertz.server.lobby.lobby import Lobby, LobbyError, check_name, player_name
+from nertz.server.table.settings import Settings
 
 from .harness import Harness
 

@@ -16,8 +16,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from nertz.engine import PRESETS, Rules, RulesError
-from nertz.server.app import Config, create_app
-from nertz.server.sheets import SHEET_OPTIONS
+from nertz.server.http.app import Config, create_app
+from nertz.server.http.sheets import SHEET_OPTIONS
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "nertz"
 OPTION_NAMES = tuple(f.name for f in fields(Rules))
@@ -101,7 +101,7 @@ import json, sys
 import nertz
 assert nertz.__file__.startswith(sys.argv[1]), nertz.__file__
 from starlette.testclient import TestClient
-from nertz.server.app import Config, create_app
+from nertz.server.http.app import Config, create_app
 with TestClient(create_app(Config(db=sys.argv[2])), base_url="http://127.0.0.1") as client:
     rules = client.get("/api/rules").json()
     sheet = client.post(

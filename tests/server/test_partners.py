@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from nertz.engine import Deal, Rules, deal, touches
-from nertz.server.commands import Stage, Wake
-from nertz.server.lobby import CreateTable, LobbyError, table_request
-from nertz.server.partners import HOLD_LAPSE_MS
-from nertz.server.settings import Settings
-from nertz.server.store import Store
-from nertz.server.table import Table, restore_from_records
+from nertz.server.lobby.lobby import CreateTable, LobbyError, table_request
+from nertz.server.store.store import Store
+from nertz.server.table.commands import Stage, Wake
+from nertz.server.table.partners import HOLD_LAPSE_MS
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import Table, restore_from_records
 
 from .harness import Harness
 

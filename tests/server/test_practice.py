@@ -10,14 +10,14 @@ import httpx
 import pytest
 
 from nertz.engine import Move, Rules, deal, preset
-from nertz.server.app import Config, create_app
-from nertz.server.commands import Stage
-from nertz.server.lessons import FIRST_HAND
-from nertz.server.practice import best_move
-from nertz.server.practice_api import lesson_table
-from nertz.server.settings import Settings
-from nertz.server.store import Store
-from nertz.server.table import Table, restore_from_records
+from nertz.server.http.app import Config, create_app
+from nertz.server.http.practice_api import lesson_table
+from nertz.server.store.store import Store
+from nertz.server.table.commands import Stage
+from nertz.server.table.lessons import FIRST_HAND
+from nertz.server.table.practice import best_move
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import Table, restore_from_records
 
 from .harness import Harness
 
@@ -170,7 +170,7 @@ def test_the_pace_changes_at_the_table_and_survives_a_rebuild() -> None:
 def test_a_pace_or_pause_that_changes_nothing_stores_nothing_and_changes_are_a_rate() -> None:
     """Issue 24: ``pace`` at the pace in force, ``pause`` as it already is: nothing
     stored; changes, each stored, have a rate per place (refused ``changes_too_fast``)."""
-    from nertz.server.lifetimes import CHANGES_BURST
+    from nertz.server.table.lifetimes import CHANGES_BURST
 
     h = practice(bot_pace=60)
     h.send(1, {"type": "pause", "on": True})

@@ -20,13 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nertz.engine import Card, Deal, Move, Rules, replay
-from nertz.server.clock import PING_EVERY_MS, PING_SLACK_MS
-from nertz.server.commands import Stage, Wake
-from nertz.server.races import WAIT_CAP_MS, Arbiter, Stamped, Verdict
-from nertz.server.records import InputRecord, RacesRecord
-from nertz.server.settings import Settings
-from nertz.server.store import Store, TableCreated
-from nertz.server.table import restore_from_records
+from nertz.server.store.store import Store, TableCreated
+from nertz.server.table.clock import PING_EVERY_MS, PING_SLACK_MS
+from nertz.server.table.commands import Stage, Wake
+from nertz.server.table.races import WAIT_CAP_MS, Arbiter, Stamped, Verdict
+from nertz.server.table.records import InputRecord, RacesRecord
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import restore_from_records
 
 from .harness import Harness
 

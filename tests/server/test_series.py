@@ -8,10 +8,10 @@ from pathlib import Path
 
 from nertz.bots import NERTZ_ROLE
 from nertz.engine import Rules
-from nertz.server.commands import Stage
-from nertz.server.records import MatchBegunRecord, MatchRecord
-from nertz.server.store import Store, TableCreated
-from nertz.server.table import restore_from_records
+from nertz.server.store.store import Store, TableCreated
+from nertz.server.table.commands import Stage
+from nertz.server.table.records import MatchBegunRecord, MatchRecord
+from nertz.server.table.table import restore_from_records
 
 from .harness import Harness
 from .test_table import events, fast, play_match

@@ -1,4 +1,4 @@
-"""The score sheet API (server/sheets.py, server/web.py): R31's worked hands, the
+"""The score sheet API (server/http/sheets.py, server/http/web.py): R31's worked hands, the
 winner by the rules in force, and bad input refused with nothing stored."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from nertz.server.app import Config, create_app
+from nertz.server.http.app import Config, create_app
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 HAND = {"middle": [18, 3, 14, 22, 22], "nertz_left": [4, 6, 0, 3, 1], "caller": 2}

@@ -13,10 +13,10 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from nertz.server.app import Config, create_app
-from nertz.server.edge import address_key
-from nertz.server.invites import qr_svg
-from nertz.server.limits import Limits
+from nertz.server.door.edge import address_key
+from nertz.server.door.limits import Limits
+from nertz.server.http.app import Config, create_app
+from nertz.server.lobby.invites import qr_svg
 
 from ..live_server import free_port, running
 from .conftest import SPEED, Live
@@ -97,7 +97,7 @@ def test_the_clients_files_are_served_from_memory_with_their_tags(live: Live) ->
     again = httpx.get(f"{live.http}/static/js/main.js", headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.content == b""
     assert httpx.get(f"{live.http}/static/js/nothing.js").status_code == 404
-    assert httpx.get(f"{live.http}/static/%2e%2e/server/app.py").status_code == 404
+    assert httpx.get(f"{live.http}/static/%2e%2e/server/http/app.py").status_code == 404
     assert (
         httpx.get(f"{live.http}/static/css/app.css").headers["content-type"].startswith("text/css")
     )

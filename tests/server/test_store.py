@@ -14,12 +14,12 @@ from typing import Any
 import httpx
 
 from nertz.engine import Rules
-from nertz.server.commands import Stage
-from nertz.server.lobby import Lobby
-from nertz.server.records import DealRecord, InputRecord
-from nertz.server.settings import Settings
-from nertz.server.store import Store, TableCreated
-from nertz.server.table import restore_from_records
+from nertz.server.lobby.lobby import Lobby
+from nertz.server.store.store import Store, TableCreated
+from nertz.server.table.commands import Stage
+from nertz.server.table.records import DealRecord, InputRecord
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import restore_from_records
 
 from .conftest import free_port
 from .harness import Harness

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nertz.engine import Deal, Rules, replay, view
-from nertz.server.commands import Inbound, Stage
 from nertz.server.protocol import ProtocolError, decode_client
-from nertz.server.records import DealRecord, EventRecord
-from nertz.server.settings import Settings
-from nertz.server.table import restore_from_records
+from nertz.server.table.commands import Inbound, Stage
+from nertz.server.table.records import DealRecord, EventRecord
+from nertz.server.table.settings import Settings
+from nertz.server.table.table import restore_from_records
 
 from .harness import Harness
 

@@ -18,15 +18,14 @@ from starlette.applications import Starlette
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from nertz.bots import CHOICES, DEFAULT_CHOICE
-
-from .app import Config, create_app
-from .edge import guarded_protocol
-from .limits import Limits
-from .metrics import Metrics
-from .protocol import MAX_MESSAGE_BYTES
-from .site import public_url
-from .store import db_url
-from .wsprotocol import play_socket
+from nertz.server.door.edge import guarded_protocol
+from nertz.server.door.limits import Limits
+from nertz.server.door.site import public_url
+from nertz.server.http.app import Config, create_app
+from nertz.server.http.metrics import Metrics
+from nertz.server.protocol import MAX_MESSAGE_BYTES
+from nertz.server.store.store import db_url
+from nertz.server.wire.wsprotocol import play_socket
 
 __all__ = [
     "HTTPS",

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
-from .chat_wire import ChatIn, ChatLine, ChatOut
+from nertz.server.chat_wire import ChatIn, ChatLine, ChatOut
 
 __all__ = [
     "CLIENT_TYPES",

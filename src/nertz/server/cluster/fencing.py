@@ -28,8 +28,8 @@ from sqlalchemy import Connection, Engine, select
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.pool import PoolProxiedConnection
 
-from ..records import EventRecord, InputRecord
-from ..schema import table_owners_t
+from nertz.server.store.schema import table_owners_t
+from nertz.server.table.records import EventRecord, InputRecord
 
 __all__ = ["FencedPlays", "OwnerGuard", "claim", "claim_many"]
 

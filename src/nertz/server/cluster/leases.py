@@ -30,7 +30,7 @@ from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
-from .recovery import DIRECTORY as _DIRECTORY
+from nertz.server.cluster.recovery import DIRECTORY as _DIRECTORY
 
 __all__ = [
     "LEASE_TTL_MS",

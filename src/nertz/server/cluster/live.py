@@ -39,11 +39,11 @@ from typing import TYPE_CHECKING, Any, cast
 import redis
 import redis.asyncio as aioredis
 
-from ..limits import Quotas, Refusal
-from .leases import LEASE_TTL_MS
+from nertz.server.cluster.leases import LEASE_TTL_MS
+from nertz.server.door.limits import Quotas, Refusal
 
 if TYPE_CHECKING:
-    from ..lobby import Lobby
+    from nertz.server.lobby.lobby import Lobby
 
 __all__ = [
     "LIVE_TTL_MS",

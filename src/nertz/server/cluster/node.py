@@ -43,16 +43,23 @@ import redis
 import redis.asyncio as aioredis
 
 from nertz.engine import Rules
-
-from ..lobby import SERIES_KEPT_S, Entry, Lobby, new_table_id
-from ..settings import Settings
-from ..store import Store, StoredTable
-from .batches import Coalesced
-from .fencing import FencedPlays, OwnerGuard, claim, claim_many
-from .leases import LEASE_TTL_MS, RENEW_S, DirectoryLost, Lease, Leases, Renewer, retrying
-from .live import NODES as LIVE_NODES
-from .live import LiveCounts, beat, live_key
-from .recovery import Directory, Recovery, stored_directory
+from nertz.server.cluster.batches import Coalesced
+from nertz.server.cluster.fencing import FencedPlays, OwnerGuard, claim, claim_many
+from nertz.server.cluster.leases import (
+    LEASE_TTL_MS,
+    RENEW_S,
+    DirectoryLost,
+    Lease,
+    Leases,
+    Renewer,
+    retrying,
+)
+from nertz.server.cluster.live import NODES as LIVE_NODES
+from nertz.server.cluster.live import LiveCounts, beat, live_key
+from nertz.server.cluster.recovery import Directory, Recovery, stored_directory
+from nertz.server.lobby.lobby import SERIES_KEPT_S, Entry, Lobby, new_table_id
+from nertz.server.store.store import Store, StoredTable
+from nertz.server.table.settings import Settings
 
 __all__ = ["ClusterNode"]
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import redis
 
-from ..limits import Limits, Refusal
+from nertz.server.door.limits import Limits, Refusal
 
 __all__ = ["RATES", "shared_lookup", "shared_missed", "shared_rate"]
 

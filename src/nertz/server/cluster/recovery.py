@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import redis.asyncio as aioredis
 from sqlalchemy import Engine, func, or_, select
 
-from ..schema import matches_t, table_owners_t, tables_t
+from nertz.server.store.schema import matches_t, table_owners_t, tables_t
 
 if TYPE_CHECKING:
     from collections.abc import Callable

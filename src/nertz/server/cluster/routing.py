@@ -30,14 +30,13 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nertz.engine import Rules
-
-from ..invites import invite_form
-from ..limits import Quotas, Refusal
-from ..lobby import Entry, Lobby, LobbyError, hash_secret
-from ..settings import Settings
-from ..store import Store
-from .live import mirror
-from .node import ClusterNode
+from nertz.server.cluster.live import mirror
+from nertz.server.cluster.node import ClusterNode
+from nertz.server.door.limits import Quotas, Refusal
+from nertz.server.lobby.invites import invite_form
+from nertz.server.lobby.lobby import Entry, Lobby, LobbyError, hash_secret
+from nertz.server.store.store import Store
+from nertz.server.table.settings import Settings
 
 __all__ = [
     "ROUTE_PARAM",

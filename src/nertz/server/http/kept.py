@@ -1,0 +1,78 @@
+"""Answers that cost the server milliseconds, kept once made: asked for on and on they
+took time from every table (issue 24).
+
+* ``Listing``: ``GET /api/tables``, made again at most once a ``LISTING_S``, or at once
+  when a table comes or goes;
+* ``FinishedMatches``: ``GET /api/matches/{id}``, kept once made, up to
+  ``FINISHED_BYTES``: a finished match never changes.
+
+(The score sheets' answers are kept in ``web.py``, keyed by what is stored; the watch
+secret and the QR code by ``invites.py``.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+
+from nertz.server.lobby.history import finished_match
+
+__all__ = ["FINISHED_BYTES", "LISTING_S", "FinishedMatches", "Listing"]
+
+LISTING_S = 1.0
+"""``GET /api/tables`` is made again at most this often (a table created or ended
+makes it at once): a list a second old is what people browsing it see anyway."""
+FINISHED_BYTES = 32 * 1024 * 1024
+"""The finished matches' answers kept (``FinishedMatches``), in bytes."""
+
+
+class FinishedMatches:
+    """``GET /api/matches/{id}``'s answers, kept once made: a finished match never
+    changes, and one made large by many stored events took 70 ms of CPU to read and
+    encode. The answer is encoded off the event loop; the most recently asked are kept,
+    up to ``FINISHED_BYTES``."""
+
+    def __init__(self, cap: int = FINISHED_BYTES) -> None:
+        self.cap, self.size = cap, 0
+        self.kept: collections.OrderedDict[str, bytes] = collections.OrderedDict()
+
+    async def get(self, engine: Any, match_id: str) -> bytes | None:
+        body = self.kept.get(match_id)
+        if body is not None:
+            self.kept.move_to_end(match_id)
+            return body
+
+        def made() -> bytes | None:
+            found = finished_match(engine, match_id)
+            return None if found is None else msgspec.json.encode(found)
+
+        body = await asyncio.to_thread(made)
+        if body is None or len(body) > self.cap // 4 or match_id in self.kept:
+            return body
+        self.kept[match_id] = body
+        self.size += len(body)
+        while self.size > self.cap:
+            _, dropped = self.kept.popitem(last=False)
+            self.size -= len(dropped)
+        return body
+
+
+class Listing:
+    """One answer made again at most once a ``LISTING_S``, or when the number of
+    tables it lists from changed: at 2000 tables the list is some 400 KB and took
+    milliseconds each time it was asked for."""
+
+    def __init__(self) -> None:
+        self.made_at, self.tables, self.body = -LISTING_S, -1, b""
+
+    async def get(self, tables: int, make: Callable[[], Awaitable[bytes]]) -> bytes:
+        now = time.monotonic()
+        if now - self.made_at >= LISTING_S or tables != self.tables:
+            self.body = await make()
+            self.made_at, self.tables = now, tables
+        return self.body

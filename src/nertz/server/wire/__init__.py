@@ -1,0 +1,2 @@
+"""The play socket's transport: the frames the server writes and reads, and one
+connection's outbox, rate and back-pressure."""
