@@ -305,7 +305,12 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--warmup", type=float, default=3)
-    parser.add_argument("--ws", default="websockets-sansio", help="uvicorn's WebSocket stack")
+    parser.add_argument(
+        "--ws",
+        default=None,
+        help="the server's WebSocket protocol (nertz serve --ws; default the server's own: "
+        "nertz, or uvicorn's websockets-sansio on a tree from before it)",
+    )
     parser.add_argument(
         "--loop", choices=LOOPS, help="the server's event loop (nertz serve --loop)"
     )
@@ -326,7 +331,9 @@ def main() -> int:
             loop, http = stack(args.loop, args.http)  # what the server will choose
         except StackError as error:
             raise SystemExit(f"load: {error}") from None
-        extra = ["--max-tables", str(args.tables + 10), "--ws", args.ws]
+        extra = ["--max-tables", str(args.tables + 10)]
+        if args.ws is not None:
+            extra += ["--ws", args.ws]
         if args.server_path is None:
             extra += ["--loop", loop, "--http", http]
         else:  # an older server may not have the flags: uvicorn's own choice, the same two
@@ -336,7 +343,7 @@ def main() -> int:
             stats = uvloop.run(run(args, port, server.pid))
             health = httpx.get(f"http://127.0.0.1:{port}/", timeout=10).json()
     clients = args.tables * 4
-    print(f"server stack: --loop {loop} --http {http} --ws {args.ws}")
+    print(f"server stack: --loop {loop} --http {http} --ws {args.ws or 'the default'}")
     print(f"server: {health['store']} table_failures={health['table_failures']}")
     print(f"server gc (generation 2): {health['gc']}")
     print(f"server gc while measuring: {stats.gc_passes} passes, {stats.gc_ms:.0f} ms in all")

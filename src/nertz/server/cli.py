@@ -10,7 +10,7 @@ import json
 import logging
 import sys
 import time
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import uvicorn
@@ -236,7 +236,7 @@ def uvicorn_config(
     if ws == WS:
         # uvicorn wraps the app it runs for its own protocols; the server's own runs it
         # through the same documented middleware for the client a proxy names.
-        asgi: Any = ProxyHeadersMiddleware(app, trusted) if trusted else app
+        asgi: Any = ProxyHeadersMiddleware(cast(Any, app), trusted) if trusted else app
         ws_protocol = play_socket(asgi, max_size, PING_S, PING_S)
     return uvicorn.Config(
         app,

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import functools
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any, Protocol
 
 from nertz.server.cluster.live import connection_closed, shared_connection, shared_spectator
@@ -54,7 +54,7 @@ class Channel(Protocol):
     ``OSError`` or ``RuntimeError`` once the peer is gone."""
 
     @property
-    def scope(self) -> Mapping[str, Any]: ...
+    def scope(self) -> MutableMapping[str, Any]: ...
 
     async def accept(self) -> None: ...
 

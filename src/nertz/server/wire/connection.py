@@ -12,7 +12,7 @@ import itertools
 import logging
 import socket
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, MutableMapping
 from typing import Any, Protocol
 
 from nertz.server.wire.wsprotocol import PlaySocket
@@ -127,7 +127,7 @@ class Link(Protocol):
     public ``scope``, ``send_text`` and ``close``), and so is a test's stand-in."""
 
     @property
-    def scope(self) -> Mapping[str, Any]: ...
+    def scope(self) -> MutableMapping[str, Any]: ...
 
     async def send_text(self, data: str) -> None: ...
 

@@ -496,7 +496,7 @@ def play_socket(
     """The ``PlaySocket`` class to give uvicorn (``uvicorn.Config(ws=...)``), running
     ``app`` with these limits."""
     attributes = {
-        "app": app,
+        "app": staticmethod(app),  # a function is not to become a method
         "max_size": max_size,
         "ping_interval": ping_interval,
         "ping_timeout": ping_timeout,
