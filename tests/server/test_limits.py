@@ -22,7 +22,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.exceptions import ConnectionClosed
 
-import nertz.server.http.app
+import nertz.server.http.session
 from nertz.server.cli import HTTPS
 from nertz.server.door.limits import Limits
 from nertz.server.http.app import Config
@@ -490,7 +490,7 @@ def test_a_handshake_dropped_before_it_is_accepted_holds_no_connection(
     async def like_a_cluster_node(state: Any, address: str) -> None:
         await asyncio.sleep(0.3)  # the shared count's round trip to Redis: a wide window
 
-    monkeypatch.setattr(nertz.server.http.app, "shared_connection", like_a_cluster_node)
+    monkeypatch.setattr(nertz.server.http.session, "shared_connection", like_a_cluster_node)
     table = httpx.post(f"{tight.http}/api/tables", json={"bots": BOTS, "countdown_ms": 0}).json()
     request = (
         f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{tight.port}\r\nUpgrade: websocket\r\n"

@@ -173,7 +173,8 @@ class Connection:
             self.socket.on_drain = self._flush
             sock = self.socket.get_extra_info("socket")
             if sock is not None:
-                with contextlib.suppress(OSError):
+                # (uvloop raises ValueError for a socket already closed)
+                with contextlib.suppress(OSError, ValueError):
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
 
     @property
