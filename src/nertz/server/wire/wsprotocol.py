@@ -86,7 +86,10 @@ class PlaySocket(asyncio.Protocol):
         self.answered = False
         """The handshake's answer (101 or a refusal) was sent."""
         self.close_sent = False
+        """The server's close frame (or a refusal of the handshake) was sent: nothing
+        more is written but websockets' answers."""
         self.disconnected = False
+        """The app was told the connection is over (``websocket.disconnect``)."""
         self.read_paused = False
         self.writable = True
         """False while the transport's buffer is over its high-water mark."""
@@ -113,10 +116,8 @@ class PlaySocket(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server_state.connections.discard(self)
-        if not self.disconnected:
-            self.disconnected = True
-            code = 1005 if self.answered else 1006
-            self.queue.put_nowait({"type": "websocket.disconnect", "code": code})
+        self.close_sent = True
+        self._gone(1006)
         for timer in (self.ping_timer, self.close_timer):
             if timer is not None:
                 timer.cancel()
@@ -182,8 +183,7 @@ class PlaySocket(asyncio.Protocol):
         self.handler = None
         self.conn.send_close(code, reason)
         self._flush()
-        if not self.disconnected:
-            self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        self._gone(code, reason)
         if self.read_paused:
             self.read_paused = False
             self.transport.resume_reading()
@@ -235,8 +235,7 @@ class PlaySocket(asyncio.Protocol):
             if kind == "websocket.accept":
                 self._accept(message)
             elif kind == "websocket.close":
-                self.queue.put_nowait({"type": "websocket.disconnect", "code": 1006})
-                self.disconnected = True
+                self._gone(1006)
                 self._answer(self.conn.reject(403, ""))
             else:
                 raise RuntimeError(f"expected websocket.accept or websocket.close, not {kind}")
@@ -294,9 +293,21 @@ class PlaySocket(asyncio.Protocol):
             elif isinstance(event, Frame):
                 self._frame(event)
         self._flush()
+        state = self.conn.state
+        if self.accepted and (state is State.CLOSING or state is State.CLOSED):
+            # websockets closed it (a frame too big, bad data, the peer's close): the
+            # app is told, and nothing more is written
+            self.close_sent = True
+            self.handler = None
+            self._gone(self.conn.close_code or 1006)
         if self.conn.close_expected() and self.close_timer is None and self.transport is not None:
-            self.disconnected = self.disconnected or self.conn.state is State.CLOSED
             self.close_timer = self.loop.call_later(CLOSE_TIMEOUT_S, self.transport.close)
+
+    def _gone(self, code: int, reason: str = "") -> None:
+        """Tell the app the connection is over (once)."""
+        if not self.disconnected:
+            self.disconnected = True
+            self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
 
     def _connect(self, request: Request) -> None:
         self.request = request
@@ -407,13 +418,8 @@ class PlaySocket(asyncio.Protocol):
         elif opcode is Opcode.PONG:
             self._pong(bytes(frame.data))
         elif opcode is Opcode.CLOSE:
-            if not self.close_sent and not self.disconnected:
-                self.disconnected = True
-                close = Close.parse(bytes(frame.data)) if frame.data else Close(1005, "")
-                code, reason = close.code, close.reason
-                self.queue.put_nowait(
-                    {"type": "websocket.disconnect", "code": code, "reason": reason}
-                )
+            close = Close.parse(bytes(frame.data)) if frame.data else Close(1005, "")
+            self._gone(close.code, close.reason)
             self.close_sent = True
             self._flush()  # the close echoed (websockets' doing)
             if self.transport is not None:
