@@ -1,4 +1,4 @@
-"""The server's own reading of a player's frames (``frames.read_text_frames``): whole
+"""The server's own reading of a player's frames (``frames.FrameCutter``): whole
 text frames cut from the bytes however they arrive, answered in order, and anything
 else (a ping here) handed to websockets with what follows, which answers it as ever."""
 
