@@ -62,17 +62,24 @@ class Kept(NamedTuple):
 
 
 def keeping(place: Place, stage: Stage, settings: Settings) -> Kept:
-    """For a person not connected who holds a place: when it is released
-    (``reconnect_s``) and, if before that, when a bot plays it while a hand is on
-    (``bot_takeover_s``), in table time; as everyone is shown it. (None, None) for
-    anyone else."""
+    """How long the place of a person who is not connected is kept: released
+    ``reconnect_s`` after they left, and from ``bot_takeover_s`` after it (if that
+    comes first) a bot plays it while a match is dealt, unless a bot plays it already.
+    Nothing is kept for anyone else: a connected person, a bot's place, a place
+    nobody holds, a person the host's bot stands in for (their place is kept until
+    they come back), or anyone once the match is over (a place holds nothing then; the
+    next match counts from when they left). The one answer for both what everyone
+    sees (``kept_until_ms``, ``bot_from_ms``) and the ``TAKEOVER`` and ``RELEASE``
+    timers."""
     left = place.left_ms
     if left is None or place.bot is not None or place.token_hash is None:
         return Kept(None, None)
-    if place.stand_in is not None:  # the host's bot keeps the place for them
+    if place.stand_in is not None or stage is Stage.OVER:
         return Kept(None, None)
     takeover_s, reconnect_s = settings.bot_takeover_s, settings.reconnect_s
-    bot = left + takeover_s * 1000 if 0 < takeover_s < reconnect_s else None
+    bot = None
+    if 0 < takeover_s < reconnect_s and stage is not Stage.SEATING and place.driver is None:
+        bot = left + takeover_s * 1000
     return Kept(left + reconnect_s * 1000, bot)
 
 
@@ -131,18 +138,15 @@ class Seats:
         return {key: at for key, at in times.items() if at is not None}
 
     def dues(self) -> list[Due]:
-        """The ``TAKEOVER`` and ``RELEASE`` timers of every person away, place by place."""
-        ctx = self.ctx
-        stage, s = ctx.stage, ctx.settings
-        if stage is Stage.OVER:
-            return []
+        """The ``TAKEOVER`` and ``RELEASE`` timers of every person away, place by place,
+        at the times ``keeping`` gives (and everyone sees)."""
         dues = []
-        for index, place in enumerate(ctx.places):
-            if place.bot is None and place.left_ms is not None and place.token_hash is not None:
-                if s.bot_takeover_s and place.driver is None and stage is not Stage.SEATING:
-                    dues.append(Due(place.left_ms + s.bot_takeover_s * 1000, Timer.TAKEOVER, index))
-                if place.stand_in is None:  # the host's bot keeps the place for them
-                    dues.append(Due(place.left_ms + s.reconnect_s * 1000, Timer.RELEASE, index))
+        for index, place in enumerate(self.ctx.places):
+            kept, bot = self.kept(place)
+            if bot is not None:
+                dues.append(Due(bot, Timer.TAKEOVER, index))
+            if kept is not None:
+                dues.append(Due(kept, Timer.RELEASE, index))
         return dues
 
     def restore(self, seats: Sequence[SeatRecord]) -> None:
