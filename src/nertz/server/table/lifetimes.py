@@ -166,6 +166,15 @@ class Lifetimes:
         for place in unready:
             self.actions.takeover(place, now, "not_ready")
 
+    def dealt(self) -> None:
+        """A hand was dealt: no ready countdown runs any more."""
+        self.ready_by = None
+
+    def resumed(self, now: int) -> None:
+        """A restored table: everyone reconnects from ``now``, so its clocks start anew."""
+        self.empty_since = now if self.nobody_there() else None
+        self.unattended_since = self.active_at = now
+
     def nobody_there(self) -> bool:
         """No connection open and no person holding a place (one whose connection
         dropped holds it until ``reconnect_s``, one who never connected too). Once the

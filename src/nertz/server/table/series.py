@@ -197,6 +197,14 @@ class Series:
             self.ctx.match_no += 1
             self.ctx.first_hand = hand_no
 
+    def resumed(self, now: int) -> None:
+        """Restoring, once the hands are replayed: who played a match that is over, and
+        the host's wait for the next counted anew from ``now``."""
+        over = self.ctx.match.over
+        if over:
+            self.over_names = self.names_told(len(self.past_names))
+        self.over_at = now if over else None
+
     def restore_names(self, events: Sequence[bytes]) -> None:
         """Restoring, before the hands are replayed: who played each finished match, as
         its ``match_end`` event told everyone (``names_told``)."""

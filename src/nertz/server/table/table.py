@@ -351,7 +351,8 @@ class Table:
         self._logged = 0
         ctx.stage = Stage.COUNTDOWN
         ctx.go_at = now + ctx.settings.countdown_ms
-        ctx.next_at = self.lifetimes.ready_by = None
+        ctx.next_at = None
+        self.lifetimes.dealt()
         self.partners.clear()
         for place in ctx.places:
             place.ready = False
@@ -437,11 +438,9 @@ class Table:
             ctx.now = max(ctx.now, replayed.now)
             if replayed.over and self.practice.counts(record.hand):
                 ctx.match.record(replayed.scores(), hand_caller(replayed))
-        if ctx.match.over:
-            series.over_names = series.names_told(len(series.past_names))
         self.host.restore(events, in_force)
         self.host.restore_stand_ins(events)  # the bots the host put in for people away
-        series.over_at = ctx.now if ctx.match.over else None  # the host's wait anew
+        series.resumed(ctx.now)
         now = ctx.now
         for place in ctx.places:
             place.driver = None
@@ -468,9 +467,7 @@ class Table:
                     place.driver.begin(view(hand, place.number), ctx.match.totals)
             if ctx.stage is Stage.PLAYING:
                 self.bots.plan_all(now)
-        lifetimes = self.lifetimes
-        lifetimes.empty_since = now if lifetimes.nobody_there() else None
-        lifetimes.unattended_since = lifetimes.active_at = now  # everyone reconnects from now
+        self.lifetimes.resumed(now)
         ctx.emit(ResumedEvent(stage=ctx.stage.value))
         self._due_known = False
 
