@@ -283,7 +283,7 @@ class Host:
         """A bot stands in for a person who is away, like the one ``bot_takeover_s``
         brings but of the host's choosing and at once: the place stays the person's
         (their name, their token, their results); they take it back by coming back
-        (``_connect``), and it is kept for them meanwhile (never released)."""
+        (``Seats.connect``), and it is kept for them meanwhile (never released)."""
         specs = bot_specs(bot)
         if isinstance(specs, str):
             return specs

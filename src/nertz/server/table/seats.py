@@ -334,7 +334,7 @@ class Seats:
     def release(self, place: Place, now: int) -> None:
         """A person away for ``reconnect_s`` loses the place: the token stops working,
         a bot plays it, anyone may join it. (The table passes the host's role on,
-        ``Table._release``.)"""
+        ``Table.release``.)"""
         place.token_hash, place.left_ms, place.name, place.ready = None, None, "", False
         place.person = None
         place.stand_in = None  # a bot plays on for nobody in particular
