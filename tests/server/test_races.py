@@ -191,7 +191,7 @@ def test_the_card_played_first_wins_though_it_arrives_second() -> None:
     lost = net.answer(2, 2)[1]
     assert lost["type"] == "refused" and lost["code"] == "beaten"
     assert lost["reason"] == "beaten to it by 50 ms: F1 already has the 2 of hearts (R16)"
-    end = net.h.table.lost
+    end = net.h.table.fair.lost
     assert end == [(1, 50)]  # what the hand-end breakdown reports
 
 
@@ -278,7 +278,7 @@ def test_a_card_played_first_from_far_away_beats_a_near_card_that_arrives_just_a
     assert lost["reason"] == f"beaten to it by {gap} ms: F1 already has the 2 of hearts (R16)"
     hand = net.h.table.hand
     assert hand is not None and hand.foundations[0].texts()[-1] == "2H@0"
-    assert net.h.table.lost == [(1, gap)]
+    assert net.h.table.fair.lost == [(1, gap)]
 
 
 def test_a_far_card_placed_at_once_beats_a_card_from_a_page_not_yet_measured() -> None:
@@ -287,7 +287,7 @@ def test_a_far_card_placed_at_once_beats_a_card_from_a_page_not_yet_measured() -
     so the near card played 115 ms later, arriving 5 ms after it, is refused by its
     credited time (its arrival), not tied by arrival order."""
     net = started(Rules(), (120, 10))
-    net.h.table.clocks.pop(2)  # the near page's pings were never answered ...
+    net.h.table.fair.clocks.pop(2)  # the near page's pings were never answered ...
     net.offsets[2] = None  # ... so it stamps nothing
     net.delays[2] = 10**6  # and answers no ping from now on
     t = net.h.now + 100
@@ -318,7 +318,7 @@ def test_a_card_refused_because_its_place_was_taken_seconds_ago_is_no_lost_race(
     late = net.answer(2, 3)[1]
     assert late["type"] == "refused" and late["code"] == "beaten"
     assert late["reason"] == "beaten to it: F1 already has the 2 of hearts (R16)"
-    assert net.h.table.lost == [(1, 60)]  # the race, not the card 5 s late
+    assert net.h.table.fair.lost == [(1, 60)]  # the race, not the card 5 s late
     net.play(1, 3, "NERTZ", net.h.now)  # R27: seat 0's Nertz pile is empty
     net.run(5000)
     races = [r for r in net.h.records if type(r) is RacesRecord]
