@@ -134,6 +134,14 @@ class FairRaces:
         if clock is not None:
             clock.pong(message.t, message.c, now)
 
+    def wire(self, conn: int, round_trip_ms: float) -> None:
+        """A ping frame's round trip on ``conn``, timed by the transport: it bounds the
+        credit of that connection's plays (``ConnectionClock.wire``). A connection the
+        table does not ping (a spectator, or fair races off) keeps nothing."""
+        clock = self.clocks.get(conn)
+        if clock is not None:
+            clock.wire(round_trip_ms)
+
     # ------------------------------------------------------------------ plays
 
     def credit(

@@ -87,7 +87,16 @@ from nertz.server.protocol import (
 )
 from nertz.server.table.bots import Bots
 from nertz.server.table.chat import Chat
-from nertz.server.table.commands import Command, Connect, Disconnect, Inbound, Join, Out, Stage
+from nertz.server.table.commands import (
+    Command,
+    Connect,
+    Disconnect,
+    Inbound,
+    Join,
+    Out,
+    Stage,
+    WireTrip,
+)
 from nertz.server.table.context import Due, Place, Stamps, TableContext, Timer
 from nertz.server.table.fair import FairRaces
 from nertz.server.table.host import Host as HostRole
@@ -297,6 +306,8 @@ class Table:
                 lifetimes.active(now)
         elif type(command) is Disconnect:
             self.seating.disconnect(command.conn, now)
+        elif type(command) is WireTrip:
+            self.fair.wire(command.conn, command.round_trip_ms)
         lifetimes.maybe_start(now)
         self._advance(now)
         clocks = (lifetimes.empty_since, lifetimes.unattended_since)
