@@ -93,7 +93,7 @@ class Net:
                     if message["o"] is not None:
                         self.offsets[conn] = message["o"]
                     pong = {"type": "pong", "t": message["t"], "c": arrives + CLIENT_AHEAD_MS}
-                    late = self.late_pongs_ms + self.late_pongs[conn]
+                    late = self.late_pongs_ms + self.late_pongs.get(conn, 0)
                     self.mail.append((arrives + late + self.delays[conn], conn, pong))
                 elif message["type"] in ("ack", "refused"):
                     self.answers[conn].append((arrives, message))
