@@ -22,7 +22,11 @@ export async function api(method, path, body, headers = {}) {
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    throw new ApiError(data.error || "error", data.reason || `error ${response.status}`, response.status);
+    throw new ApiError(
+      data.error || "error",
+      data.reason || `error ${response.status}`,
+      response.status,
+    );
   }
   return data;
 }

@@ -124,34 +124,135 @@ class TableView {
   }
 
   build() {
-    this.strip = h("button", { class: "strip", type: "button", "aria-expanded": "false", title: "Scores (Tab)", onclick: () => this.toggleStrip() });
+    this.strip = h("button", {
+      class: "strip",
+      type: "button",
+      "aria-expanded": "false",
+      title: "Scores (Tab)",
+      onclick: () => this.toggleStrip(),
+    });
     this.status = h("span", { class: "status", role: "status" });
-    this.callBtn = h("button", { class: "call", type: "button", disabled: true, onclick: () => this.call(), title: "Call Nertz (N): only when your Nertz pile is empty" }, "Nertz! ", h("kbd", { text: "N" }));
-    this.stuckBtn = h("button", { class: "stuck-btn", type: "button", onclick: () => this.stuck(), title: "Say you are stuck (S): when everyone is, the table rotates (R25)" }, "Stuck ", h("kbd", { text: "S" }));
+    this.callBtn = h(
+      "button",
+      {
+        class: "call",
+        type: "button",
+        disabled: true,
+        onclick: () => this.call(),
+        title: "Call Nertz (N): only when your Nertz pile is empty",
+      },
+      "Nertz! ",
+      h("kbd", { text: "N" }),
+    );
+    this.stuckBtn = h(
+      "button",
+      {
+        class: "stuck-btn",
+        type: "button",
+        onclick: () => this.stuck(),
+        title: "Say you are stuck (S): when everyone is, the table rotates (R25)",
+      },
+      "Stuck ",
+      h("kbd", { text: "S" }),
+    );
     this.settingsBox = settingsMenu(() => this.render());
-    this.bar = h("header", { class: "bar" }, this.strip, this.status,
+    this.bar = h(
+      "header",
+      { class: "bar" },
+      this.strip,
+      this.status,
       h("span", { class: "grow" }),
-      h("button", { type: "button", class: "rules-btn", onclick: () => this.showRulesDialog(), title: "The rules and this table's options (?)" }, "Rules ", h("kbd", { text: "?" })),
-      this.inviteBtn = h("button", { type: "button", class: "invite-btn", style: "display:none", onclick: () => showInvite(this, this.dialog), title: "Invite people: the link, a code to type, a QR code" }, "Invite"),
-      this.hostBtn = h("button", { type: "button", class: "host-btn", hidden: true, onclick: () => this.showHostDialog(), title: "Run the table: start, bots, options" }, "Host"),
-      (this.chat = new Chat(this)).toggle, this.settingsBox, // table/chat.js: the chat
-      h("a", { href: "/", class: "home-link", title: "Home" }, "Home"));
+      h(
+        "button",
+        {
+          type: "button",
+          class: "rules-btn",
+          onclick: () => this.showRulesDialog(),
+          title: "The rules and this table's options (?)",
+        },
+        "Rules ",
+        h("kbd", { text: "?" }),
+      ),
+      (this.inviteBtn = h(
+        "button",
+        {
+          type: "button",
+          class: "invite-btn",
+          style: "display:none",
+          onclick: () => showInvite(this, this.dialog),
+          title: "Invite people: the link, a code to type, a QR code",
+        },
+        "Invite",
+      )),
+      (this.hostBtn = h(
+        "button",
+        {
+          type: "button",
+          class: "host-btn",
+          hidden: true,
+          onclick: () => this.showHostDialog(),
+          title: "Run the table: start, bots, options",
+        },
+        "Host",
+      )),
+      (this.chat = new Chat(this)).toggle,
+      this.settingsBox, // table/chat.js: the chat
+      h("a", { href: "/", class: "home-link", title: "Home" }, "Home"),
+    );
     this.opponents = h("section", { class: "opponents", "aria-label": "Opponents" });
-    this.foundations = h("div", { class: "foundations", role: "list", "aria-label": "Foundations" });
-    this.aside = h("div", { class: "aside", role: "group", "aria-label": "Finished foundations, set aside" });
+    this.foundations = h("div", {
+      class: "foundations",
+      role: "list",
+      "aria-label": "Foundations",
+    });
+    this.aside = h("div", {
+      class: "aside",
+      role: "group",
+      "aria-label": "Finished foundations, set aside",
+    });
     this.bannerEl = h("div", { class: "banner", "aria-live": "assertive" });
-    this.chooserEl = h("div", { class: "chooser", role: "dialog", "aria-label": "Announce your joker as", hidden: true });
-    this.middle = h("section", { class: "middle", "data-drop": "F", "aria-label": "The middle: drop a card here to send it to a foundation" },
-      this.foundations, this.aside, this.bannerEl, this.chooserEl);
+    this.chooserEl = h("div", {
+      class: "chooser",
+      role: "dialog",
+      "aria-label": "Announce your joker as",
+      hidden: true,
+    });
+    this.middle = h(
+      "section",
+      {
+        class: "middle",
+        "data-drop": "F",
+        "aria-label": "The middle: drop a card here to send it to a foundation",
+      },
+      this.foundations,
+      this.aside,
+      this.bannerEl,
+      this.chooserEl,
+    );
     this.mine = h("section", { class: "mine", "aria-label": "Your layout" });
     this.readyBtn = readyButton(this);
     this.actions = h("div", { class: "actions" }, this.callBtn, this.stuckBtn, this.readyBtn);
-    this.help = h("p", { class: "keys-help", text: "Drag, or tap a card then its place · double-tap: to the middle · keys: 0 Nertz, W waste, 1–4 piles, F middle, Space turn, N call, Esc cancel, Tab scores" });
-    this.overlay = h("div", { class: "overlay", hidden: true, onclick: (e) => e.target === this.overlay && closePanel(this) });
+    this.help = h("p", {
+      class: "keys-help",
+      text: "Drag, or tap a card then its place · double-tap: to the middle · keys: 0 Nertz, W waste, 1–4 piles, F middle, Space turn, N call, Esc cancel, Tab scores",
+    });
+    this.overlay = h("div", {
+      class: "overlay",
+      hidden: true,
+      onclick: (e) => e.target === this.overlay && closePanel(this),
+    });
     this.dialog = h("dialog", { class: "rules-dialog" });
     closeOnOutsideClick(this.dialog);
-    this.board = h("div", { class: "board", tabindex: "0", "aria-label": `Nertz table ${this.code}` },
-      this.bar, this.opponents, this.middle, h("div", { class: "mine-wrap" }, this.mine, this.actions), this.help, this.overlay);
+    this.board = h(
+      "div",
+      { class: "board", tabindex: "0", "aria-label": `Nertz table ${this.code}` },
+      this.bar,
+      this.opponents,
+      this.middle,
+      h("div", { class: "mine-wrap" }, this.mine, this.actions),
+      this.help,
+      this.overlay,
+    );
     this.app.replaceChildren(this.board, this.dialog);
     this.practice = new Practice(this); // a practice table's panel (table/practice.js)
     this.board.addEventListener("pointerdown", (e) => onPointerDown(this, e));
@@ -224,7 +325,10 @@ class TableView {
           this.countdownEnd = null;
           if (this.dialog.open) this.dialog.close();
           this.render();
-        } else if (msg.code === "bad_token" || (msg.code === "unknown_table" && this.seatRec?.token)) {
+        } else if (
+          msg.code === "bad_token" ||
+          (msg.code === "unknown_table" && this.seatRec?.token)
+        ) {
           // A private table answers a token no seat has as it answers an unused code.
           const seats = store.get("seats", {});
           delete seats[this.code];
@@ -234,12 +338,16 @@ class TableView {
         } else if (msg.code === "rate_limited" && this.st.resyncing) {
           // The full state was refused for now (the server's rate per connection): ask again.
           setTimeout(() => this.socket.send({ type: "resync" }), 1000);
-        } else if (msg.code !== "already_ready" && msg.code !== "not_now") toast(msg.reason, "warn");
+        } else if (msg.code !== "already_ready" && msg.code !== "not_now")
+          toast(msg.reason, "warn");
         return;
       default:
         return;
     }
-    for (const e of events) { this.say(e); this.practice.saw(e); }
+    for (const e of events) {
+      this.say(e);
+      this.practice.saw(e);
+    }
     if (resync) this.socket.send({ type: "resync" });
     this.render();
   }
@@ -255,8 +363,14 @@ class TableView {
         break;
       }
       case "takeover":
-        if (e.seat !== this.me || (e.partner !== undefined && e.partner !== this.partner) || !e.bot) break;
-        if (e.why === "not_ready") toast("You were not ready in time, so a bot is playing your seat: make any move to take it back.", "warn", 6000);
+        if (e.seat !== this.me || (e.partner !== undefined && e.partner !== this.partner) || !e.bot)
+          break;
+        if (e.why === "not_ready")
+          toast(
+            "You were not ready in time, so a bot is playing your seat: make any move to take it back.",
+            "warn",
+            6000,
+          );
         else toast("A bot is playing your seat while you were away.", "warn");
         break;
       case "dealt":
@@ -272,12 +386,17 @@ class TableView {
         this.flash("Go!", "go", 900);
         break;
       case "moved":
-        if (e.tie && this.base) this.flash(`Tie! Both ${cardName(e.cards[0])}s stay (R16)`, "info", 1600);
+        if (e.tie && this.base)
+          this.flash(`Tie! Both ${cardName(e.cards[0])}s stay (R16)`, "info", 1600);
         break;
       case "announced":
         if (e.seat !== this.me) {
           const where = e.foundation ? `for F${e.foundation}` : "to start a foundation";
-          toast(`${nameOf(this.st, e.seat)} announced a joker as the ${cardName(e.as)} ${where} (R41)`, "info", 2000);
+          toast(
+            `${nameOf(this.st, e.seat)} announced a joker as the ${cardName(e.as)} ${where} (R41)`,
+            "info",
+            2000,
+          );
         }
         break;
       case "joker_stayed":
@@ -287,9 +406,20 @@ class TableView {
         this.flash(`${nameOf(this.st, e.seat)} called Nertz!`, "call", 2500);
         break;
       case "rotated":
-        this.flash(e.idle ? "Nobody moved for a while: the table rotates (R25)" : "Everyone is stuck: the table rotates (R25)", "info", 3000);
+        this.flash(
+          e.idle
+            ? "Nobody moved for a while: the table rotates (R25)"
+            : "Everyone is stuck: the table rotates (R25)",
+          "info",
+          3000,
+        );
         // In a lesson its card says so, and a toast would lie over the card.
-        if (!this.practice.step) toast("Rotation: every stock was turned over and its top card moved to the bottom.", "info", 4000);
+        if (!this.practice.step)
+          toast(
+            "Rotation: every stock was turned over and its top card moved to the bottom.",
+            "info",
+            4000,
+          );
         break;
       case "hand_end":
         this.overlayHidden = false;
@@ -349,13 +479,22 @@ class TableView {
   onHold(msg) {
     const s = this.table && this.table.seats[msg.seat];
     if (!s || !s.holding) return;
-    if (msg.seat === this.me && msg.partner === this.partner && msg.src === null && this.sentHold !== null) {
+    if (
+      msg.seat === this.me &&
+      msg.partner === this.partner &&
+      msg.src === null &&
+      this.sentHold !== null
+    ) {
       // My own hold lapsed (R40: a resting hand lets go): put the card down here too,
       // so that picking it up again asks the server again.
       this.sentHold = null;
       if (this.selected && !this.drag) {
         this.selected = null;
-        toast("You held that card a while: it is put down so your partner may take it (R40).", "info", 3000);
+        toast(
+          "You held that card a while: it is put down so your partner may take it (R40).",
+          "info",
+          3000,
+        );
       }
     }
     this.render();
@@ -430,7 +569,9 @@ class TableView {
     const seats = store.get("seats", {});
     delete seats[this.code];
     store.set("seats", seats);
-    setTimeout(() => { location.href = "/"; }, 100);
+    setTimeout(() => {
+      location.href = "/";
+    }, 100);
   }
 
   turn() {
@@ -473,7 +614,8 @@ class TableView {
       this.status.textContent = "The host removed you from this table.";
       this.status.className = "status error";
       this.board.classList.add("was-removed");
-      for (const part of [this.opponents, this.middle, this.mine.parentElement, this.help]) part.inert = true;
+      for (const part of [this.opponents, this.middle, this.mine.parentElement, this.help])
+        part.inert = true;
     }
   }
 

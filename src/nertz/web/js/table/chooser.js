@@ -20,7 +20,11 @@ export function openChooser(tv, src, target) {
     return;
   }
   if (view.announcements.some((a) => a.seat === tv.me && a.joker === joker)) {
-    toast("This joker is already announced: it lands, or stays home, when its window ends (R41).", "info", 3000);
+    toast(
+      "This joker is already announced: it lands, or stays home, when its window ends (R41).",
+      "info",
+      3000,
+    );
     return;
   }
   tv.chooser = { src, joker, foundation: target.length > 1 ? Number(target.slice(1)) : null };
@@ -57,27 +61,64 @@ export function renderChooser(tv, view) {
     box.replaceChildren();
     return;
   }
-  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.move : null;
+  const focused =
+    document.activeElement && box.contains(document.activeElement)
+      ? document.activeElement.dataset.move
+      : null;
   const options = announceable(view);
-  options.sort((a, b) => (b.foundation !== null && b.foundation === ch.foundation) - (a.foundation !== null && a.foundation === ch.foundation));
+  options.sort(
+    (a, b) =>
+      (b.foundation !== null && b.foundation === ch.foundation) -
+      (a.foundation !== null && a.foundation === ch.foundation),
+  );
   const buttons = options.map((o) => {
     const c = parse(o.card);
     const move = `${ch.src}>F${o.foundation ?? ""}=${o.card}`;
     const where = o.foundation ? `on F${o.foundation}` : "to start a new foundation";
-    return h("button", {
-      type: "button", class: `choice suit-${c.suit} ${c.red ? "red" : "black"}`, "data-move": move,
-      "aria-label": `${cardName(o.card)} ${where}`, title: `Announce the joker as the ${cardName(o.card)} ${where}`,
-      onclick: () => announce(tv, move),
-    }, h("b", { text: shortName(o.card) }), h("small", { text: o.foundation ? `F${o.foundation}` : "new" }));
+    return h(
+      "button",
+      {
+        type: "button",
+        class: `choice suit-${c.suit} ${c.red ? "red" : "black"}`,
+        "data-move": move,
+        "aria-label": `${cardName(o.card)} ${where}`,
+        title: `Announce the joker as the ${cardName(o.card)} ${where}`,
+        onclick: () => announce(tv, move),
+      },
+      h("b", { text: shortName(o.card) }),
+      h("small", { text: o.foundation ? `F${o.foundation}` : "new" }),
+    );
   });
   box.replaceChildren(
-    h("div", { class: "panel-head" },
-      h("p", { class: "chooser-head", text: "Announce your joker as… (R41)", title: "Everyone sees the announcement; anyone holding that card may play it there first, else your joker lands when the time is up (R41)." }),
-      h("button", { type: "button", class: "close-x", "aria-label": "Close: keep the joker", title: "Keep the joker (Esc)", onclick: () => closeChooser(tv), text: "✕" })),
+    h(
+      "div",
+      { class: "panel-head" },
+      h("p", {
+        class: "chooser-head",
+        text: "Announce your joker as… (R41)",
+        title:
+          "Everyone sees the announcement; anyone holding that card may play it there first, else your joker lands when the time is up (R41).",
+      }),
+      h("button", {
+        type: "button",
+        class: "close-x",
+        "aria-label": "Close: keep the joker",
+        title: "Keep the joker (Esc)",
+        onclick: () => closeChooser(tv),
+        text: "✕",
+      }),
+    ),
     h("div", { class: "choices" }, buttons),
-    h("button", { type: "button", class: "link", onclick: () => closeChooser(tv), text: "Cancel (Esc)" }));
+    h("button", {
+      type: "button",
+      class: "link",
+      onclick: () => closeChooser(tv),
+      text: "Cancel (Esc)",
+    }),
+  );
   box.hidden = false;
-  const again = focused && [...box.querySelectorAll("button.choice")].find((b) => b.dataset.move === focused);
+  const again =
+    focused && [...box.querySelectorAll("button.choice")].find((b) => b.dataset.move === focused);
   if (again) again.focus();
 }
 

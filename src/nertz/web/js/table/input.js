@@ -17,7 +17,12 @@ function tap(tv, target) {
   }
   const cardSrc = target.closest("[data-src]");
   const now = performance.now();
-  if (cardSrc && tv.lastTap && tv.lastTap.card === cardSrc.dataset.card && now - tv.lastTap.at < 400) {
+  if (
+    cardSrc &&
+    tv.lastTap &&
+    tv.lastTap.card === cardSrc.dataset.card &&
+    now - tv.lastTap.at < 400
+  ) {
     tv.lastTap = null;
     toMiddle(tv, cardSrc.dataset.src, Number(cardSrc.dataset.depth));
     return;
@@ -82,7 +87,8 @@ function moveFor(tv, src, depth, target) {
     if (number) {
       const f = view.foundations.find((x) => x.number === number);
       const c = parse(cards[0]);
-      if (f && !f.finished && f.suit === c.suit && topOf(f).rank === c.rank - 1) return { move: `${src}>F${number}`, cards };
+      if (f && !f.finished && f.suit === c.suit && topOf(f).rank === c.rank - 1)
+        return { move: `${src}>F${number}`, cards };
     }
     return { move: `${src}>F`, cards };
   }
@@ -94,7 +100,8 @@ function moveFor(tv, src, depth, target) {
   const pin = from ? pinOf(from, from.length - depth) : null;
   if (!pile.length || fitsWork(cards[0], pile[pile.length - 1], pin)) return { move: plain, cards };
   const space = seat.work.some((p) => !p.length);
-  if (depth === 1 && space && fitsWork(pile[0], cards[0], pinOf(pile, 0))) return { move: `${src}<${target}`, cards };
+  if (depth === 1 && space && fitsWork(pile[0], cards[0], pinOf(pile, 0)))
+    return { move: `${src}<${target}`, cards };
   return { move: plain, cards };
 }
 
@@ -166,7 +173,15 @@ function beginDrag(tv, card, src, depth, start) {
   });
   ghost.style.width = `${rect.width}px`;
   document.body.append(ghost);
-  tv.drag = { src, depth, cards, ghost, dx: start.x - rect.left, dy: start.y - rect.top, hover: null };
+  tv.drag = {
+    src,
+    depth,
+    cards,
+    ghost,
+    dx: start.x - rect.left,
+    dy: start.y - rect.top,
+    hover: null,
+  };
   tv.selected = null;
   tv.render();
 }
@@ -189,12 +204,16 @@ function dropTarget(tv, x, y) {
   let bestScore = Infinity;
   for (const el of tv.board.querySelectorAll("[data-drop]")) {
     const r = el.getBoundingClientRect();
-    if (x < r.left - slack || x > r.right + slack || y < r.top - slack || y > r.bottom + slack) continue;
+    if (x < r.left - slack || x > r.right + slack || y < r.top - slack || y > r.bottom + slack)
+      continue;
     const inside = x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     const cx = Math.max(r.left, Math.min(x, r.right));
     const cy = Math.max(r.top, Math.min(y, r.bottom));
     const general = el.dataset.drop === "F" ? 1 : 0;
-    const score = (inside ? 0 : 1000 + Math.hypot(x - cx, y - cy)) + general * 500 + Math.hypot(x - (r.left + r.right) / 2, y - (r.top + r.bottom) / 2) * 0.01;
+    const score =
+      (inside ? 0 : 1000 + Math.hypot(x - cx, y - cy)) +
+      general * 500 +
+      Math.hypot(x - (r.left + r.right) / 2, y - (r.top + r.bottom) / 2) * 0.01;
     if (score < bestScore) {
       bestScore = score;
       best = el;
@@ -229,7 +248,10 @@ function endDrag(tv, x, y, cancelled) {
   }
   const seq = ++tv.seq;
   if (!tv.playable() || !tv.socket.send({ type: "play", seq, move: m.move })) {
-    toast(tv.playable() ? "Not connected: the card stays where it was." : notPlayable(tv.st).reason, "warn");
+    toast(
+      tv.playable() ? "Not connected: the card stays where it was." : notPlayable(tv.st).reason,
+      "warn",
+    );
     tv.render(before);
     return;
   }
@@ -246,7 +268,13 @@ function tabIsScores(tv, e) {
   if (e.key !== "Tab" || e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return false;
   if (!tv.table || tv.dialog.open || !tv.overlay.hidden) return false;
   const target = e.target instanceof Element ? e.target : null;
-  if (target && target.closest("input, select, textarea, [contenteditable], details, dialog, [role=dialog], .overlay")) return false;
+  if (
+    target &&
+    target.closest(
+      "input, select, textarea, [contenteditable], details, dialog, [role=dialog], .overlay",
+    )
+  )
+    return false;
   return target === null || target === document.body || tv.board.contains(target);
 }
 
@@ -272,7 +300,12 @@ export function onKey(tv, e) {
     tv.showRulesDialog();
     return;
   }
-  if (key === "Enter" && ["seating", "between", "over"].includes(t.stage) && tv.me !== null && !myPlace(tv.st).ready) {
+  if (
+    key === "Enter" &&
+    ["seating", "between", "over"].includes(t.stage) &&
+    tv.me !== null &&
+    !myPlace(tv.st).ready
+  ) {
     e.preventDefault();
     tv.ready();
     return;

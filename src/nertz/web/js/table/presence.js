@@ -6,12 +6,16 @@ import { nameOf } from "./state.js";
 /** The name of the place an event is about: one partner's at a partnership seat. */
 function placeName(tv, e) {
   const s = tv.table.seats[e.seat];
-  if (s.partners && e.partner !== undefined && e.partner !== null) return s.partners[e.partner].name;
+  if (s.partners && e.partner !== undefined && e.partner !== null)
+    return s.partners[e.partner].name;
   return s.name ? nameOf(tv.st, e.seat) : null;
 }
 
 function mine(tv, e) {
-  return e.seat === tv.me && (e.partner === undefined || e.partner === null || e.partner === tv.st.partner);
+  return (
+    e.seat === tv.me &&
+    (e.partner === undefined || e.partner === null || e.partner === tv.st.partner)
+  );
 }
 
 /** The notice for a ``seat`` or ``connected`` event, or null (this page's own). Names
@@ -39,7 +43,10 @@ export function presenceNotice(tv, e) {
     // A first connection after joining is not news (the join was); a return is.
     if (!who || (e.connected && !wasAway)) return null;
     tv.names[key] = who;
-    if (partnerOfMine) return e.connected ? `Your partner ${who} is back` : `Your partner ${who} is away: a bot will stand in`;
+    if (partnerOfMine)
+      return e.connected
+        ? `Your partner ${who} is back`
+        : `Your partner ${who} is away: a bot will stand in`;
     return e.connected ? `${who} is back` : `${who} is away`;
   }
   return null;

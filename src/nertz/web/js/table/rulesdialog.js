@@ -16,7 +16,13 @@ export function showRules(tv) {
   const racing = !paused && t && !t.practice && ["countdown", "playing"].includes(t.stage);
   const note = paused
     ? "The hand is paused while you read; it carries on when you close the rules."
-    : racing ? "The hand goes on while you read: the others are still playing." : null;
-  dialog.replaceChildren(dialogHead("Rules"), note ? h("p", { class: "rules-note", text: note }) : "", rulesContent(rules, `table ${tv.code}`));
+    : racing
+      ? "The hand goes on while you read: the others are still playing."
+      : null;
+  dialog.replaceChildren(
+    dialogHead("Rules"),
+    note ? h("p", { class: "rules-note", text: note }) : "",
+    rulesContent(rules, `table ${tv.code}`),
+  );
   if (!dialog.open) dialog.showModal();
 }
