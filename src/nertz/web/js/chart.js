@@ -14,7 +14,7 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
   const hands = Math.max(1, ...series.map((s) => s.length - 1));
   const values = series.flat().concat([0]);
   if (target) values.push(target);
-  let lo = Math.min(...values);
+  const lo = Math.min(...values);
   let hi = Math.max(...values);
   if (hi === lo) hi = lo + 10;
   const pad = { l: 38, r: 150, t: 12, b: 26 };
@@ -63,14 +63,16 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
     const colour = seatColour(seat);
     const points = s.map((v, i) => `${x(i)},${y(v)}`).join(" ");
     svg.append(el("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5 }));
-    s.forEach((v, i) => svg.append(el("circle", { cx: x(i), cy: y(v), r: 3, fill: colour })));
+    for (const [i, v] of s.entries()) {
+      svg.append(el("circle", { cx: x(i), cy: y(v), r: 3, fill: colour }));
+    }
     ends.push({ seat, y: y(s[s.length - 1]), v: s[s.length - 1] });
   });
   // Each line's name at its end, 13 px apart at least, all inside the chart: pushed
   // down from the top, then up from the bottom if they ran past it.
   ends.sort((a, b) => a.y - b.y);
   const ys = [];
-  ends.forEach((end, i) => ys.push(Math.max(end.y + 4, i ? ys[i - 1] + 13 : pad.t)));
+  for (const [i, end] of ends.entries()) ys.push(Math.max(end.y + 4, i ? ys[i - 1] + 13 : pad.t));
   for (let i = ys.length - 1; i >= 0; i--)
     ys[i] = Math.min(ys[i], i === ys.length - 1 ? height - 4 : ys[i + 1] - 13);
   ends.forEach((end, i) => {

@@ -117,8 +117,9 @@ export async function showMe(app) {
 /** Per seat, the running totals from 0 through every hand of the match. */
 function running(m) {
   const out = m.names.map(() => [0]);
-  for (const hand of m.hands)
-    hand.scores.forEach((s, i) => out[i].push(out[i][out[i].length - 1] + s.score));
+  for (const hand of m.hands) {
+    for (const [i, s] of hand.scores.entries()) out[i].push(out[i][out[i].length - 1] + s.score);
+  }
   return out;
 }
 

@@ -156,6 +156,29 @@ class TableView {
       h("kbd", { text: "S" }),
     );
     this.settingsBox = settingsMenu(() => this.render());
+    this.inviteBtn = h(
+      "button",
+      {
+        type: "button",
+        class: "invite-btn",
+        style: "display:none",
+        onclick: () => showInvite(this, this.dialog),
+        title: "Invite people: the link, a code to type, a QR code",
+      },
+      "Invite",
+    );
+    this.hostBtn = h(
+      "button",
+      {
+        type: "button",
+        class: "host-btn",
+        hidden: true,
+        onclick: () => this.showHostDialog(),
+        title: "Run the table: start, bots, options",
+      },
+      "Host",
+    );
+    this.chat = new Chat(this);
     this.bar = h(
       "header",
       { class: "bar" },
@@ -173,30 +196,10 @@ class TableView {
         "Rules ",
         h("kbd", { text: "?" }),
       ),
-      (this.inviteBtn = h(
-        "button",
-        {
-          type: "button",
-          class: "invite-btn",
-          style: "display:none",
-          onclick: () => showInvite(this, this.dialog),
-          title: "Invite people: the link, a code to type, a QR code",
-        },
-        "Invite",
-      )),
-      (this.hostBtn = h(
-        "button",
-        {
-          type: "button",
-          class: "host-btn",
-          hidden: true,
-          onclick: () => this.showHostDialog(),
-          title: "Run the table: start, bots, options",
-        },
-        "Host",
-      )),
-      (this.chat = new Chat(this)).toggle,
-      this.settingsBox, // table/chat.js: the chat
+      this.inviteBtn,
+      this.hostBtn,
+      this.chat.toggle, // table/chat.js: the chat
+      this.settingsBox,
       h("a", { href: "/", class: "home-link", title: "Home" }, "Home"),
     );
     this.opponents = h("section", { class: "opponents", "aria-label": "Opponents" });
@@ -429,11 +432,6 @@ class TableView {
         break;
       case "options":
         toast(optionsNotice(this, e), "info", 6000);
-        if (this.dialog.open && this.dialog.dataset.kind === "host") this.showHostDialog();
-        break;
-      case "seat":
-      case "connected":
-      case "takeover": // the host's list of people, and who a bot plays for, as they are now
         if (this.dialog.open && this.dialog.dataset.kind === "host") this.showHostDialog();
         break;
       case "host":

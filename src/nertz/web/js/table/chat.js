@@ -62,6 +62,7 @@ export class Chat {
   }
 
   build() {
+    this.badge = h("span", { class: "chat-unread", hidden: true });
     this.toggle = h(
       "button",
       {
@@ -72,7 +73,7 @@ export class Chat {
         onclick: () => this.setOpen(!this.isOpen()),
       },
       "Chat",
-      (this.badge = h("span", { class: "chat-unread", hidden: true })),
+      this.badge,
     );
     this.log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "Chat lines" });
     this.note = h("p", { class: "chat-note", role: "status" });
@@ -115,11 +116,12 @@ export class Chat {
         }),
       ),
     );
+    this.muteList = h("div", { class: "mute-list" });
     this.mute = h(
       "details",
       { class: "chat-mute" },
       h("summary", { text: "Mute…" }),
-      (this.muteList = h("div", { class: "mute-list" })),
+      this.muteList,
     );
     this.readOnly = h("p", {
       class: "chat-readonly",

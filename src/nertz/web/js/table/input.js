@@ -115,7 +115,7 @@ function toMiddle(tv, src, depth) {
 
 /** A double click on a card of mine does nothing by itself (the second tap of a double
  * tap sends it to the middle): keep the browser from selecting text. */
-export function onDoubleClick(tv, e) {
+export function onDoubleClick(_tv, e) {
   const card = e.target.closest("[data-src]");
   if (card && e.pointerType !== "touch") {
     e.preventDefault();

@@ -169,7 +169,9 @@ function seatingPanel(tv) {
 function series(tv) {
   const n = tv.table.seats.length;
   const out = Array.from({ length: n }, () => [0]);
-  for (const totals of tv.table.history || []) totals.forEach((v, i) => out[i].push(v));
+  for (const totals of tv.table.history || []) {
+    for (const [i, v] of totals.entries()) out[i].push(v);
+  }
   return out;
 }
 
