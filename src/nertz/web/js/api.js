@@ -31,25 +31,6 @@ export async function api(method, path, body, headers = {}) {
   return data;
 }
 
-/** Where a person's things live in this browser (name, seat tokens, settings). */
-export const store = {
-  get(key, fallback = null) {
-    try {
-      const raw = localStorage.getItem(`nertz.${key}`);
-      return raw === null ? fallback : JSON.parse(raw);
-    } catch {
-      return fallback;
-    }
-  },
-  set(key, value) {
-    try {
-      localStorage.setItem(`nertz.${key}`, JSON.stringify(value));
-    } catch {
-      /* private mode: nothing is remembered */
-    }
-  },
-};
-
 /** A short message in the corner; ``kind`` is "info", "warn" or "error". */
 export function toast(text, kind = "info", ms = 2600) {
   const box = document.getElementById("toasts");

@@ -1,69 +1,13 @@
 // Home: your name, create a table, join one, open public tables, your past matches.
-import { api, h, store, toast } from "./api.js";
+import { api, h, toast } from "./api.js";
 import { deviceHeaders, hasDevice } from "./device.js";
 import { startPractice } from "./learn.js";
 import { defaults, formValue, ruleOptions } from "./rules.js";
+import { joinTable } from "./seating.js";
+import { rememberHostToken, savedName, saveName } from "./storage.js";
 
 const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
 const STYLES = ["balanced", "racer", "prompt", "scorer"];
-
-export function rememberSeat(code, seat) {
-  const seats = store.get("seats", {});
-  seats[code] = seat;
-  store.set("seats", seats);
-}
-
-export function seatFor(code) {
-  return store.get("seats", {})[code] || null;
-}
-
-/** Keep the host token of a table this browser just made (the create answer's
- * ``host_token``) until it sits there: with it the server seats its creator in the
- * place it kept and makes them host, whoever joined first. */
-export function rememberHostToken(code, token) {
-  const tokens = store.get("hostTokens", {});
-  tokens[code] = token;
-  store.set("hostTokens", tokens);
-}
-
-function forgetHostToken(code) {
-  const tokens = store.get("hostTokens", {});
-  if (!(code in tokens)) return;
-  delete tokens[code];
-  store.set("hostTokens", tokens);
-}
-
-/** Take a seat at ``code`` with the remembered name (as its creator, if this browser
- * made the table and holds its host token); returns the seat record. */
-export async function joinTable(code, name, key = null, seat = null, partner = null) {
-  const body = { name };
-  if (key) body.key = key;
-  if (seat !== null) body.seat = seat;
-  if (partner !== null) body.partner = partner;
-  const hostToken = store.get("hostTokens", {})[code];
-  if (hostToken) body.host_token = hostToken;
-  const path = `/api/tables/${encodeURIComponent(code)}/join`;
-  let joined;
-  try {
-    joined = await api("POST", path, body, deviceHeaders());
-  } catch (error) {
-    // A token the table no longer knows (a restart) or that has sat: join as anyone.
-    if (!hostToken || !["bad_host_token", "creator_seated"].includes(error.code)) throw error;
-    forgetHostToken(code);
-    delete body.host_token;
-    joined = await api("POST", path, body, deviceHeaders());
-  }
-  forgetHostToken(code); // it has served: the creator sits
-  const record = {
-    token: joined.token,
-    seat: joined.seat,
-    partner: joined.partner ?? null,
-    key,
-    at: Date.now(),
-  };
-  rememberSeat(joined.code, record);
-  return { code: joined.code, ...record };
-}
 
 /** One option's field, as GET /api/rules declares it: a list to choose from, or a
  * number between ``min`` and ``max``. */
@@ -250,7 +194,9 @@ async function createTable(form, catalogue) {
   };
   try {
     const made = await api("POST", "/api/tables", body);
-    rememberHostToken(made.code, made.host_token); // kept if the join below fails
+    // With it the server seats its creator in the place it kept and makes them host,
+    // whoever joined first; kept if the join below fails.
+    rememberHostToken(made.code, made.host_token);
     await joinTable(made.code, name, made.key || null, 0);
     location.href = made.link;
   } catch (error) {
@@ -265,7 +211,7 @@ async function prefillName(input, me) {
   const found = await me;
   if (found && found.name && !input.value) {
     input.value = found.name;
-    store.set("name", found.name);
+    saveName(found.name);
   }
 }
 
@@ -331,10 +277,10 @@ export async function showHome(app) {
     name: "name",
     maxlength: 24,
     autocomplete: "nickname",
-    value: store.get("name", ""),
+    value: savedName(),
     placeholder: "Your name",
   });
-  name.addEventListener("change", () => store.set("name", name.value.trim()));
+  name.addEventListener("change", () => saveName(name.value.trim()));
   const me = myHistory();
   prefillName(name, me);
 
@@ -431,7 +377,7 @@ export async function showHome(app) {
   seats.addEventListener("change", rows);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    store.set("name", name.value.trim());
+    saveName(name.value.trim());
     createTable(form, catalogue);
   });
   rows();
@@ -455,7 +401,7 @@ export async function showHome(app) {
         "Type a table code like 3DNQZD or an invite like KQ7M-X2PD-4R, or paste a link.",
         "error",
       );
-    store.set("name", name.value.trim());
+    saveName(name.value.trim());
     try {
       location.href = await follow(parsed);
     } catch (error) {

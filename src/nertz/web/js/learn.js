@@ -2,8 +2,8 @@
 // a real table whose first hand is a lesson, server/lessons.py), and ``startPractice``
 // an unscored table against bots (``POST /api/practice``). Both open the table page
 // with the seat the server made; the lesson itself is drawn by table/practice.js.
-import { api, h, store, toast } from "./api.js";
-import { rememberSeat } from "./home.js";
+import { api, h, toast } from "./api.js";
+import { rememberSeat, savedName } from "./storage.js";
 
 /** Take the practice table the server answered with and open it. */
 function open(made) {
@@ -18,7 +18,7 @@ function open(made) {
 }
 
 function myName() {
-  return store.get("name", "") || "You";
+  return savedName() || "You";
 }
 
 /** ``POST /api/learn`` and open the guided hand. */

@@ -5,10 +5,11 @@ import { watchOffline } from "./offline.js";
 import { showMatch, showMe } from "./me.js";
 import { showRules } from "./rules.js";
 import { showSheet } from "./sheet.js";
+import { displaySettings } from "./storage.js";
 import { showTable } from "./table.js";
 
 const app = document.getElementById("app");
-const settings = JSON.parse(localStorage.getItem("nertz.settings") || "{}");
+const settings = displaySettings();
 document.body.classList.toggle("four-colour", !!settings.fourColour);
 document.body.classList.toggle("large", !!settings.large);
 

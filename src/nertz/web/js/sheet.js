@@ -1,6 +1,7 @@
 // The score sheet for real cards: the server checks and computes (engine's score and
 // Match, server/sheets.py); this page only enters hands and shows the results.
-import { api, h, store } from "./api.js";
+import { api, h } from "./api.js";
+import { mySheets, rememberSheet } from "./storage.js";
 import { seatColour } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { formValue, ruleOptions } from "./rules.js";
@@ -158,19 +159,12 @@ export async function showSheet(app, id) {
       "Start the sheet",
       async (names, options) => {
         const made = await api("POST", "/api/sheets", { names, options });
-        const mine = store.get("sheets", []);
         // The names as the sheet keeps them ("Ann & Bob", not "Ann&Bob" as typed).
-        store.set(
-          "sheets",
-          [
-            { id: made.id, names: made.names || names, at: Date.now() },
-            ...mine.filter((s) => s.id !== made.id),
-          ].slice(0, 20),
-        );
+        rememberSheet({ id: made.id, names: made.names || names, at: Date.now() });
         location.href = made.link;
       },
     );
-    const mine = store.get("sheets", []);
+    const mine = mySheets();
     app.replaceChildren(
       h(
         "div",

@@ -3,7 +3,7 @@
 // (a click, a tap or a key), and a page that tried anyway would be refused or warned:
 // nothing is made, nor even an AudioContext, until then. The setting (on or off, and a
 // volume) is this browser's, remembered in localStorage.
-import { store } from "./api.js";
+import { savedSound, saveSound } from "./storage.js";
 
 /** Each sound: notes as [frequency Hz, start s, length s, wave], or "noise" for a
  * short brushed burst (cards sliding). */
@@ -65,12 +65,12 @@ for (const kind of ["pointerup", "keydown", "touchend"]) {
 
 /** The sound setting: ``{on, volume}`` (volume 0 to 1). */
 export function soundSetting() {
-  const saved = store.get("sound", {});
+  const saved = savedSound();
   return { on: saved.on !== false, volume: typeof saved.volume === "number" ? saved.volume : 0.6 };
 }
 
 export function setSound(setting) {
-  store.set("sound", {
+  saveSound({
     on: !!setting.on,
     volume: Math.min(1, Math.max(0, Number(setting.volume))),
   });

@@ -5,10 +5,9 @@
 // says about each event, the moves sent and not answered yet (shown at once; the
 // server's ack confirms them, its refusal undoes them: the card springs back), partner
 // holds (R40), the banner and the dialogs.
-import { h, store, toast } from "./api.js";
+import { h, toast } from "./api.js";
 import { cardName } from "./cards.js";
 import { closeOnOutsideClick, dialogHead } from "./dialog.js";
-import { seatFor } from "./home.js";
 import { TableSocket } from "./net.js";
 import { play } from "./sound.js";
 import { Chat } from "./table/chat.js";
@@ -26,22 +25,8 @@ import { showRules } from "./table/rulesdialog.js";
 import { tickHostStart } from "./table/series.js";
 import { settingsMenu } from "./table/settings.js";
 import { soundOf } from "./table/sounds.js";
+import { forgetSeat, rememberSeat, seatFor, tableKey } from "./storage.js";
 import { emptyState, myPlace, nameOf, notPlayable, receive, shown } from "./table/state.js";
-
-/** How many private tables' keys this browser remembers (the newest). */
-const KEYS_KEPT = 30;
-
-/** The key of private table ``code`` from its link, remembered for the next visit; else
- * the one remembered: a person who came by the invite link and comes back by the bare
- * table URL (their seat given up, or lost) finds the table again. */
-function tableKey(code, given) {
-  const keys = store.get("keys", {});
-  if (!given) return keys[code] || null;
-  delete keys[code]; // the newest last
-  keys[code] = given;
-  store.set("keys", Object.fromEntries(Object.entries(keys).slice(-KEYS_KEPT)));
-  return given;
-}
 
 export async function showTable(app, code) {
   const params = new URLSearchParams(location.search);
@@ -49,9 +34,7 @@ export async function showTable(app, code) {
   const hash = new URLSearchParams(location.hash.slice(1));
   if (hash.get("seat")) {
     // ``make play`` hands over a seat token in the fragment (never sent to the server).
-    const seats = store.get("seats", {});
-    seats[code] = { token: hash.get("seat"), seat: null, key, at: Date.now() };
-    store.set("seats", seats);
+    rememberSeat(code, { token: hash.get("seat"), seat: null, key, at: Date.now() });
     history.replaceState(null, "", location.pathname + location.search);
   }
   if (params.has("watch")) {
@@ -292,9 +275,7 @@ class TableView {
         this.pending = [];
         if (this.seatRec && this.seatRec.seat !== msg.seat) {
           this.seatRec.seat = msg.seat;
-          const seats = store.get("seats", {});
-          seats[this.code] = this.seatRec;
-          store.set("seats", seats);
+          rememberSeat(this.code, this.seatRec);
         }
         if (this.table.stage === "countdown") this.countdownEnd = performance.now() + 1000;
         break;
@@ -315,9 +296,7 @@ class TableView {
       case "error":
         if (msg.seq !== undefined && msg.seq !== null) this.refused(msg.seq, msg.code, msg.reason);
         else if (msg.code === "removed") {
-          const seats = store.get("seats", {});
-          delete seats[this.code];
-          store.set("seats", seats);
+          forgetSeat(this.code);
           this.socket.close(); // no coming back: the token is refused from now on
           // The table stops here for this page: its notice over the table (panels.js),
           // no countdown, no Ready, no card to move; the way home in sight.
@@ -333,9 +312,7 @@ class TableView {
           (msg.code === "unknown_table" && this.seatRec?.token)
         ) {
           // A private table answers a token no seat has as it answers an unused code.
-          const seats = store.get("seats", {});
-          delete seats[this.code];
-          store.set("seats", seats);
+          forgetSeat(this.code);
           toast("That seat is no longer yours; take a seat again.", "error", 6000);
           setTimeout(() => location.reload(), 1500);
         } else if (msg.code === "rate_limited" && this.st.resyncing) {
@@ -564,9 +541,7 @@ class TableView {
    * (a page merely closed keeps it for a while), so this page forgets it too. */
   leave() {
     this.socket.send({ type: "leave" });
-    const seats = store.get("seats", {});
-    delete seats[this.code];
-    store.set("seats", seats);
+    forgetSeat(this.code);
     setTimeout(() => {
       location.href = "/";
     }, 100);

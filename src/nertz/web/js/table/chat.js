@@ -8,8 +8,9 @@
 // shown, never run. Muting is this page's own: a per-table list in localStorage, of
 // people (the server's ``person`` handle, the same whatever name they sit down under,
 // so leaving and coming back as "Bob2" does not escape it) with the names they had.
-import { h, store } from "../api.js";
+import { h } from "../api.js";
 import { seatColour } from "../cards.js";
+import { chatOpenSaved, mutedAt, saveChatOpen, saveMutedAt } from "../storage.js";
 
 /** The reactions the server accepts (server/chat.py, ``REACTIONS``). */
 export const REACTIONS = ["👍", "😂", "😮", "😬", "🎉", "Nertz!"];
@@ -56,7 +57,7 @@ export class Chat {
     this.reactions = new Map(); // "seat/partner" -> { what, name, until }
     this.unread = 0;
     this.sent = null; // the text of my last line until the server echoes it
-    const open = store.get("chatOpen", {});
+    const open = chatOpenSaved();
     this.open = { play: open.play ?? false, rest: open.rest ?? true, narrow: false };
     this.build();
   }
@@ -245,7 +246,7 @@ export class Chat {
   // ------------------------------------------------------------------ muting
 
   mutedList() {
-    return mutedEntries(store.get("mutes", {})[this.tv.code]);
+    return mutedEntries(mutedAt(this.tv.code));
   }
 
   /** Is the sender of ``msg`` (a line, a reaction, a place) muted on this page? */
@@ -256,11 +257,9 @@ export class Chat {
   /** Mute (or not) the person in place ``p`` (``person``, ``name``): by their handle,
    * so a new name does not escape it, and by the name they had. */
   setMuted(p, on) {
-    const all = store.get("mutes", {});
     const list = this.mutedList().filter((e) => !mutes(e, p));
     if (on) list.push({ person: p.person || null, names: [who(p.name)] });
-    all[this.tv.code] = list;
-    store.set("mutes", all);
+    saveMutedAt(this.tv.code, list);
     if (on)
       for (const [key, r] of this.reactions)
         if (mutes(list[list.length - 1], r)) this.reactions.delete(key);
@@ -347,7 +346,7 @@ export class Chat {
     const t = this.tv.table;
     if (!t) return;
     this.open[this.mode()] = on;
-    store.set("chatOpen", { play: this.open.play, rest: this.open.rest });
+    saveChatOpen({ play: this.open.play, rest: this.open.rest });
     this.place();
     if (on) {
       this.log.scrollTop = this.log.scrollHeight;

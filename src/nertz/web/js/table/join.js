@@ -1,7 +1,8 @@
 // The page of a table this browser has no seat at: take one, or watch.
-import { api, h, store, toast } from "../api.js";
+import { api, h, toast } from "../api.js";
 import { seatColour } from "../cards.js";
-import { joinTable } from "../home.js";
+import { joinTable } from "../seating.js";
+import { savedName, saveName } from "../storage.js";
 
 /** The join page of table ``code``: its seats, a name and "Take a seat" (at a
  * partnership table, R40, a seat beside someone who waits for a partner), or "Just
@@ -31,7 +32,7 @@ export async function showJoin(app, code, key, open) {
   }
   const name = h("input", {
     id: "join-name",
-    value: store.get("name", ""),
+    value: savedName(),
     maxlength: 24,
     placeholder: "Your name",
     "aria-label": "your name",
@@ -39,7 +40,7 @@ export async function showJoin(app, code, key, open) {
   const openPlace = (p) => !p.name && !p.bot;
   const free = info.seats.filter((s) => (s.partners ? s.partners.some(openPlace) : openPlace(s)));
   const sit = async (seat) => {
-    store.set("name", name.value.trim());
+    saveName(name.value.trim());
     try {
       const record = await joinTable(code, name.value.trim(), key, seat);
       open(record);

@@ -1,16 +1,17 @@
 // The table's ⚙ menu: the display (a four-colour deck, large cards) and the sound (on
 // or off, and its volume), each remembered in this browser; and the way to the guided
 // first hand (/learn). It closes by Esc and by a click outside it, as the dialogs do.
-import { h, store } from "../api.js";
+import { h } from "../api.js";
 import { play, setSound, soundSetting } from "../sound.js";
+import { displaySettings, saveDisplaySettings } from "../storage.js";
 
 /** The ⚙ menu; ``changed`` redraws the table after a display change. */
 export function settingsMenu(changed) {
-  const settings = store.get("settings", {});
+  const settings = displaySettings();
   const four = h("input", { type: "checkbox", checked: !!settings.fourColour });
   const large = h("input", { type: "checkbox", checked: !!settings.large });
   const saveDisplay = () => {
-    store.set("settings", { fourColour: four.checked, large: large.checked });
+    saveDisplaySettings({ fourColour: four.checked, large: large.checked });
     document.body.classList.toggle("four-colour", four.checked);
     document.body.classList.toggle("large", large.checked);
     changed();
