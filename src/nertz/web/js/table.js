@@ -1,10 +1,14 @@
-// The table page: a thin controller. ``table/state.js`` keeps the table from what the
-// server sends (a pure reducer, tested without a browser); ``table/render.js`` and
-// ``table/panels.js`` draw it; ``table/input.js`` turns drags, taps and keys into moves
-// and ``table/chooser.js`` is the joker chooser (R41). Here: the socket, what this page
-// says about each event, the moves sent and not answered yet (shown at once; the
-// server's ack confirms them, its refusal undoes them: the card springs back), partner
-// holds (R40), the banner and the dialogs.
+// The table page: a thin controller over two states. ``table/state.js`` keeps the
+// table from what the server sends (``st``: a pure reducer, tested without a browser);
+// ``table/ui.js`` keeps this page's own (``ui``: what is in hand, the panels, the
+// dialogs, the chat's panel, the banner, the seat it plays), changed by actions sent to
+// ``dispatch``. ``table/render.js`` and ``table/panels.js`` draw both;
+// ``table/input.js`` turns drags, taps and keys into moves and ``table/chooser.js`` is
+// the joker chooser (R41); they read the states and send actions, never set a field.
+// Here: the socket, what this page says about each event, the moves sent and not
+// answered yet (shown at once; the server's ack confirms them, its refusal undoes them:
+// the card springs back), partner holds (R40), the banner and the dialogs; what this
+// browser remembers goes through storage.js.
 import { h, toast } from "./api.js";
 import { cardName } from "./cards.js";
 import { closeOnOutsideClick, dialogHead } from "./dialog.js";
@@ -25,8 +29,9 @@ import { showRules } from "./table/rulesdialog.js";
 import { tickHostStart } from "./table/series.js";
 import { settingsMenu } from "./table/settings.js";
 import { soundOf } from "./table/sounds.js";
-import { forgetSeat, rememberSeat, seatFor, tableKey } from "./storage.js";
-import { emptyState, myPlace, nameOf, notPlayable, receive, shown } from "./table/state.js";
+import { chatOpenSaved, forgetSeat, rememberSeat, seatFor, tableKey } from "./storage.js";
+import { emptyState, nameOf, notPlayable, receive, saidReady, shown } from "./table/state.js";
+import { emptyUi, reduceUi } from "./table/ui.js";
 
 export async function showTable(app, code) {
   const params = new URLSearchParams(location.search);
@@ -54,20 +59,18 @@ class TableView {
   constructor(app, code, seatRec, key) {
     this.app = app;
     this.code = code;
-    this.seatRec = seatRec;
     this.key = key || (seatRec && seatRec.key) || null;
-    this.st = emptyState();
-    this.pending = [];
+    this.st = emptyState(); // the table (table/state.js)
+    this.ui = emptyUi({ seat: seatRec, chat: chatOpenSaved() }); // this page's (table/ui.js)
+    this.pending = []; // my plays sent and not answered yet: { seq, move, cards }
     this.seq = 0;
-    this.selected = null;
-    this.drag = null;
-    this.lastTap = null;
-    this.slots = new Map();
-    this.stripOpen = false;
-    this.banner = null;
-    this.countdownEnd = null;
-    this.overlayHidden = false;
-    this.chooser = null;
+    this.sentHold = null; // what the server was last told I hold (R40)
+    this.pickSeq = null;
+  }
+
+  /** Apply a UI action (table/ui.js); the caller draws when the page should show it. */
+  dispatch(action) {
+    this.ui = reduceUi(this.ui, action);
   }
 
   // The table's state, as the reducer keeps it (table/state.js).
@@ -94,7 +97,7 @@ class TableView {
     this.build();
     this.socket = new TableSocket({
       code: this.code,
-      token: this.seatRec ? this.seatRec.token : null,
+      token: this.ui.seat ? this.ui.seat.token : null,
       key: this.key,
       lastVersion: () => (this.table ? this.st.v : -1),
       epoch: () => (this.table ? this.st.epoch : null),
@@ -229,6 +232,9 @@ class TableView {
     });
     this.dialog = h("dialog", { class: "rules-dialog" });
     closeOnOutsideClick(this.dialog);
+    this.dialog.addEventListener("close", () => {
+      if (!this.dialog.open) this.dispatch({ type: "dialog", kind: null });
+    });
     this.board = h(
       "div",
       { class: "board", tabindex: "0", "aria-label": `Nertz table ${this.code}` },
@@ -248,15 +254,16 @@ class TableView {
 
   onStatus(status, reason) {
     if (status === "lost") {
-      this.connected = false;
+      this.dispatch({ type: "connection", status: "lost" });
       this.status.textContent = "Connection lost — reconnecting…";
       this.status.className = "status warn";
     } else if (status === "open") {
-      if (this.connected === false) toast("Reconnected.", "info", 1500);
-      this.connected = true;
+      if (this.ui.connected === false) toast("Reconnected.", "info", 1500);
+      this.dispatch({ type: "connection", status: "open" });
       renderStatus(this);
     } else if (status === "gone" && tableEnded(reason)) {
-      this.connected = null; // the table ended: what the page shows is final
+      // The table ended: what the page shows is final.
+      this.dispatch({ type: "connection", status: "ended" });
       renderStatus(this);
     } else if (status === "gone") {
       this.status.textContent = `Disconnected: ${reason}`;
@@ -273,11 +280,11 @@ class TableView {
       case "state":
         this.sentHold = null;
         this.pending = [];
-        if (this.seatRec && this.seatRec.seat !== msg.seat) {
-          this.seatRec.seat = msg.seat;
-          rememberSeat(this.code, this.seatRec);
+        if (this.ui.seat && this.ui.seat.seat !== msg.seat) {
+          this.dispatch({ type: "seatNumber", seat: msg.seat });
+          rememberSeat(this.code, this.ui.seat);
         }
-        if (this.table.stage === "countdown") this.countdownEnd = performance.now() + 1000;
+        this.dispatch({ type: "state", stage: this.table.stage, now: performance.now() });
         break;
       case "event":
         break;
@@ -300,16 +307,13 @@ class TableView {
           this.socket.close(); // no coming back: the token is refused from now on
           // The table stops here for this page: its notice over the table (panels.js),
           // no countdown, no Ready, no card to move; the way home in sight.
-          this.removed = true;
-          this.connected = null; // what the page shows is final (no status ticking over it)
-          this.selected = null;
-          this.drag = null;
-          this.countdownEnd = null;
+          // What the page shows is final (no status ticking over it).
+          this.dispatch({ type: "removed" });
           if (this.dialog.open) this.dialog.close();
           this.render();
         } else if (
           msg.code === "bad_token" ||
-          (msg.code === "unknown_table" && this.seatRec?.token)
+          (msg.code === "unknown_table" && this.ui.seat?.token)
         ) {
           // A private table answers a token no seat has as it answers an unused code.
           forgetSeat(this.code);
@@ -335,13 +339,14 @@ class TableView {
   /** What this page says and does about an event the reducer applied. */
   say(e) {
     play(soundOf(this, e));
+    // Told from what this page knew before the event (who was who, who was away).
+    const notice = presenceNotice(this.st, this.ui.known, e);
+    this.dispatch({ type: "event", e, st: this.st, now: performance.now() });
     switch (e.k) {
       case "seat":
-      case "connected": {
-        const notice = presenceNotice(this, e);
+      case "connected":
         if (notice) toast(notice, "notice", 4000);
         break;
-      }
       case "takeover":
         if (e.seat !== this.me || (e.partner !== undefined && e.partner !== this.partner) || !e.bot)
           break;
@@ -353,16 +358,7 @@ class TableView {
           );
         else toast("A bot is playing your seat while you were away.", "warn");
         break;
-      case "dealt":
-        this.overlayHidden = false;
-        this.slots = new Map();
-        this.selected = null;
-        break;
-      case "countdown":
-        this.countdownEnd = performance.now() + e.go_in_ms;
-        break;
       case "go":
-        this.countdownEnd = null;
         this.flash("Go!", "go", 900);
         break;
       case "moved":
@@ -401,15 +397,12 @@ class TableView {
             4000,
           );
         break;
-      case "hand_end":
-        this.overlayHidden = false;
-        break;
       case "next_match":
         this.flash(`Match ${e.match} — series ${e.wins.join("–")}`, "info", 2500);
         break;
       case "options":
         toast(optionsNotice(this, e), "info", 6000);
-        if (this.dialog.open && this.dialog.dataset.kind === "host") this.showHostDialog();
+        if (this.dialog.open && this.ui.dialog === "host") this.showHostDialog();
         break;
       case "host":
         if (isHost(this)) toast("You are the host now.", "info", 4000);
@@ -424,9 +417,8 @@ class TableView {
       // R40: my partner holds that card: put it down here too, and say why.
       this.pickSeq = null;
       this.sentHold = null;
-      this.selected = null;
-      this.chooser = null;
-      if (this.drag) this.drag.refused = true; // let go of it: it springs back on release
+      // A card being dragged is let go of: it springs back on release.
+      this.dispatch({ type: "pickRefused" });
       toast(reason, "error", 3200);
       this.render();
       return;
@@ -463,8 +455,8 @@ class TableView {
       // My own hold lapsed (R40: a resting hand lets go): put the card down here too,
       // so that picking it up again asks the server again.
       this.sentHold = null;
-      if (this.selected && !this.drag) {
-        this.selected = null;
+      if (this.ui.selected && !this.ui.drag) {
+        this.dispatch({ type: "holdLapsed" });
         toast(
           "You held that card a while: it is put down so your partner may take it (R40).",
           "info",
@@ -479,10 +471,11 @@ class TableView {
    * go puts it down. Only at a partnership table; a play puts it down by itself. */
   syncHold() {
     if (this.me === null || this.partner === null || !this.socket || !this.playable()) return;
-    const dragged = this.drag && !this.drag.refused ? this.drag.src : null;
+    const { drag, selected, chooser } = this.ui;
+    const dragged = drag && !drag.refused ? drag.src : null;
     // A joker whose card is being chosen (R41) is still in hand.
-    const held = this.selected ? this.selected.src : this.chooser ? this.chooser.src : null;
-    const want = this.drag ? dragged : held;
+    const held = selected ? selected.src : chooser ? chooser.src : null;
+    const want = drag ? dragged : held;
     if (want === this.sentHold) return;
     this.sentHold = want;
     if (want === null) this.socket.send({ type: "drop" });
@@ -494,25 +487,28 @@ class TableView {
 
   // ------------------------------------------------------------------ sending
 
-  send(move, cards = null) {
+  /** Send a play: shown at once (``pending``) until the server answers. ``before``:
+   * where the cards were (rects); ``lost``: how a play not sent for want of a
+   * connection is told. Whether it went out. */
+  send(move, cards = null, before = rects(this), lost = "error") {
     if (!this.playable()) {
       toast(notPlayable(this.st).reason, "warn");
-      return;
+      return false;
     }
     const seq = ++this.seq;
     if (!this.socket.send({ type: "play", seq, move })) {
-      toast("Not connected: the card stays where it was.", "error");
-      return;
+      toast("Not connected: the card stays where it was.", lost);
+      return false;
     }
-    const before = rects(this);
     this.pending.push({ seq, move, cards: cards ? cards : null });
-    this.selected = null;
+    this.dispatch({ type: "played" });
     this.sentHold = null; // the play puts the card down (R40)
     this.render(before);
+    return true;
   }
 
   playable() {
-    return !this.removed && notPlayable(this.st) === null;
+    return !this.ui.removed && notPlayable(this.st) === null;
   }
 
   call() {
@@ -530,10 +526,10 @@ class TableView {
   }
 
   ready() {
-    if (this.me === null || this.removed) return;
+    if (this.me === null || this.ui.removed) return;
     // Once the match is over, "ready" is "Play again" (the next match of the series).
     this.socket.send({ type: this.table && this.table.stage === "over" ? "again" : "ready" });
-    myPlace(this.st).ready = true;
+    saidReady(this.st);
     this.render();
   }
 
@@ -558,7 +554,7 @@ class TableView {
   }
 
   pick(src, depth) {
-    this.selected = { src, depth };
+    this.dispatch({ type: "pick", src, depth });
     this.render();
   }
 
@@ -583,7 +579,7 @@ class TableView {
     this.chat.place();
     this.practice.render();
     this.syncHold();
-    if (this.removed) {
+    if (this.ui.removed) {
       this.status.textContent = "The host removed you from this table.";
       this.status.className = "status error";
       this.board.classList.add("was-removed");
@@ -593,7 +589,7 @@ class TableView {
   }
 
   flash(text, kind, ms) {
-    this.banner = { text, kind, until: performance.now() + ms };
+    this.dispatch({ type: "flash", text, kind, ms, now: performance.now() });
     this.tickBanner();
   }
 
@@ -604,14 +600,15 @@ class TableView {
     tickHostStart(this, now);
     let text = "";
     let kind = "";
-    if (this.removed) {
+    const { banner, countdownEnd } = this.ui;
+    if (this.ui.removed) {
       text = "";
-    } else if (this.table && this.table.stage === "countdown" && this.countdownEnd) {
-      const left = Math.max(1, Math.ceil((this.countdownEnd - now) / 1000));
+    } else if (this.table && this.table.stage === "countdown" && countdownEnd) {
+      const left = Math.max(1, Math.ceil((countdownEnd - now) / 1000));
       text = `${left}`;
       kind = "count";
-    } else if (this.banner && this.banner.until > now) {
-      ({ text, kind } = this.banner);
+    } else if (banner && banner.until > now) {
+      ({ text, kind } = banner);
     }
     if (this.bannerEl.textContent !== text) {
       if (kind === "count") play("count");
@@ -621,7 +618,7 @@ class TableView {
   }
 
   toggleStrip() {
-    this.stripOpen = !this.stripOpen;
+    this.dispatch({ type: "toggleStrip" });
     this.render();
   }
 
@@ -631,8 +628,15 @@ class TableView {
     if (action.do !== "options" && this.dialog.open) this.dialog.close();
   }
 
+  /** A dialog of kind ``kind`` ("rules", "host", "invite") is opening in the page's
+   * one <dialog>. */
+  opensDialog(kind) {
+    this.dialog.dataset.kind = kind;
+    this.dispatch({ type: "dialog", kind });
+  }
+
   showHostDialog() {
-    this.dialog.dataset.kind = "host";
+    this.opensDialog("host");
     this.dialog.replaceChildren(dialogHead("Host"), hostContent(this));
     if (!this.dialog.open) this.dialog.showModal();
   }

@@ -10,7 +10,8 @@
 // so leaving and coming back as "Bob2" does not escape it) with the names they had.
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
-import { chatOpenSaved, mutedAt, saveChatOpen, saveMutedAt } from "../storage.js";
+import { mutedAt, saveChatOpen, saveMutedAt } from "../storage.js";
+import { chatOpen } from "./ui.js";
 
 /** The reactions the server accepts (server/chat.py, ``REACTIONS``). */
 export const REACTIONS = ["👍", "😂", "😮", "😬", "🎉", "Nertz!"];
@@ -57,8 +58,6 @@ export class Chat {
     this.reactions = new Map(); // "seat/partner" -> { what, name, until }
     this.unread = 0;
     this.sent = null; // the text of my last line until the server echoes it
-    const open = chatOpenSaved();
-    this.open = { play: open.play ?? false, rest: open.rest ?? true, narrow: false };
     this.build();
   }
 
@@ -329,24 +328,19 @@ export class Chat {
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
   }
 
-  /** Which of the remembered open states applies now: during play, between hands, or
-   * between hands on a narrow screen (not stored: each visit starts with it shut). */
-  mode() {
-    const t = this.tv.table;
-    return PLAYING.includes(t.stage) ? "play" : narrow() ? "narrow" : "rest";
-  }
-
+  /** Whether the panel is open (the page's UI state, table/ui.js: remembered apart
+   * during play, between hands, and between hands on a narrow screen). */
   isOpen() {
-    const t = this.tv.table;
-    // A practice table is one person's (server/practice.py): nobody to talk to.
-    return !!t && !t.practice && this.open[this.mode()];
+    return chatOpen(this.tv.ui, this.tv.table, narrow());
   }
 
   setOpen(on) {
     const t = this.tv.table;
     if (!t) return;
-    this.open[this.mode()] = on;
-    saveChatOpen({ play: this.open.play, rest: this.open.rest });
+    this.tv.dispatch({ type: "chat", stage: t.stage, narrow: narrow(), on });
+    // On a narrow screen between hands it is not stored: each visit starts with it shut.
+    const { play, rest } = this.tv.ui.chat;
+    saveChatOpen({ play, rest });
     this.place();
     if (on) {
       this.log.scrollTop = this.log.scrollHeight;

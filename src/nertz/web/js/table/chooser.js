@@ -27,23 +27,23 @@ export function openChooser(tv, src, target) {
     );
     return;
   }
-  tv.chooser = { src, joker, foundation: target.length > 1 ? Number(target.slice(1)) : null };
-  tv.selected = null;
+  const foundation = target.length > 1 ? Number(target.slice(1)) : null;
+  tv.dispatch({ type: "chooserOpen", src, joker, foundation });
   tv.render();
   const first = tv.chooserEl.querySelector("button.choice");
   if (first) first.focus();
 }
 
 export function closeChooser(tv) {
-  if (!tv.chooser) return;
-  tv.chooser = null;
+  if (!tv.ui.chooser) return;
+  tv.dispatch({ type: "chooserClose" });
   tv.render();
   tv.board.focus();
 }
 
 function announce(tv, move) {
-  const { joker } = tv.chooser;
-  tv.chooser = null;
+  const { joker } = tv.ui.chooser;
+  tv.dispatch({ type: "chooserClose" });
   tv.send(move, [joker]);
   tv.board.focus();
 }
@@ -52,11 +52,11 @@ function announce(tv, move) {
  * ``=`` moves), rebuilt as the middle changes; the focused choice keeps its focus. */
 export function renderChooser(tv, view) {
   const box = tv.chooserEl;
-  const ch = tv.chooser;
+  const ch = tv.ui.chooser;
   const seat = view && tv.me !== null ? view.seats[tv.me] : null;
   const top = seat && ch ? (sourceCards(seat, ch.src, 1) || [])[0] : null;
   if (!ch || top !== ch.joker || !tv.playable()) {
-    tv.chooser = null;
+    tv.dispatch({ type: "chooserClose" }); // the joker was played, or can no longer be
     box.hidden = true;
     box.replaceChildren();
     return;

@@ -82,7 +82,7 @@ export async function showInvite(tv, dialog) {
   }
   const link = absolute(shared.link);
   const watch = absolute(shared.watch);
-  dialog.dataset.kind = "invite";
+  tv.opensDialog("invite");
   dialog.replaceChildren(
     dialogHead("Invite people"),
     shared.invite

@@ -98,7 +98,7 @@ export function awayLine(tv, seat, word = "away") {
  * every ``ticking`` line on the board. */
 export function tickLifetimes(tv, now, renderStatus) {
   if (!tv.table) return;
-  if (tv.connected && lifetimeStatus(tv, now)) renderStatus(tv); // never over "Disconnected"
+  if (tv.ui.connected && lifetimeStatus(tv, now)) renderStatus(tv); // never over "Disconnected"
   for (const el of tv.board.querySelectorAll(".ticks")) {
     const text = el.tick(now) || "";
     if (el.textContent !== text) el.textContent = text;

@@ -20,19 +20,19 @@ export function renderOverlay(tv) {
   const t = tv.table;
   const box = tv.overlay;
   let content = null;
-  if (tv.removed) content = removedPanel();
+  if (tv.ui.removed) content = removedPanel();
   else if (t.stage === "seating")
     content = tv.practice.lesson ? null : seatingPanel(tv); // a lesson deals at once
-  else if ((t.stage === "between" || t.stage === "over") && tv.st.handEnd && !tv.overlayHidden)
+  else if ((t.stage === "between" || t.stage === "over") && tv.st.handEnd && !tv.ui.overlayHidden)
     content = handEndPanel(tv);
-  else if (t.stage === "between" && !tv.overlayHidden) content = betweenPanel(tv);
-  else if (t.stage === "over" && !tv.overlayHidden) content = matchPanel(tv);
+  else if (t.stage === "between" && !tv.ui.overlayHidden) content = betweenPanel(tv);
+  else if (t.stage === "over" && !tv.ui.overlayHidden) content = matchPanel(tv);
   box.hidden = !content;
   if (content) box.replaceChildren(content);
   else box.replaceChildren();
   const me = tv.me !== null ? myPlace(tv.st) : null;
   const after = t.stage === "between" || t.stage === "over";
-  tv.readyBtn.hidden = !(after && !content && me && !me.ready) || !!tv.removed;
+  tv.readyBtn.hidden = !(after && !content && me && !me.ready) || tv.ui.removed;
   tv.readyBtn.firstChild.textContent = t.stage === "over" ? "Play again " : "Ready ";
 }
 
@@ -68,7 +68,7 @@ export function readyButton(tv) {
 export function closePanel(tv) {
   const t = tv.table;
   if (!t || tv.overlay.hidden || !(t.stage === "between" || t.stage === "over")) return false;
-  tv.overlayHidden = true;
+  tv.dispatch({ type: "closePanel" });
   tv.render();
   return true;
 }

@@ -41,8 +41,8 @@ export function finish(tv, view, before) {
       if (el) el.classList.add("announced");
     }
   }
-  if (tv.drag) {
-    for (const c of tv.drag.cards) {
+  if (tv.ui.drag) {
+    for (const c of tv.ui.drag.cards) {
       const el = tv.board.querySelector(`[data-card="${c}@${tv.me}"]`);
       if (el) el.classList.add("lifted");
     }
@@ -104,7 +104,7 @@ function renderStrip(tv, view) {
         ? h("small", { class: "live", text: ` hand ${live >= 0 ? "+" : ""}${live}` })
         : null,
     );
-    if (tv.stripOpen && view) {
+    if (tv.ui.stripOpen && view) {
       const vs = view.seats[s.seat];
       chip.append(
         h("small", {
@@ -128,12 +128,12 @@ function renderStrip(tv, view) {
       ...chips,
     ].filter(Boolean),
   );
-  tv.strip.setAttribute("aria-expanded", String(tv.stripOpen));
-  tv.strip.classList.toggle("open", tv.stripOpen);
+  tv.strip.setAttribute("aria-expanded", String(tv.ui.stripOpen));
+  tv.strip.classList.toggle("open", tv.ui.stripOpen);
 }
 
 export function renderStatus(tv) {
-  if (!tv.table || tv.connected === false) return;
+  if (!tv.table || tv.ui.connected === false) return;
   const t = tv.table;
   const words = {
     seating: "Waiting for players",
@@ -282,8 +282,8 @@ function live(tv, el, src, depth) {
   el.dataset.src = src;
   el.dataset.depth = String(depth);
   el.classList.add("live");
-  if (tv.selected && tv.selected.src === src && depth <= tv.selected.depth)
-    el.classList.add("selected");
+  const sel = tv.ui.selected;
+  if (sel && sel.src === src && depth <= sel.depth) el.classList.add("selected");
 }
 
 /** Mark the cards partners hold in a layout: everyone sees where they act (R40). */
@@ -310,16 +310,6 @@ function markHolds(tv, box, n) {
   }
 }
 
-function slotOf(tv, number, capacity) {
-  if (!tv.slots.has(number)) {
-    const used = new Set(tv.slots.values());
-    let i = 0;
-    while (used.has(i)) i++;
-    tv.slots.set(number, i);
-  }
-  return tv.slots.get(number) % capacity;
-}
-
 function renderMiddle(tv, view) {
   const capacity = tv.table.seats.length * 4;
   tv.foundations.style.setProperty("--slots", String(Math.min(capacity, 16)));
@@ -327,14 +317,16 @@ function renderMiddle(tv, view) {
     h("div", { class: "fslot", role: "listitem", "data-slot": String(i) }),
   );
   const done = [];
+  // Each foundation keeps its place in the middle (table/ui.js places them).
+  if (view) tv.dispatch({ type: "shown", foundations: view.foundations });
+  const slots = tv.ui.slots;
   if (view) {
     for (const f of view.foundations) {
       if (f.finished) {
-        if (tv.slots.has(f.number)) tv.slots.delete(f.number);
         done.push(f);
         continue;
       }
-      const slot = slotOf(tv, f.number, capacity);
+      const slot = slots.get(f.number) % capacity;
       const cell = cells[slot];
       cell.dataset.drop = `F${f.number}`;
       // A joker in the middle shows the card it was announced as (R41).
@@ -370,7 +362,7 @@ function renderMiddle(tv, view) {
     }
   }
   tv.foundations.replaceChildren(...cells);
-  const used = new Set(tv.slots.values());
+  const used = new Set(slots.values());
   const shown = Math.max(4, ...[...used].map((i) => i + 1));
   tv.foundations.style.setProperty("--shown", String(shown));
   tv.aside.replaceChildren(

@@ -10,7 +10,7 @@ import { rulesContent } from "../rules.js";
 export function showRules(tv) {
   const t = tv.table;
   const dialog = tv.dialog;
-  dialog.dataset.kind = "rules";
+  tv.opensDialog("rules");
   const rules = (t && t.rules) || (tv.base && tv.base.rules);
   const paused = tv.practice.pauseWhile(dialog);
   const racing = !paused && t && !t.practice && ["countdown", "playing"].includes(t.stage);

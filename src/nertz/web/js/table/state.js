@@ -368,6 +368,12 @@ export function myPlace(st) {
   return s.partners && st.partner !== null ? s.partners[st.partner] : s;
 }
 
+/** This page said ``ready`` (or ``again`` once a match is over): its place shows ready
+ * at once; the server's ``ready`` event confirms it. */
+export function saidReady(st) {
+  myPlace(st).ready = true;
+}
+
 /** Who holds a card of seat ``n`` at ``src``, other than me: a name, or null (R40). */
 export function heldBy(st, n, src) {
   const s = st.table.seats[n];
