@@ -3,6 +3,7 @@
 // chat, which then lies over the panel when asked for), where foundations lie, who is
 // told as leaving, and a host's removal. Run with ``node --test tests/web/``.
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { presenceNotice } from "../../src/nertz/web/js/table/presence.js";
@@ -213,4 +214,20 @@ test("a person who leaves is named in the notice, from when they joined", () => 
 
 test("an action the page does not know is an error, not ignored", () => {
   assert.throws(() => reduceUi(emptyUi(), { type: "selcted" }), /no action "selcted"/);
+});
+
+test("no module of the table page sets a field of the page or of its UI state", () => {
+  const dir = new URL("../../src/nertz/web/js/table/", import.meta.url);
+  const found = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".js"))) {
+    const code = readFileSync(new URL(name, dir), "utf8").replace(
+      /\/\*[\s\S]*?\*\/|\/\/[^\n]*/g,
+      "",
+    );
+    // ``tv.x = …`` or ``this.tv.x = …`` (``tv.status.textContent = …`` draws, and is
+    // no field of the page), and anything under ``tv.ui``.
+    const sets = /\btv\.(?:[A-Za-z_]+|ui(?:\.[A-Za-z_]+)+)\s*(?:=(?!=)|\+=|-=|\+\+|--)/g;
+    for (const m of code.matchAll(sets)) found.push(`${name}: ${m[0]}`);
+  }
+  assert.deepEqual(found, []);
 });
