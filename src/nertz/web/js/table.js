@@ -631,7 +631,6 @@ class TableView {
   /** A dialog of kind ``kind`` ("rules", "host", "invite") is opening in the page's
    * one <dialog>. */
   opensDialog(kind) {
-    this.dialog.dataset.kind = kind;
     this.dispatch({ type: "dialog", kind });
   }
 
