@@ -403,12 +403,17 @@ class Hand:
         return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
 
     def _sent_to_middle(self, seat: int, src: int) -> None:
-        """A card of ``seat`` left ``src`` for the middle: count it (R29), and mark what
-        changed for the caches (blocked answers, work-pile moves; the middle counts its
-        own changes)."""
+        """A card of ``seat`` left ``src`` for the middle: count it (R29); the middle
+        counts its own change (``Middle.version``)."""
         self.middle[seat] += 1
+        self._card_moved(seat, src < PILES)
+
+    def _card_moved(self, seat: int, piles: bool) -> None:
+        """A card of ``seat`` moved, off a work pile or onto one when ``piles``: the one
+        place that drops what is kept about its layout (its blocked answer, R24, and what
+        its work piles allow); and a seat that moves a card is no longer stuck (R25)."""
         self._seat_version[seat] += 1
-        if src < PILES:
+        if piles:
             self._pile_moves[seat] = self._joker_piles[seat] = None
         self.seats[seat].stuck = False
 
@@ -449,9 +454,7 @@ class Hand:
         else:
             revealed = layout.remove_top(src)
         dest += cards
-        self._seat_version[seat] += 1
-        self._pile_moves[seat] = self._joker_piles[seat] = None
-        layout.stuck = False
+        self._card_moved(seat, True)
         return Outcome(True, (CardsMoved(seat, move, tuple(cards), -1, False, revealed),))
 
     def _under(self, seat: int, move: Move) -> Outcome:
@@ -473,9 +476,7 @@ class Hand:
                 return refuse(Refusal.DOES_NOT_FIT, misfit(card, stands, head, "under"))
         revealed = layout.remove_top(src)
         layout.work[dst].insert(0, card)
-        self._seat_version[seat] += 1
-        self._pile_moves[seat] = self._joker_piles[seat] = None
-        layout.stuck = False
+        self._card_moved(seat, True)
         return Outcome(True, (CardsMoved(seat, move, (card,), -1, False, revealed),))
 
     def _turn(self, seat: int) -> Outcome:
