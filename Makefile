@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # mypyc compiles these in place (setup.py); any edit to them rebuilds on the next make.
 COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py)
 
-.PHONY: play test test-pure lint bench bench-env install clean chromium services cluster screenshots
+.PHONY: play test test-pure lint lint-web bench bench-env install clean chromium services cluster screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -26,12 +26,22 @@ install: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/nertz serve --play $(if $(BOTS),--bots $(BOTS))
 
-lint: $(STAMP)
+lint: $(STAMP) lint-web
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server src/nertz/bots src/nertz/sim \
 		src/nertz/env
 	$(VENV)/bin/lint-imports
+
+# The JS client's format and lint (Biome, pinned in package.json; biome.jsonc), over all
+# of web/ and tests/web. npm installs the tool from the lock when it is missing (a clean
+# clone); the browser loads nothing from npm.
+node_modules/.bin/biome: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+lint-web: node_modules/.bin/biome
+	node_modules/.bin/biome ci src/nertz/web tests/web
 
 # The browser tests use Debian's Chromium; install it when missing (as root, with apt),
 # with a colour emoji font for the chat's reactions.

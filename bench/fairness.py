@@ -3,11 +3,14 @@
     python bench/fairness.py [--tables 6] [--hands 12]
 
 Runs the real server (``nertz serve``'s app with its test hook, which deals fixed hands)
-on 127.0.0.1 in its own process. Every seat is a WebSocket client behind an in-process
-delay proxy: each message, either way, is held its seat's one-way delay (10 ms or
-120 ms) plus a uniform jitter of ±30 ms, in order (a later message never overtakes an
-earlier one). Clients answer the table's pings as the browser does (net.js) and stamp
-each play with the table's clock as they read it.
+on 127.0.0.1 in its own process. Every seat is a WebSocket client behind its own
+in-process TCP delay line (``DelayLine``): each chunk of bytes, either way, is held its
+seat's one-way delay (10 ms or 120 ms) plus a uniform jitter of ±30 ms, in order (a
+later chunk never overtakes an earlier one). The line sits under the WebSocket layer,
+as a network does: the server's WebSocket ping frames, which the client's WebSocket
+stack answers by itself as a browser's does, take the seat's path like everything
+else. Clients answer the table's pings as the browser does (net.js) and stamp each
+play with the table's clock as they read it.
 
 Every hand is dealt so that each seat holds the same four twos (on its work piles) and
 a three of hearts (its Nertz pile), with the four aces already in the middle: five
@@ -37,8 +40,8 @@ seed) as the honest two-seat run. The last line printed::
 before the next (``near_first_right``: all gaps with a near seat first);
 ``arrival_order_right`` the share right with ``fair_races`` off, in the same races;
 ``contested_wait_ms_p50`` what the server added to a contested play's answer (from
-the proxy handing the play to the server to the answer coming back, the proxy's own
-hops, the simulated network, left out); ``uncontested_added_ms_p50`` what fair races
+the delay line handing the play to the server to the answer coming back, the simulated
+network left out); ``uncontested_added_ms_p50`` what fair races
 add to a play nobody can contest (the stock turns): the p50 of that same answer time
 with ``fair_races`` on less its p50 with the option off, in the same run (the line
 before it gives both: the whole answer includes the durable commit and the WebSocket
@@ -137,8 +140,93 @@ class Race:
         return self.won == {s for s, t in self.played.items() if t - first <= TIE_MS}
 
 
+class DelayLine:
+    """A TCP proxy for one client: every chunk of bytes, either way, is held the seat's
+    one-way delay plus jitter, in order (a later chunk never overtakes an earlier one).
+    ``up`` and ``down`` keep, for each chunk, when it reached the line and when the line
+    passed it on: what the server added to a play is read off them, the simulated
+    network left out."""
+
+    def __init__(self, delay: Callable[[], float]) -> None:
+        self.delay = delay
+        self.up: list[tuple[float, float]] = []
+        self.down: list[tuple[float, float]] = []
+        self.tasks: list[asyncio.Task[None]] = []
+        self.server: asyncio.Server | None = None
+
+    async def open(self, host: str, port: int) -> socket.socket:
+        """A socket connected, through the line, to the server at ``host:port``."""
+        accepted: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]]
+        accepted = asyncio.get_running_loop().create_future()
+
+        async def on_client(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+            accepted.set_result((r, w))
+
+        self.server = await asyncio.start_server(on_client, "127.0.0.1", 0)
+        line_port = self.server.sockets[0].getsockname()[1]
+        client = socket.create_connection(("127.0.0.1", line_port))
+        client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        from_client, to_client = await accepted
+        from_server, to_server = await asyncio.open_connection(host, port)
+        for w in (to_client, to_server):
+            w.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.tasks = [
+            asyncio.ensure_future(self._carry(from_client, to_server, self.up)),
+            asyncio.ensure_future(self._carry(from_server, to_client, self.down)),
+        ]
+        return client
+
+    async def _carry(
+        self, src: asyncio.StreamReader, dst: asyncio.StreamWriter, log: list[tuple[float, float]]
+    ) -> None:
+        queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+
+        async def deliver() -> None:
+            while True:
+                at, chunk = await queue.get()
+                await asyncio.sleep(max(0.0, at - now_ms()) / 1000)
+                if not chunk:
+                    dst.close()
+                    return
+                dst.write(chunk)
+                log.append((came[0], now_ms()))
+                came.pop(0)
+
+        came: list[float] = []
+        sender = asyncio.ensure_future(deliver())
+        free = 0.0
+        try:
+            while True:
+                chunk = await src.read(65536)
+                came.append(now_ms())
+                free = max(free, now_ms() + self.delay())
+                queue.put_nowait((free, chunk))
+                if not chunk:
+                    await sender
+                    return
+        finally:
+            sender.cancel()
+
+    def added(self, sent: float, answered: float) -> float | None:
+        """What the server took for a message the client sent at ``sent`` whose answer
+        the client read at ``answered``: from the line passing the first chunk after
+        ``sent`` on to the server to the line getting the last chunk it passed on to the
+        client by ``answered`` from the server."""
+        up = next((out for came, out in self.up if came >= sent), None)
+        down = [came for came, out in self.down if out <= answered]
+        if up is None or not down or down[-1] < up:
+            return None
+        return down[-1] - up
+
+    def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        if self.server is not None:
+            self.server.close()
+
+
 class Seat:
-    """One client behind the delay proxy."""
+    """One client behind its delay line."""
 
     def __init__(self, number: int, one_way: int, rng: random.Random) -> None:
         self.number = number
@@ -150,17 +238,15 @@ class Seat:
         self.lie_ms = 0
         self.late_pongs_ms = 0
         self.ws: ClientConnection | None = None
-        self._up_free = 0.0
-        self._down_free = 0.0
+        self.line = DelayLine(self.delay)
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.seq = 0
-        self.up_line: asyncio.Queue[tuple[float, Callable[[], Any]]] = asyncio.Queue()
-        self.down_line: asyncio.Queue[tuple[float, Callable[[], Any]]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.added: dict[str, list[float]] = {"contested": [], "uncontested": []}
-        self.at_server: dict[int, list[float]] = {}
-        """Seq -> [when the proxy handed the play to the server, when its answer came back]:
-        what the server added, the proxy's own hops (the simulated network) left out."""
+        self.sent_at: dict[int, float] = {}
+        """Seq -> when the play was sent: with the answer's arrival, the line tells what
+        the server added (``DelayLine.added``)."""
 
     def delay(self) -> float:
         return max(0.0, self.one_way + self.rng.uniform(-JITTER_MS, JITTER_MS))
@@ -168,45 +254,29 @@ class Seat:
     def client_clock(self) -> float:
         return now_ms() + self.clock_ahead
 
-    def _later(self, at: float, action: Callable[[], Any], up: bool) -> None:
-        """Deliver in order, each direction its own line (a message never overtakes)."""
-        line = self.up_line if up else self.down_line
-        line.put_nowait((at, action))
-
-    async def carry(self, line: asyncio.Queue[tuple[float, Callable[[], Any]]]) -> None:
+    async def write(self) -> None:
+        """Messages go out in the order they were sent (one writer: none overtakes)."""
+        assert self.ws is not None
         while True:
-            at, action = await line.get()
-            await asyncio.sleep(max(0.0, at - now_ms()) / 1000)
-            result = action()
-            if asyncio.iscoroutine(result):
-                await result
+            await self.ws.send(await self.outbox.get())
 
     def send(self, message: dict[str, Any], extra_ms: float = 0.0) -> None:
-        """Through the proxy."""
-        delay = self.delay()
-        at = max(self._up_free, now_ms() + extra_ms + delay)
-        self._up_free = at
+        """To the server, through the line; ``extra_ms`` later (a page's timer)."""
         body = json.dumps(message)
-        assert self.ws is not None
-        ws, seq = self.ws, message.get("seq")
-
-        def deliver() -> Any:
-            if seq is not None:
-                self.at_server[seq] = [now_ms()]
-            return ws.send(body)
-
-        self._later(at, deliver, up=True)
+        if extra_ms:
+            asyncio.get_running_loop().call_later(extra_ms / 1000, self.outbox.put_nowait, body)
+        else:
+            self.outbox.put_nowait(body)
 
     async def read(self) -> None:
         assert self.ws is not None
         async for body in self.ws:
-            delay = self.delay()
-            at = max(self._down_free, now_ms() + delay)
-            self._down_free = at
             message = json.loads(body)
-            if message["type"] in ("ack", "refused") and message["seq"] in self.at_server:
-                self.at_server[message["seq"]].append(now_ms())
-            self._later(at, lambda m=message: self._got(m), up=False)
+            if message["type"] in ("ack", "refused") and message["seq"] in self.sent_at:
+                added = self.line.added(self.sent_at.pop(message["seq"]), now_ms())
+                if added is not None:
+                    self.added["_last"] = [added]
+            self._got(message)
 
     def _got(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -234,15 +304,8 @@ class Seat:
             message["at"] = round(self.client_clock() - self.offset) - self.lie_ms
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[self.seq] = future
+        self.sent_at[self.seq] = now_ms()
         self.send(message)
-        seq = self.seq
-
-        def measured(done: asyncio.Future[dict[str, Any]]) -> None:
-            times = self.at_server.pop(seq, [])
-            if not done.cancelled() and len(times) == 2:
-                self.added["_last"] = [times[1] - times[0]]
-
-        future.add_done_callback(measured)
         return future
 
     async def until(self, kind: str, timeout: float = 30.0) -> dict[str, Any]:
@@ -290,7 +353,9 @@ async def table(
     readers = []
     for seat in seats:
         token = await http.post(f"{url}/api/tables/{code}/join", json={"name": f"s{seat.number}"})
-        seat.ws = await connect(url.replace("http", "ws") + "/ws", max_size=None)
+        host, port = url.removeprefix("http://").split(":")
+        sock = await seat.line.open(host, int(port))
+        seat.ws = await connect(url.replace("http", "ws") + "/ws", sock=sock, max_size=None)
         await seat.ws.send(
             json.dumps(
                 {
@@ -302,8 +367,7 @@ async def table(
             )
         )
         readers.append(asyncio.ensure_future(seat.read()))
-        readers.append(asyncio.ensure_future(seat.carry(seat.up_line)))
-        readers.append(asyncio.ensure_future(seat.carry(seat.down_line)))
+        readers.append(asyncio.ensure_future(seat.write()))
     await asyncio.sleep(2.0)  # the first pings answered
     far = {s.number for s in seats if s.one_way == FAR_MS}
     races: list[Race] = []
@@ -352,6 +416,7 @@ async def table(
         for seat in seats:
             assert seat.ws is not None
             await seat.ws.close()
+            seat.line.close()
         for reader in readers:
             reader.cancel()
     return races, seats

@@ -91,3 +91,28 @@ def test_the_servers_map_in_the_docs_matches_its_folders() -> None:
         and path.parts[-2] not in {"cluster", "versions", "migrations"}
     }
     assert documented == on_disk
+
+
+TABLE = SERVER / "table"
+
+
+def test_the_table_is_composed_and_no_part_reads_anothers_private_state() -> None:
+    """``Table`` is made of collaborators, not mixins (STYLE.md, "compose, don't mix
+    in"): its only base is ``object``, and no module of the table core reads another
+    object's private attribute (``x._name`` where ``x`` is not ``self`` or ``cls``;
+    dunders aside): each part offers the others a public interface."""
+    from nertz.server.table.table import Table
+
+    assert Table.__bases__ == (object,)
+    files = sorted(TABLE.glob("*.py"))
+    assert len(files) >= 10
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Attribute):
+                continue
+            name = node.attr
+            if not name.startswith("_") or (name.startswith("__") and name.endswith("__")):
+                continue
+            owner = node.value
+            mine = isinstance(owner, ast.Name) and owner.id in ("self", "cls")
+            assert mine, f"{path.name}:{node.lineno} reads {ast.unparse(node)}"

@@ -195,6 +195,7 @@ def test_tab_shows_the_scores_from_anywhere_but_forms_and_dialogs(
 
 
 def middle_of(page: Page, selector: str) -> tuple[float, float]:
+    expect(page.locator(selector)).to_be_visible()  # drawn (a busy page draws late)
     box = page.locator(selector).bounding_box()
     assert box is not None, selector
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

@@ -69,7 +69,7 @@ def test_an_over_long_or_empty_line_is_refused_with_a_sentence_and_nobody_sees_i
     assert error(h, 1)["code"] == "chat_empty"
     h.send(1, {"type": "chat", "text": "é" * CHAT_MAX_CHARS})  # characters, not bytes
     assert said(h, 2)[-1]["lines"][0]["text"] == "é" * CHAT_MAX_CHARS
-    assert len(said(h, 2)) == 1 and h.table.chat_count == 1
+    assert len(said(h, 2)) == 1 and h.table.chat.count == 1
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,7 @@ def test_a_line_that_would_not_show_what_it_says_is_refused(
     h.send(1, {"type": "chat", "text": text})
     refusal = error(h, 1)
     assert refusal["code"] == code and words in refusal["reason"], refusal
-    assert not said(h, 2) and h.table.chat_count == 0
+    assert not said(h, 2) and h.table.chat.count == 0
 
 
 def test_real_writing_with_marks_and_right_to_left_text_is_said() -> None:
@@ -135,7 +135,7 @@ def test_spectators_read_but_do_not_write() -> None:
     assert refusal["code"] == "not_seated" and "spectators" in refusal["reason"]
     h.send(3, {"type": "reaction", "what": "👍"})
     assert error(h, 3)["code"] == "not_seated"
-    assert not said(h, 1) and not said(h, 1, "reaction") and h.table.chat_count == 0
+    assert not said(h, 1) and not said(h, 1, "reaction") and h.table.chat.count == 0
 
 
 def test_a_reaction_goes_to_every_page_and_is_rate_limited() -> None:

@@ -140,3 +140,41 @@ def test_the_first_pings_come_quickly_then_every_two_seconds() -> None:
         sent.append(now)
     gaps = [b - a for a, b in pairwise(sent)]
     assert gaps == [250] * 5 + [2000] * 2
+
+
+def test_the_wire_round_trip_bounds_a_page_that_answers_late_and_stamps_early() -> None:
+    """Issue 23: a page 10 ms away that holds its pongs back 100 ms and stamps its plays
+    100 ms early looks, to the table's pings, like an honest page 60 ms away; the
+    WebSocket ping frames, answered by its network stack, show its true 20 ms round
+    trip, and no claim is credited past half of it plus the margin (R16)."""
+    liar = synced([(10, 10)] * 8, answer_late_ms=100)
+    offset = liar.offset_ms
+    assert offset is not None
+    played = 10_000
+    stamp = round(played + OFFSET - offset) - 100  # its clock read the table's way, less 100
+    assert played - liar.credit(stamp, played + 10).credited_ms == 50  # the lie pays today
+    for _ in range(4):
+        liar.wire(20.0)
+    assert liar.highest_ms == 10 + MARGIN_MS
+    credited = liar.credit(stamp, played + 10 + 2000).credited_ms - 2000
+    assert played - credited <= MARGIN_MS  # at most the margin before the truth
+
+
+def test_an_honest_page_is_credited_as_before_once_the_wire_is_timed() -> None:
+    """The wire's round trips of an honest page are its pings' round trips: its jitter
+    is still credited in full (R16)."""
+    trips = [(40, 40), (60, 60), (50, 50), (45, 55), (55, 45), (50, 50)] * 2
+    clock = synced(trips)
+    for down, up in trips:  # the frames took the pings' path
+        clock.wire(float(down + up))
+    assert clock.highest_ms >= 60  # the longest trip it showed
+    for n, trip in enumerate([60, 40, 55, 45, 58, 42, 50, 60, 41, 59] * 3):
+        arrival = 10_000 + 1000 * n
+        assert clock.credit(arrival - trip, arrival).credited_ms == arrival - trip
+
+
+def test_a_wire_round_trip_beyond_anything_creditable_is_not_kept() -> None:
+    clock = synced([(50, 50)] * 8)
+    clock.wire(-1.0)
+    clock.wire(2.0 * MAX_ONE_WAY_MS + 1)
+    assert clock.highest_ms == 50 + MARGIN_MS and not clock.wire_trips

@@ -88,7 +88,7 @@ def test_the_host_starts_the_next_match_once_60_s_have_passed_since_the_last() -
     h = table()
     host(h, 1, do="start")
     play_match(h)
-    ended = h.table.over_at
+    ended = h.table.series.over_at
     assert ended is not None and ended <= h.now
     end = [m["e"] for m in h.messages(2) if m["type"] == "event" and m["e"]["k"] == "match_end"]
     assert end[-1]["host_wait_ms"] == 60_000  # everyone is told when
@@ -325,7 +325,7 @@ def test_the_hosts_options_are_a_rate_and_a_bound_not_a_stored_event_each() -> N
     for n in range(CHANGES_MAX):
         h.advance(1000)
         host(h, 1, do="options", options={"caller_bonus": str(10 + n % 2)})
-    assert h.table.changes == CHANGES_MAX
+    assert h.table.lifetimes.changes == CHANGES_MAX
     h.advance(60_000)
     error = host(h, 1, do="options", options={"caller_bonus": "12"})
     assert error is not None and error["code"] == "too_many_changes"

@@ -94,8 +94,7 @@ def test_the_ready_countdown_stops_when_someone_leaves() -> None:
             "k": "connected",
             "seat": 1,
             "connected": False,
-            "kept_until_ms": 120_000,
-            "bot_from_ms": 30_000,
+            "kept_until_ms": 120_000,  # no bot before a deal (``seats.keeping``)
         },
         {"k": "ready_by", "at_ms": None, "in_ms": None},
     ]
@@ -383,3 +382,36 @@ def test_a_table_where_nobody_plays_ends_after_idle_s() -> None:
     idle.advance(30_000)
     assert idle.table.closed == "idle" and idle.closed[1] == "table closed: idle"
     assert {"k": "closed", "reason": "idle"} in kinds(idle, 1)
+
+
+def test_a_place_is_kept_as_everyone_is_shown_and_a_bot_comes_only_when_shown() -> None:
+    """How long a place is kept for a person away is one answer (``seats.keeping``) for
+    what everyone sees (``kept_until_ms``, ``bot_from_ms``) and for the timers that act:
+    before the first deal no bot plays for anyone, so none is promised; the place is
+    released when shown; once the match is over nothing is kept on a clock, so no
+    release is shown (the timers, as ever, release nobody then)."""
+    h = Harness(Rules(), Settings(seats=2, ready_s=60, reconnect_s=120, bot_takeover_s=30))
+    for conn, (name, token) in enumerate((("Ann", "a"), ("Bob", "b")), start=1):
+        h.join(name, token)
+        h.connect(conn, token)
+    h.drop(2)
+    shown = kinds(h, 1)[-2]
+    assert shown["k"] == "connected" and shown["kept_until_ms"] == h.now + 120_000
+    assert "bot_from_ms" not in shown  # no bot comes before the first deal
+    assert "bot_from_ms" not in h.table.info()["seats"][1]
+    h.advance(shown["kept_until_ms"] - h.now - 1)
+    assert not [e for e in kinds(h, 1) if e["k"] == "takeover"]
+    assert h.table.places[1].name == "Bob"  # kept until the time shown
+    h.advance(1)
+    assert h.table.places[1].name == "" and kinds(h, 1)[-1]["k"] == "seat"  # released
+
+    over = Harness(SINGLE, Settings(seats=2, bots={1: "casual"}, reconnect_s=120))
+    over.join("Ann", "a")
+    over.connect(1, "a")
+    over.send(1, {"type": "ready"})
+    play_match(over)
+    over.drop(1)
+    seat = over.table.info()["seats"][0]
+    assert "kept_until_ms" not in seat and "bot_from_ms" not in seat
+    over.advance(121_000)
+    assert over.table.places[0].name == "Ann"  # kept: a finished match releases nobody

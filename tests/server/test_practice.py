@@ -95,7 +95,7 @@ def test_only_a_practice_table_pauses_and_hints() -> None:
     for message in ({"type": "pause", "on": True}, {"type": "hint"}):
         h.send(1, message)
         assert h.last(1)["code"] == "not_practice"
-    assert h.table.paused_at is None
+    assert h.table.practice.paused_at is None
 
 
 def test_a_hint_is_a_move_the_engine_takes_and_glows_for_the_asker_only() -> None:
@@ -160,7 +160,7 @@ def test_the_pace_changes_at_the_table_and_survives_a_rebuild() -> None:
     h.send(1, {"type": "pace", "pace": 30})
     assert events(h, 1)[-1] == {"k": "pace", "pace": 30}
     again = restore_from_records("TEST", h.table.rules, h.table.settings, h.records)
-    assert again.pace == 30
+    assert again.practice.pace == 30
     assert again.info()["practice"]["pace"] == 30
 
 
@@ -248,7 +248,7 @@ def test_the_guided_hand_from_the_first_card_to_the_score() -> None:
     h = lesson()
     assert h.table.info()["practice"]["lesson"]["name"] == "first-hand"
     for seq, step in enumerate(FIRST_HAND.steps[:-1], 1):
-        assert h.table.step == seq - 1
+        assert h.table.practice.step == seq - 1
         h.advance(60_000)  # the learner takes their time: the script waits
         answer = play(h, seq, step.expect[0])
         assert answer["type"] == "ack", (step.id, answer)
@@ -261,7 +261,7 @@ def test_the_guided_hand_from_the_first_card_to_the_score() -> None:
     assert end["caller"] == 0
     assert end["scores"][0]["middle"] == 6 and end["scores"][0]["nertz_left"] == 0
     assert end["scores"][1]["middle"] == 1 and end["scores"][1]["nertz_left"] == 2
-    assert h.table.step == len(FIRST_HAND.steps) - 1
+    assert h.table.practice.step == len(FIRST_HAND.steps) - 1
     # The practice hand: a random deal, the bot playing slowly.
     h.send(1, {"type": "ready"})
     h.run_until(lambda: h.table.stage is Stage.PLAYING, 5000)
@@ -280,7 +280,7 @@ def test_a_wrong_move_is_refused_by_the_engine_with_its_reason() -> None:
     assert answer["type"] == "refused"
     assert answer["code"] == "does_not_fit"
     assert "R17" in answer["reason"]
-    assert h.table.step == 2, "the lesson waits on the same step"
+    assert h.table.practice.step == 2, "the lesson waits on the same step"
 
 
 def test_a_legal_move_off_the_script_is_refused_with_the_steps_hint() -> None:
@@ -305,7 +305,7 @@ def test_a_rebuilt_lesson_table_carries_on_at_its_step() -> None:
     play(h, 1, "N>F")
     play(h, 2, "N>F")
     again = restore_from_records("TEST", h.table.rules, h.table.settings, h.records)
-    assert again.step == 2
+    assert again.practice.step == 2
     assert again.info()["practice"]["step"] == 2
 
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from nertz.engine import Card, Deal, Move, Rules, replay
 from nertz.server.store.store import Store, TableCreated
 from nertz.server.table.clock import PING_EVERY_MS, PING_SLACK_MS
-from nertz.server.table.commands import Stage, Wake
+from nertz.server.table.commands import Stage, Wake, WireTrip
 from nertz.server.table.races import WAIT_CAP_MS, Arbiter, Stamped, Verdict
 from nertz.server.table.records import InputRecord, RacesRecord
 from nertz.server.table.settings import Settings
@@ -73,6 +73,8 @@ class Net:
         self.answers: dict[int, list[tuple[int, dict[str, Any]]]] = {1: [], 2: []}
         """Every play answer each page got, with the table time the page got it."""
         self.late_pongs_ms = 0
+        self.late_pongs = {1: 0, 2: 0}
+        """Per page: how late it answers the table's pings (a liar's)."""
         for conn, token in ((1, "a"), (2, "b")):
             h.join(f"p{conn}", token)
             h.connect(conn, token)
@@ -91,7 +93,8 @@ class Net:
                     if message["o"] is not None:
                         self.offsets[conn] = message["o"]
                     pong = {"type": "pong", "t": message["t"], "c": arrives + CLIENT_AHEAD_MS}
-                    self.mail.append((arrives + self.late_pongs_ms + self.delays[conn], conn, pong))
+                    late = self.late_pongs_ms + self.late_pongs.get(conn, 0)
+                    self.mail.append((arrives + late + self.delays[conn], conn, pong))
                 elif message["type"] in ("ack", "refused"):
                     self.answers[conn].append((arrives, message))
             self.read[conn] = len(wire)
@@ -191,7 +194,7 @@ def test_the_card_played_first_wins_though_it_arrives_second() -> None:
     lost = net.answer(2, 2)[1]
     assert lost["type"] == "refused" and lost["code"] == "beaten"
     assert lost["reason"] == "beaten to it by 50 ms: F1 already has the 2 of hearts (R16)"
-    end = net.h.table.lost
+    end = net.h.table.fair.lost
     assert end == [(1, 50)]  # what the hand-end breakdown reports
 
 
@@ -232,6 +235,34 @@ def test_plays_within_the_tie_window_of_credited_time_both_stay() -> None:
     assert moved[0]["tie"] is True  # R16: a true tie
     hand = net.h.table.hand
     assert hand is not None and hand.foundations[0].texts()[-2:] == ["2H@1", "2H@0"]
+
+
+def liar_race(wire_timed: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The far seat (120 ms) plays first by 60 ms; the near seat (10 ms) answers every
+    ping 100 ms late and stamps its play 100 ms early. The answers: far's, near's."""
+    net = started(Rules(), (120, 10))
+    net.late_pongs[2] = 100
+    net.run(40_000)  # every ping it still remembers answered late: it looks 60 ms away
+    if wire_timed:  # the transport's ping frames: the pages' network stacks answer them
+        for conn in (1, 2):
+            for _ in range(4):
+                net.h.do(WireTrip(conn, 2.0 * net.delays[conn]))
+    t = net.h.now + 100
+    net.play(1, 2, "N>F1", t)
+    net.play(2, 2, "N>F1", t + 60, lie_ms=100)
+    net.run(1000)
+    return net.answer(1, 2)[1], net.answer(2, 2)[1]
+
+
+def test_a_page_that_answers_late_and_stamps_early_loses_once_the_wire_is_timed() -> None:
+    """Issue 23: the two-way liar is credited its play time within the margin once the
+    WebSocket ping frames have been timed, and loses the race it lost (R16); without
+    them it is credited 50 ms early and ties it (docs/fairness.md, "Liars")."""
+    far, near = liar_race(wire_timed=False)
+    assert far["type"] == near["type"] == "ack"  # the lie pays: a tie
+    far, near = liar_race(wire_timed=True)
+    assert far["type"] == "ack"
+    assert near["type"] == "refused" and near["code"] == "beaten"
 
 
 def test_a_stamp_earlier_than_the_connection_allows_gains_nothing() -> None:
@@ -278,7 +309,7 @@ def test_a_card_played_first_from_far_away_beats_a_near_card_that_arrives_just_a
     assert lost["reason"] == f"beaten to it by {gap} ms: F1 already has the 2 of hearts (R16)"
     hand = net.h.table.hand
     assert hand is not None and hand.foundations[0].texts()[-1] == "2H@0"
-    assert net.h.table.lost == [(1, gap)]
+    assert net.h.table.fair.lost == [(1, gap)]
 
 
 def test_a_far_card_placed_at_once_beats_a_card_from_a_page_not_yet_measured() -> None:
@@ -287,7 +318,7 @@ def test_a_far_card_placed_at_once_beats_a_card_from_a_page_not_yet_measured() -
     so the near card played 115 ms later, arriving 5 ms after it, is refused by its
     credited time (its arrival), not tied by arrival order."""
     net = started(Rules(), (120, 10))
-    net.h.table.clocks.pop(2)  # the near page's pings were never answered ...
+    net.h.table.fair.clocks.pop(2)  # the near page's pings were never answered ...
     net.offsets[2] = None  # ... so it stamps nothing
     net.delays[2] = 10**6  # and answers no ping from now on
     t = net.h.now + 100
@@ -318,7 +349,7 @@ def test_a_card_refused_because_its_place_was_taken_seconds_ago_is_no_lost_race(
     late = net.answer(2, 3)[1]
     assert late["type"] == "refused" and late["code"] == "beaten"
     assert late["reason"] == "beaten to it: F1 already has the 2 of hearts (R16)"
-    assert net.h.table.lost == [(1, 60)]  # the race, not the card 5 s late
+    assert net.h.table.fair.lost == [(1, 60)]  # the race, not the card 5 s late
     net.play(1, 3, "NERTZ", net.h.now)  # R27: seat 0's Nertz pile is empty
     net.run(5000)
     races = [r for r in net.h.records if type(r) is RacesRecord]

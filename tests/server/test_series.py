@@ -49,10 +49,10 @@ def test_play_again_deals_the_next_match_once_every_connected_person_agrees() ->
     assert h.table.match.totals == [0, 0, 0, 0]  # a new match (R32)
     seen = [e["e"] for e in events(h, 2)]
     nexts = [e for e in seen if e["k"] == "next_match"]
-    assert nexts == [{"k": "next_match", "match": 2, "wins": h.table.series_wins()}]
+    assert nexts == [{"k": "next_match", "match": 2, "wins": h.table.series.series_wins()}]
     assert [p.name for p in h.table.seats] == ["ann", "bo", "Cleo", "Dev"]
     play_match(h)
-    wins = h.table.series_wins()
+    wins = h.table.series.series_wins()
     assert sum(wins) >= 2 and h.table.info()["series"]["match"] == 2
     assert [r for r in h.records if isinstance(r, MatchRecord)][-1].number == 2
 
@@ -112,7 +112,7 @@ def test_a_series_survives_the_store_and_a_restart_in_its_second_match(tmp_path:
     store.flush()
     [stored] = store.unfinished()  # the table plays again: unfinished, resumed
     again = restore_from_records("TEST", SINGLE, settings, stored.records)
-    assert again.match_no == 2 and again.series_wins() == h.table.series_wins()
+    assert again.match_no == 2 and again.series.series_wins() == h.table.series.series_wins()
     assert again.first_hand == 2 and again.match.totals == h.table.match.totals
     assert again.hand is not None and h.table.hand is not None
     assert again.hand.snapshot() == h.table.hand.snapshot()
@@ -136,4 +136,4 @@ def test_a_bot_standing_in_for_an_absent_partner_takes_that_partners_role() -> N
     ann = h.table.place(0, 0)
     h.run_until(lambda: ann.driver is not None, 5000)
     assert h.table.info()["seats"][0]["partners"][0]["takeover"]
-    assert h.table._role(ann) == NERTZ_ROLE  # Ann's own share of the seat's work
+    assert h.table.bots.role(ann) == NERTZ_ROLE  # Ann's own share of the seat's work

@@ -472,3 +472,18 @@ def test_fuzzed_messages_are_all_answered_and_the_game_stays_valid(
     assert replay(hand.deal, hand.rules, hand.log).snapshot() == hand.snapshot()
     for seat in range(4):
         view(hand, seat)
+
+
+def test_a_timer_is_fired_by_the_part_that_set_it_and_an_unknown_one_is_an_error() -> None:
+    """Timers are kinds of ``Timer``, each fired by the collaborator that owns it (the
+    table's deadline names its kind and target, ``Due``); a part handed a kind that is
+    not its own raises instead of letting it pass unseen, as the old chain's ``else``
+    did."""
+    from nertz.server.table.context import Timer
+    from nertz.server.table.table import Table
+
+    table = Table("TEST", Rules(), Settings(seats=2))
+    with pytest.raises(ValueError, match="not a lifetime's timer"):
+        table.lifetimes.fire(Timer.GO, 0)
+    with pytest.raises(ValueError, match="not a fair race's timer"):
+        table.fair.fire(Timer.BOT, -1, 0)

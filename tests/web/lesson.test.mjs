@@ -6,12 +6,16 @@ import { test } from "node:test";
 
 import { emptyState, notPlayable, receive } from "../../src/nertz/web/js/table/state.js";
 
-const DATA = JSON.parse(readFileSync(new URL("../data/table_events.json", import.meta.url), "utf8"));
+const DATA = JSON.parse(
+  readFileSync(new URL("../data/table_events.json", import.meta.url), "utf8"),
+);
 const NOW = 5000;
 
 /** A page holding the recorded table's state while its first hand is played. */
 function playing() {
-  const first = DATA.matches[0].person.find((m) => m.type === "state" && m.table.stage === "playing");
+  const first = DATA.matches[0].person.find(
+    (m) => m.type === "state" && m.table.stage === "playing",
+  );
   const st = emptyState();
   receive(st, structuredClone(first), NOW);
   return { st, v: first.v };
@@ -19,8 +23,23 @@ function playing() {
 
 function handEnd(st, v, hand) {
   const seats = st.table.seats.length;
-  const scores = Array.from({ length: seats }, () => ({ middle: 1, nertz_left: 0, bonus: 0, score: 1 }));
-  const e = { k: "hand_end", hand, reason: "called", caller: 0, scores, totals: Array(seats).fill(0), lost: [], next_at_ms: null, next_in_ms: null };
+  const scores = Array.from({ length: seats }, () => ({
+    middle: 1,
+    nertz_left: 0,
+    bonus: 0,
+    score: 1,
+  }));
+  const e = {
+    k: "hand_end",
+    hand,
+    reason: "called",
+    caller: 0,
+    scores,
+    totals: Array(seats).fill(0),
+    lost: [],
+    next_at_ms: null,
+    next_in_ms: null,
+  };
   receive(st, { type: "event", v: v + 1, e }, NOW);
 }
 

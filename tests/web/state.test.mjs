@@ -7,9 +7,18 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { emptyState, nameOf, playedName, receive, shown, wasteFan } from "../../src/nertz/web/js/table/state.js";
+import {
+  emptyState,
+  nameOf,
+  playedName,
+  receive,
+  shown,
+  wasteFan,
+} from "../../src/nertz/web/js/table/state.js";
 
-const DATA = JSON.parse(readFileSync(new URL("../data/table_events.json", import.meta.url), "utf8"));
+const DATA = JSON.parse(
+  readFileSync(new URL("../data/table_events.json", import.meta.url), "utf8"),
+);
 const NOW = 5000;
 
 /** The reducer's model in the shape of the engine's view, the fields a page keeps. */
@@ -19,8 +28,15 @@ function modelAsView(m) {
     phase: m.phase,
     rules: m.rules,
     seats: m.seats.map((s) => ({
-      seat: s.seat, nertz_top: s.nertz_top, nertz_count: s.nertz_count, work: s.work, stock_count: s.stock_count,
-      waste_count: s.waste_count, waste: wasteFan(s), middle: s.middle, stuck: s.stuck,
+      seat: s.seat,
+      nertz_top: s.nertz_top,
+      nertz_count: s.nertz_count,
+      work: s.work,
+      stock_count: s.stock_count,
+      waste_count: s.waste_count,
+      waste: wasteFan(s),
+      middle: s.middle,
+      stuck: s.stuck,
     })),
     foundations: m.foundations.map(({ tie, ...f }) => f),
     announcements: m.announcements.map(({ deadline, ...a }) => a),
@@ -64,7 +80,11 @@ function replay(messages, check) {
       continue;
     }
     const out = receive(st, msg, NOW);
-    assert.equal(out.resync, false, `message ${i} (${JSON.stringify(msg).slice(0, 120)}) asked for a resync`);
+    assert.equal(
+      out.resync,
+      false,
+      `message ${i} (${JSON.stringify(msg).slice(0, 120)}) asked for a resync`,
+    );
   }
   return { st, compared };
 }
@@ -107,7 +127,9 @@ test("my move shows at once, as the server then settles it", () => {
   let predicted = 0;
   for (const msg of match.person) {
     if (msg.type === "state" && st.table) continue; // as above: the reducer's own table
-    const mine = msg.type === "ack" && msg.events.map((ev) => ev.e).find((e) => e.k === "moved" && e.seat === st.me);
+    const mine =
+      msg.type === "ack" &&
+      msg.events.map((ev) => ev.e).find((e) => e.k === "moved" && e.seat === st.me);
     if (mine && st.model && msg.events[0].v === st.v + 1 && !mine.move.includes("=")) {
       const guess = shown(st.model, st.me, [{ move: mine.move }]);
       receive(st, msg, NOW);
@@ -154,13 +176,35 @@ test("once a match is over the page knows when the host may start the next", () 
 
 test("a person away carries their place's countdown until they are back", () => {
   const st = emptyState();
-  const seat = (n) => ({ seat: n, name: `P${n}`, bot: null, connected: true, ready: false, takeover: false });
-  const table = { stage: "between", hand: 1, seats: [seat(0), seat(1)], totals: [1, -4], next_at_ms: 40000 };
+  const seat = (n) => ({
+    seat: n,
+    name: `P${n}`,
+    bot: null,
+    connected: true,
+    ready: false,
+    takeover: false,
+  });
+  const table = {
+    stage: "between",
+    hand: 1,
+    seats: [seat(0), seat(1)],
+    totals: [1, -4],
+    next_at_ms: 40000,
+  };
   receive(st, { type: "state", v: 5, table, seat: 0, now_ms: 10000 }, NOW);
   assert.equal(st.clock, NOW - 10000); // a table time ``at`` is ``at + clock`` on the page
-  const away = { k: "connected", seat: 1, connected: false, kept_until_ms: 130000, bot_from_ms: 40000 };
+  const away = {
+    k: "connected",
+    seat: 1,
+    connected: false,
+    kept_until_ms: 130000,
+    bot_from_ms: 40000,
+  };
   receive(st, { type: "event", v: 6, e: away }, NOW);
-  assert.deepEqual([st.table.seats[1].kept_until_ms, st.table.seats[1].bot_from_ms], [130000, 40000]);
+  assert.deepEqual(
+    [st.table.seats[1].kept_until_ms, st.table.seats[1].bot_from_ms],
+    [130000, 40000],
+  );
   receive(st, { type: "event", v: 7, e: { k: "connected", seat: 1, connected: true } }, NOW);
   assert.equal("kept_until_ms" in st.table.seats[1], false);
   assert.equal("bot_from_ms" in st.table.seats[1], false);
@@ -170,15 +214,46 @@ test("a person away carries their place's countdown until they are back", () => 
 
 test("a finished match keeps the names of who played it, whatever the seats become", () => {
   const st = emptyState();
-  const seat = (n, name) => ({ seat: n, name, bot: null, connected: true, ready: false, takeover: false });
-  const table = { stage: "playing", hand: 1, seats: [seat(0, "Ann"), seat(1, "Cat")], totals: [0, 0], series: { match: 1, wins: [0, 0], first_hand: 1 } };
+  const seat = (n, name) => ({
+    seat: n,
+    name,
+    bot: null,
+    connected: true,
+    ready: false,
+    takeover: false,
+  });
+  const table = {
+    stage: "playing",
+    hand: 1,
+    seats: [seat(0, "Ann"), seat(1, "Cat")],
+    totals: [0, 0],
+    series: { match: 1, wins: [0, 0], first_hand: 1 },
+  };
   receive(st, { type: "state", v: 5, table, seat: 0, now_ms: 10000 }, NOW);
-  const end = { k: "match_end", totals: [-4, 1], winners: [1], host_wait_ms: 60000, names: ["Ann", "Cat"] };
+  const end = {
+    k: "match_end",
+    totals: [-4, 1],
+    winners: [1],
+    host_wait_ms: 60000,
+    names: ["Ann", "Cat"],
+  };
   receive(st, { type: "event", v: 6, e: end }, NOW);
   assert.deepEqual([st.table.series.names, st.table.series.winners], [[["Ann", "Cat"]], [[1]]]);
   // The host's bot stands in for Cat: her place, her name, no countdown to a release.
-  receive(st, { type: "event", v: 7, e: { k: "connected", seat: 1, connected: false, kept_until_ms: 130000 } }, NOW);
-  receive(st, { type: "event", v: 8, e: { k: "takeover", seat: 1, bot: true, stand_in: "skilled" } }, NOW);
+  receive(
+    st,
+    {
+      type: "event",
+      v: 7,
+      e: { k: "connected", seat: 1, connected: false, kept_until_ms: 130000 },
+    },
+    NOW,
+  );
+  receive(
+    st,
+    { type: "event", v: 8, e: { k: "takeover", seat: 1, bot: true, stand_in: "skilled" } },
+    NOW,
+  );
   assert.equal(st.table.seats[1].stand_in, "skilled");
   assert.equal("kept_until_ms" in st.table.seats[1], false);
   assert.equal(playedName(st, 1), "Cat");

@@ -14,6 +14,7 @@ from .holds import PARTNERS, Holds, picked_up, touches
 from .jokers import describe, lies_on, pin
 from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
+from .middle import Middle
 from .moves import (
     ANY,
     NERTZ,
@@ -76,6 +77,7 @@ __all__ = [
     "Kind",
     "LogEntry",
     "Match",
+    "Middle",
     "Move",
     "Option",
     "Outcome",

@@ -1,34 +1,22 @@
-"""The middle: shared foundations built up in suit from an ace (R12-R16).
+"""The foundations: shared piles built up in suit from an ace (R12-R16).
 
-``Foundation`` is one pile in the middle. The functions below keep a hand's list of
-foundations and its ``wants`` index (``Card.key`` -> the foundations that take that
-card next, oldest first) in step, and answer the races (R16); ``Hand`` owns both.
+``Foundation`` is one pile in the middle; ``tie_target`` and ``not_taken`` answer the
+races for a card that arrives where another got first (R16). ``middle.Middle`` owns a
+hand's foundations and keeps its ``wants`` index (``Wants``) in step with them.
 """
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Sequence
-from operator import attrgetter
-from typing import Final
 
 from .cards import Card, Suit
 from .outcome import Outcome, Refusal, refuse
 
-__all__ = [
-    "Foundation",
-    "Wants",
-    "add_foundation",
-    "grow",
-    "lay_joker",
-    "not_taken",
-    "tie_target",
-    "wants_of",
-]
+__all__ = ["Foundation", "Wants", "not_taken", "tie_target"]
 
 
 class Foundation:
-    """One foundation in the middle. Mutable, owned by a ``Hand``.
+    """One foundation in the middle. Mutable, owned by a hand's ``Middle``.
 
     ``number`` is its place in the order foundations were started (0-based; ``F1`` in
     text is number 0). ``top_ms`` is when the first card of the current top rank
@@ -84,68 +72,6 @@ class Foundation:
 
 Wants = dict[int, list[Foundation]]
 """``Card.key`` -> the foundations that take that card next, oldest first (R13)."""
-
-_NUMBER: Final = attrgetter("number")
-
-
-def wants_of(foundations: Sequence[Foundation]) -> Wants:
-    """The ``wants`` index of ``foundations``, built afresh."""
-    wants: Wants = {}
-    for f in foundations:
-        if f.top_rank < 13:
-            wants.setdefault(f.needs, []).append(f)
-    return wants
-
-
-def add_foundation(
-    foundations: list[Foundation], wants: Wants, cards: list[Card], at_ms: int
-) -> Foundation:
-    """Start a foundation with ``cards`` (an ace, R12, or a dealt middle) after the others."""
-    f = Foundation(len(foundations), cards[0].suit, cards, at_ms)
-    foundations.append(f)
-    if f.top_rank < 13:
-        wants.setdefault(f.needs, []).append(f)  # the newest: last in order
-    return f
-
-
-def grow(wants: Wants, f: Foundation, card: Card, at_ms: int) -> None:
-    """Lay ``card``, the one ``f`` needs, on it at ``at_ms`` (R13)."""
-    waiting = wants[f.needs]
-    waiting.remove(f)
-    if not waiting:
-        del wants[f.needs]
-    f.cards.append(card)
-    f.top_rank = card.rank
-    f.top_ms = at_ms
-    if card.rank < 13:
-        # Kept in foundation order: "any foundation" means the oldest that fits.
-        insort(wants.setdefault(f.needs, []), f, key=_NUMBER)
-
-
-def lay_joker(
-    foundations: list[Foundation],
-    wants: Wants,
-    joker: Card,
-    card: Card,
-    number: int,
-    at_ms: int,
-    tie_window_ms: int,
-) -> Foundation:
-    """R41: lay ``joker`` in the middle standing for ``card``, on foundation ``number``
-    (-1: a new one, for an ace), as its announcement's window ends at ``at_ms``."""
-    if number < 0:
-        target = add_foundation(foundations, wants, [card], at_ms)
-    else:
-        target = foundations[number]
-        grow(wants, target, card, at_ms)
-        # The real card had the whole window to get there first: arriving now it is
-        # beaten, not a true tie (R16) with the joker.
-        target.top_ms = at_ms - tie_window_ms - 1
-    # The foundation grew by the announced card; the joker lies there in its stead.
-    place = len(target.cards) - 1
-    target.cards[place] = joker
-    target.jokers[place] = card
-    return target
 
 
 def tie_target(

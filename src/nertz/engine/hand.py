@@ -1,9 +1,12 @@
 """One hand of Nertz: the state, ``play`` and the table's timers (R8-R28).
 
-``Hand`` is the one mutable object of the engine. Every input is a method call with a
-time in milliseconds; nothing reads a clock. It asks ``legal`` for the legal moves,
-``foundations`` about the middle's races (R13-R16) and ``announcements`` whether a
-joker may be announced and whether it lands (R41); it makes the changes. Inputs:
+``Hand`` is the engine's mutable state: the seats' layouts, the table's timers and,
+in ``centre``, the middle (``middle.Middle``: foundations, announced jokers and what
+each place wants). Every input is a method call with a time in milliseconds; nothing
+reads a clock. It asks ``legal`` for the legal moves and tells its ``Middle`` of every
+card sent there, which checks the card against the foundations and their races
+(R12-R16) and a joker's announcement (R41) and lays it; ``Hand`` moves the cards off
+the layouts. Inputs:
 
 * ``start(at_ms)``: Go (R8);
 * ``play(seat, move, at_ms)``: a seat's move, checked and applied, or refused;
@@ -21,22 +24,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
-from .announcements import Announcement, announce, due, stays_home
+from .announcements import Announcement
 from .blocked import is_blocked
 from .cards import Card
-from .foundations import (
-    Foundation,
-    add_foundation,
-    grow,
-    lay_joker,
-    not_taken,
-    tie_target,
-    wants_of,
-)
+from .foundations import Foundation, Wants
 from .jokers import lies_on, misfit, pin
 from .layout import Deal, SeatLayout
 from .legal import JokerPiles, PileMoves, joker_moves, joker_pile_moves, legal_moves, pile_moves
-from .moves import ANY, NERTZ, PILES, Kind, Move
+from .middle import Middle
+from .moves import NERTZ, PILES, Kind, Move
 from .outcome import (
     Called,
     CardsMoved,
@@ -70,9 +66,12 @@ may have blocked a seat); saying stuck checks at once."""
 _OK: Final = Outcome(True)
 _NO_EVENTS: Final[list[Event]] = []
 """Shared and never changed: ``tick`` builds new lists rather than appending to it."""
-_TURN, _FOUNDATION_KIND, _PILE_KIND, _UNDER_KIND = Kind.TURN, Kind.FOUNDATION, Kind.PILE, Kind.UNDER
-_SHARED: tuple[str, ...] = ("phase", "now", "last_card_ms", "_look_at", "caller", "call_ms")
-_SHARED += ("rotations", "rotations_total", "end_reason", "_middle_version", "_witness")
+# The move kinds ``play`` dispatches on, as Final module constants: mypyc reads them as
+# C globals rather than an attribute of ``Kind`` at every play.
+_TURN: Final = Kind.TURN
+_FOUNDATION_KIND: Final = Kind.FOUNDATION
+_PILE_KIND: Final = Kind.PILE
+_UNDER_KIND: Final = Kind.UNDER
 
 
 class Phase(StrEnum):
@@ -96,13 +95,13 @@ class Hand:
         self.seats: list[SeatLayout] = deal.build_layouts()
         if not self.rules.jokers and any(c.rank == 0 for s in self.seats for c in s.cards()):
             raise ValueError("this deal has jokers but the rules have jokers off (R41)")
-        self.foundations: list[Foundation] = []
-        self.wants: dict[int, list[Foundation]] = {}
-        """``Card.key`` -> the foundations that take that card next (R13)."""
+        dealt = deal.build_middle()
+        self.centre = Middle.dealt(dealt)
+        """The middle: its foundations, the jokers announced for it and what each place
+        wants next (R12-R16, R41)."""
         self.middle = [0] * len(self.seats)
         """R29: how many of each seat's cards are in the middle."""
-        for cards in deal.build_middle():
-            add_foundation(self.foundations, self.wants, cards, 0)
+        for cards in dealt:
             for card in cards:
                 self.middle[card.owner] += 1
         self.phase = Phase.WAITING
@@ -121,8 +120,11 @@ class Hand:
         self.end_reason: EndReason | None = None
         self.log: list[LogEntry] = []
         self._seat_version = [0] * len(self.seats)
-        self._middle_version = 0
+        """Counts the changes of each seat's layout that may change whether it is
+        blocked; with ``centre.version`` they date the answers kept in ``_blocked``."""
         self._blocked: list[tuple[int, int, bool]] = [(-1, -1, False)] * len(self.seats)
+        """Each seat's last blocked answer (R24), as ``(seat version, middle version,
+        answer)``."""
         self._pile_moves: list[PileMoves | None] = [None] * len(self.seats)
         self._joker_piles: list[JokerPiles | None] = [None] * len(self.seats)
         """What each seat's work piles allow (``legal.pile_moves``, with jokers
@@ -130,8 +132,6 @@ class Hand:
         self._witness = 0
         """The seat last found neither blocked nor stuck."""
         self._jokers = self.rules.jokers
-        self.announcements: list[Announcement] = []
-        """R41: jokers announced for the middle whose window is still open, oldest first."""
 
     # ------------------------------------------------------------------ inputs
 
@@ -198,7 +198,7 @@ class Hand:
         if at_ms < self.now:
             self._clock(at_ms)
         self.now = at_ms
-        pending = self.announcements
+        pending = self.centre.announcements
         events: list[Event] = (
             self._settle(at_ms) if pending and at_ms >= pending[0].until_ms else _NO_EVENTS
         )
@@ -232,7 +232,7 @@ class Hand:
         or the idle rotation (R25), or the end of a joker's announcement (R41). None when
         only an input can change anything (before Go, after the end). Drivers call
         ``tick`` then, and again after each input."""
-        pending = self.announcements
+        pending = self.centre.announcements
         if pending:
             until = pending[0].until_ms
             deadline = self._table_deadline()
@@ -246,7 +246,9 @@ class Hand:
             return None
         idle_s = self.rules.idle_rotate_s
         # While an announcement is open the table is not idle (R41): its end comes first.
-        idle = self.last_card_ms + idle_s * 1000 if idle_s and not self.announcements else None
+        idle = (
+            self.last_card_ms + idle_s * 1000 if idle_s and not self.centre.announcements else None
+        )
         if self._look_at is None:
             return idle
         return self._look_at if idle is None else min(idle, self._look_at)
@@ -266,27 +268,29 @@ class Hand:
         if self._jokers:
             held = self._joker_piles[seat] or joker_pile_moves(layout.work)
             self._joker_piles[seat] = held
-            return joker_moves(layout, held, self.wants, self.announcements, playing)
+            centre = self.centre
+            return joker_moves(layout, held, centre.wants, centre.announcements, playing)
         piles = self._pile_moves[seat]
         if piles is None:
             piles = self._pile_moves[seat] = pile_moves(layout.work)
-        return legal_moves(layout, piles, self.wants, playing)
+        return legal_moves(layout, piles, self.centre.wants, playing)
 
     def is_blocked(self, seat: int) -> bool:
         """R24: no sequence of this seat's own moves can make progress."""
         version = self._seat_version[seat]
-        middle = self._middle_version
+        centre = self.centre
+        middle = centre.version
         cached = self._blocked[seat]
         if cached[0] == version and cached[1] == middle:
             return cached[2]
-        result = is_blocked(self.seats[seat], self.wants, self.rules.draw, self._jokers)
+        result = is_blocked(self.seats[seat], centre.wants, self.rules.draw, self._jokers)
         self._blocked[seat] = (version, middle, result)
         return result
 
     def all_blocked(self) -> bool:
         """R25: every seat is blocked or has said it is stuck (never while a joker's
         announcement is open: it is about to change the middle, R41)."""
-        if self.announcements:
+        if self.centre.announcements:
             return False
         seats = self.seats
         # Ask first the seat that was free last time: it usually still is, and its
@@ -299,6 +303,22 @@ class Hand:
                 self._witness = i
                 return False
         return True
+
+    @property
+    def foundations(self) -> list[Foundation]:
+        """The middle's foundations, in the order they were started (``F1`` first, R12)."""
+        return self.centre.foundations
+
+    @property
+    def wants(self) -> Wants:
+        """``Card.key`` -> the foundations that take that card next, oldest first (R13)."""
+        return self.centre.wants
+
+    @property
+    def announcements(self) -> list[Announcement]:
+        """R41: the jokers announced for the middle whose window is still open, oldest
+        first."""
+        return self.centre.announcements
 
     @property
     def over(self) -> bool:
@@ -315,14 +335,27 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy (for search, perft and bots' look-ahead)."""
-        twin = Hand(self.deal, self.rules)  # compiled (mypyc), a Hand has no __dict__
-        for name in _SHARED:
-            setattr(twin, name, getattr(self, name))
+        # Built through __init__ and then overwritten: a compiled (mypyc) class has no
+        # __dict__ to copy and no way to skip __init__. Every attribute is listed here,
+        # by name, so that mypy checks each one; the work piles' moves are not copied
+        # (the twin works them out again when asked).
+        twin = Hand(self.deal, self.rules)
         twin.seats = [s.copy() for s in self.seats]
-        twin.foundations = [f.copy() for f in self.foundations]
-        twin.wants = wants_of(twin.foundations)
-        for name in ("middle", "log", "announcements", "_seat_version", "_blocked"):
-            setattr(twin, name, getattr(self, name)[:])
+        twin.centre = self.centre.copy()
+        twin.middle = self.middle[:]
+        twin.phase = self.phase
+        twin.now = self.now
+        twin.last_card_ms = self.last_card_ms
+        twin._look_at = self._look_at
+        twin.caller = self.caller
+        twin.call_ms = self.call_ms
+        twin.rotations = self.rotations
+        twin.rotations_total = self.rotations_total
+        twin.end_reason = self.end_reason
+        twin.log = self.log[:]
+        twin._seat_version = self._seat_version[:]
+        twin._blocked = self._blocked[:]
+        twin._witness = self._witness
         return twin
 
     def top(self, seat: int, src: int) -> Card | None:
@@ -337,10 +370,10 @@ class Hand:
         return {
             "phase": self.phase.value,
             "seats": [s.to_text() + f"; fan {s.fan}; stuck {s.stuck}" for s in self.seats],
-            "middle": [" ".join(f.texts()) for f in self.foundations],
+            "middle": [" ".join(f.texts()) for f in self.centre.foundations],
             "announcements": [
                 (a.seat, a.move.text, a.joker.tagged, a.foundation, a.until_ms)
-                for a in self.announcements
+                for a in self.centre.announcements
             ],
             "caller": self.caller,
             "rotations": (self.rotations, self.rotations_total),
@@ -361,49 +394,27 @@ class Hand:
                 Refusal.DOES_NOT_FIT,
                 f"a joker goes to the middle only announced as a card, e.g. {move.text}=7H (R41)",
             )
-        number = move.dst
-        tie = False
-        if number != ANY and not 0 <= number < len(self.foundations):
-            return refuse(Refusal.NO_SUCH_FOUNDATION, f"there is no foundation F{number + 1}")
-        if card.rank == 1:
-            if number != ANY:
-                return refuse(
-                    Refusal.DOES_NOT_FIT, f"{card} starts a new foundation (R12); play it to F"
-                )
-            target = None
-        elif number == ANY:
-            fits = self.wants.get(card.key)
-            if fits:
-                target = fits[0]
-            else:
-                target = tie_target(card, at_ms, self.foundations, self.rules.tie_window_ms)
-                if target is None:
-                    return not_taken(card, self.foundations)
-                tie = True
-        else:
-            target = self.foundations[number]
-            if target.suit != card.suit or target.top_rank != card.rank - 1:
-                if tie_target(card, at_ms, (target,), self.rules.tie_window_ms) is None:
-                    return not_taken(card, (target,))
-                tie = True
+        laid = self.centre.receive(card, move.dst, at_ms, self.rules.tie_window_ms)
+        if isinstance(laid, Outcome):
+            return laid
+        target, tie = laid
         revealed = layout.remove_top(move.src)
-        if target is None:
-            target = add_foundation(self.foundations, self.wants, [card], at_ms)
-        elif tie:
-            target.cards.append(card)
-        else:
-            grow(self.wants, target, card, at_ms)
         self._sent_to_middle(seat, move.src)
         return Outcome(True, (CardsMoved(seat, move, (card,), target.number, tie, revealed),))
 
     def _sent_to_middle(self, seat: int, src: int) -> None:
-        """A card of ``seat`` left ``src`` for the middle: count it (R29), and mark what
-        changed for the caches (blocked answers, work-pile moves)."""
+        """A card of ``seat`` left ``src`` for the middle: count it (R29); the middle
+        counts its own change (``Middle.version``)."""
         self.middle[seat] += 1
+        self._card_moved(seat, src < PILES)
+
+    def _card_moved(self, seat: int, piles: bool) -> None:
+        """A card of ``seat`` moved, off a work pile or onto one when ``piles``: the one
+        place that drops what is kept about its layout (its blocked answer, R24, and what
+        its work piles allow); and a seat that moves a card is no longer stuck (R25)."""
         self._seat_version[seat] += 1
-        if src < PILES:
+        if piles:
             self._pile_moves[seat] = self._joker_piles[seat] = None
-        self._middle_version += 1
         self.seats[seat].stuck = False
 
     def _to_pile(self, seat: int, move: Move) -> Outcome:
@@ -443,9 +454,7 @@ class Hand:
         else:
             revealed = layout.remove_top(src)
         dest += cards
-        self._seat_version[seat] += 1
-        self._pile_moves[seat] = self._joker_piles[seat] = None
-        layout.stuck = False
+        self._card_moved(seat, True)
         return Outcome(True, (CardsMoved(seat, move, tuple(cards), -1, False, revealed),))
 
     def _under(self, seat: int, move: Move) -> Outcome:
@@ -467,9 +476,7 @@ class Hand:
                 return refuse(Refusal.DOES_NOT_FIT, misfit(card, stands, head, "under"))
         revealed = layout.remove_top(src)
         layout.work[dst].insert(0, card)
-        self._seat_version[seat] += 1
-        self._pile_moves[seat] = self._joker_piles[seat] = None
-        layout.stuck = False
+        self._card_moved(seat, True)
         return Outcome(True, (CardsMoved(seat, move, (card,), -1, False, revealed),))
 
     def _turn(self, seat: int) -> Outcome:
@@ -490,7 +497,7 @@ class Hand:
             layout.fan = n
             if loose:
                 version, middle, blocked = self._blocked[seat]
-                fresh = version == self._seat_version[seat] and middle == self._middle_version
+                fresh = version == self._seat_version[seat] and middle == self.centre.version
                 if not (fresh and blocked):
                     self._seat_version[seat] += 1
                     if self._look_at is None:
@@ -556,7 +563,7 @@ class Hand:
 
     def _announce(self, seat: int, move: Move, at_ms: int) -> Outcome:
         """R41: announce the joker on ``move.src`` as ``move.announced`` for a foundation
-        (see ``announcements``)."""
+        (``Middle.announce`` checks it and opens its window)."""
         if self.phase is not Phase.PLAYING:
             return refuse(
                 Refusal.ALREADY_CALLED, "somebody has called: no joker can be announced now (R41)"
@@ -565,10 +572,9 @@ class Hand:
         if joker is None:
             return nothing_to_play(move)
         until = at_ms + self.rules.joker_announce_ms
-        made = announce(seat, move, joker, until, self.announcements, self.foundations, self.wants)
+        made = self.centre.announce(seat, move, joker, until)
         if isinstance(made, Outcome):
             return made
-        self.announcements.append(made)
         events: list[Event] = [JokerAnnounced(seat, made.move, joker, made.foundation, until)]
         if until <= at_ms:  # no window at all: the joker lands at once
             events += self._settle(at_ms)
@@ -577,16 +583,16 @@ class Hand:
     def _settle(self, at_ms: int, everything: bool = False) -> list[Event]:
         """Land or send home the announced jokers whose window has ended (all of them
         when ``everything``), oldest first (R41)."""
-        return [self._land_joker(a, at_ms) for a in due(self.announcements, at_ms, everything)]
+        return [self._land_joker(a, at_ms) for a in self.centre.due(at_ms, everything)]
 
     def _land_joker(self, announced: Announcement, at_ms: int) -> Event:
         seat, move, joker = announced.seat, announced.move, announced.joker
         layout = self.seats[seat]
-        reason = stays_home(announced, layout.top(move.src), self.foundations)
+        centre = self.centre
+        reason = centre.stays_home(announced, layout.top(move.src))
         if reason is not None:
             return JokerStayed(seat, move, joker, reason)
-        card, number, window = announced.card, announced.foundation, self.rules.tie_window_ms
-        target = lay_joker(self.foundations, self.wants, joker, card, number, at_ms, window)
+        target = centre.land(announced, at_ms, self.rules.tie_window_ms)
         revealed = layout.remove_top(move.src)
         self._sent_to_middle(seat, move.src)
         self.last_card_ms = at_ms

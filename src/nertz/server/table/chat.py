@@ -23,7 +23,7 @@ hold: sent once, never stored.
 Nothing private is in it: a line carries the seat, the place's normalised name and
 what the person wrote; the server adds nothing of the hand.
 
-``Chatting`` is the ``Table``'s part that does this; the limits count in table time.
+``Chat`` is the ``Table``'s collaborator that does this; the limits count in table time.
 """
 
 from __future__ import annotations
@@ -32,13 +32,12 @@ import collections
 import math
 import unicodedata
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from nertz.server.chat_wire import Chat, ChatLine, ChatMsg, React, ReactionMsg
+from nertz.server.chat_wire import Chat as ChatMessage
+from nertz.server.chat_wire import ChatLine, ChatMsg, React, ReactionMsg
 from nertz.server.protocol import ClientMessage, encode
-from nertz.server.table.commands import Out
+from nertz.server.table.context import Place, TableContext
 from nertz.server.table.records import ChatRecord, Record
-from nertz.server.table.seats import Place
 from nertz.server.table.visible import MAX_MARKS, bidi_control, codepoint, is_blank, most_marks
 
 __all__ = [
@@ -49,7 +48,7 @@ __all__ = [
     "REACTION_BURST",
     "REACTION_WINDOW_MS",
     "RECENT_LINES",
-    "Chatting",
+    "Chat",
     "clean_text",
     "shows_as_written",
 ]
@@ -121,41 +120,26 @@ _LIMITS = {
 }
 
 
-class Chatting:
-    """The ``Table``'s chat and reactions. State: ``chat_lines`` (the recent lines,
-    oldest first), ``chat_count`` (the last line's ``n``) and each place's rate
-    windows."""
+class Chat:
+    """The table's chat and reactions. State: ``lines`` (the recent lines, oldest
+    first), ``count`` (the last line's ``n``) and each place's rate windows."""
 
-    places: list[Place]
-    per_seat: int
-    conns: dict[int, int | None]
-    match_no: int
-    _out: Out
-    chat_count: int
-    chat_lines: collections.deque[ChatLine]
-    _chat_windows: dict[tuple[int, str], _Window]
-
-    if TYPE_CHECKING:
-
-        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
-
-        def _partner_no(self, place: Place) -> int | None: ...
-
-    def _init_chat(self) -> None:
-        self.chat_count = 0
-        self.chat_lines = collections.deque(maxlen=RECENT_LINES)
-        self._chat_windows = {}
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
+        self.count = 0
+        self.lines: collections.deque[ChatLine] = collections.deque(maxlen=RECENT_LINES)
+        self._windows: dict[tuple[int, str], _Window] = {}
 
     def _too_fast(self, conn: int, index: int, kind: str, now: int) -> bool:
         """Refuse (``<kind>_too_fast``) when place ``index`` is over its ``kind`` rate
         limit; otherwise count this one against the limit."""
         burst, window_ms, noun = _LIMITS[kind]
-        window = self._chat_windows.get((index, kind))
+        window = self._windows.get((index, kind))
         if window is None:
-            window = self._chat_windows[(index, kind)] = _Window(burst, window_ms)
+            window = self._windows[(index, kind)] = _Window(burst, window_ms)
         wait = window.wait_ms(now)
         if wait:
-            self._error(
+            self.ctx.error(
                 conn,
                 f"{kind}_too_fast",
                 f"slow down: at most {burst} {noun} in {window_ms // 1000} seconds; "
@@ -167,31 +151,33 @@ class Chatting:
 
     # ------------------------------------------------------------------ input
 
-    def _talk(self, conn: int, index: int | None, message: ClientMessage, now: int) -> None:
+    def talk(self, conn: int, index: int | None, message: ClientMessage, now: int) -> None:
         """A ``chat`` or ``reaction`` message from connection ``conn`` (place ``index``,
         None for a spectator); other messages are not talk."""
-        if type(message) is not Chat and type(message) is not React:
+        if type(message) is not ChatMessage and type(message) is not React:
             return
+        places = self.ctx.places
         if index is None:
-            self._error(
+            self.ctx.error(
                 conn, "not_seated", "spectators read the chat; only people at the table write"
             )
-        elif type(message) is Chat:
-            self._chat(conn, self.places[index], index, message.text, now)
+        elif type(message) is ChatMessage:
+            self._chat(conn, places[index], index, message.text, now)
         elif type(message) is React:
-            self._react(conn, self.places[index], index, message.what, now)
+            self._react(conn, places[index], index, message.what, now)
 
     def _chat(self, conn: int, place: Place, index: int, text: str, now: int) -> None:
+        ctx = self.ctx
         line = clean_text(text)
         if not line:
-            self._error(conn, "chat_empty", "there is nothing to send: type something first")
+            ctx.error(conn, "chat_empty", "there is nothing to send: type something first")
             return
         shown = shows_as_written(line)
         if shown is not None:
-            self._error(conn, *shown)
+            ctx.error(conn, *shown)
             return
         if len(line) > CHAT_MAX_CHARS:
-            self._error(
+            ctx.error(
                 conn,
                 "chat_too_long",
                 f"that line has {len(line)} characters; the limit is {CHAT_MAX_CHARS}",
@@ -199,23 +185,25 @@ class Chatting:
             return
         if self._too_fast(conn, index, "chat", now):
             return
-        self.chat_count += 1
+        self.count += 1
         said = ChatLine(
-            n=self.chat_count,
+            n=self.count,
             seat=place.number,
-            partner=self._partner_no(place),
+            partner=ctx.partner_no(place),
             name=place.name,
             person=place.person,
             text=line,
         )
-        self.chat_lines.append(said)
-        record = ChatRecord(said.n, self.match_no, place.number, place.partner, place.name, line)
-        self._out.records.append(record)
-        self._to_everyone(encode(ChatMsg([said])))
+        self.lines.append(said)
+        record = ChatRecord(said.n, ctx.match_no, place.number, place.partner, place.name, line)
+        ctx.store(record)
+        ctx.to_everyone(encode(ChatMsg([said])))
 
     def _react(self, conn: int, place: Place, index: int, what: str, now: int) -> None:
         if what not in REACTIONS:
-            self._error(conn, "bad_reaction", f"reactions are {' '.join(REACTIONS)}, not {what!r}")
+            self.ctx.error(
+                conn, "bad_reaction", f"reactions are {' '.join(REACTIONS)}, not {what!r}"
+            )
             return
         if self._too_fast(conn, index, "reaction", now):
             return
@@ -223,34 +211,30 @@ class Chatting:
             seat=place.number,
             name=place.name,
             what=what,
-            partner=self._partner_no(place),
+            partner=self.ctx.partner_no(place),
             person=place.person,
         )
-        self._to_everyone(encode(reaction))
-
-    def _to_everyone(self, body: bytes) -> None:
-        sends = self._out.sends
-        for conn in self.conns:
-            sends.append((conn, body))
+        self.ctx.to_everyone(encode(reaction))
 
     # ------------------------------------------------------------------ resume and restore
 
-    def _resend_chat(self, conn: int) -> None:
+    def resend(self, conn: int) -> None:
         """A page that resumed from its last version missed the lines said while it was
         away (they carry no version): it is sent the recent ones again."""
-        if self.chat_lines:
-            self._out.sends.append((conn, encode(ChatMsg(list(self.chat_lines)))))
+        if self.lines:
+            self.ctx.send(conn, encode(ChatMsg(list(self.lines))))
 
-    def _restore_chat(self, records: Sequence[Record]) -> None:
+    def restore(self, records: Sequence[Record]) -> None:
         """Restoring: the recent lines from the store's ``ChatRecord`` rows (in order)."""
+        per_seat = self.ctx.per_seat
         for record in records:
             if type(record) is ChatRecord:
-                self.chat_count = max(self.chat_count, record.n)
-                self.chat_lines.append(
+                self.count = max(self.count, record.n)
+                self.lines.append(
                     ChatLine(
                         n=record.n,
                         seat=record.seat,
-                        partner=record.partner if self.per_seat > 1 else None,
+                        partner=record.partner if per_seat > 1 else None,
                         name=record.name,
                         text=record.text,
                     )

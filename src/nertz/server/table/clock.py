@@ -31,9 +31,13 @@ that do not fit what the connection has shown get less than they ask for:
 
 Answering pings late makes a connection look farther away, but the same late answers
 shift its offset, so its stamps come out late by as much: alone, the lie costs what it
-buys. Answering late *and* stamping early by as much is credited half the delay early,
-and fits: it is what a connection that far away shows, which nothing here can tell from
-one (docs/fairness.md, "Liars"); ``MAX_ONE_WAY_MS`` bounds it.
+buys. Answering late *and* stamping early by as much fits everything the pings show:
+it is what a connection that far away shows (docs/fairness.md, "Liars"). What bounds
+it is the **wire's round trip** (``wire``): a WebSocket ping frame timed by the
+server's transport, answered by the client's network stack, which no page script sees
+or can delay. Once the wire has shown its trips, no claim is credited more than half
+the wire's longest round trip (a single spike dropped) plus ``MARGIN_MS``: a page that
+holds its pongs back looks no farther away than it is.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ __all__ = [
     "QUOTA_GAIN_MS",
     "QUOTA_MAX_MS",
     "SAMPLES",
+    "WIRE_SAMPLES",
     "ConnectionClock",
     "Credit",
     "Sample",
@@ -75,6 +80,8 @@ MARGIN_MS = 10
 QUOTA_GAIN_MS = 10
 """Credit beyond the typical trip that each play earns (honest jitter spends ~7 ms)."""
 QUOTA_MAX_MS = 60
+WIRE_SAMPLES = 8
+"""Wire round trips kept (``ConnectionClock.wire``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +128,8 @@ class ConnectionClock:
         """Claims that did not fit (for the record and the tests)."""
         self._estimate: tuple[float, float, float, float] | None = None
         """Cached (offset, typical, highest, lowest) of the current samples."""
+        self.wire_trips: deque[float] = deque(maxlen=WIRE_SAMPLES)
+        """The last round trips of WebSocket ping frames, in ms (``wire``)."""
 
     # ------------------------------------------------------------------ pings
 
@@ -146,6 +155,14 @@ class ConnectionClock:
         self.samples.append(sample)
         self._estimate = None
         return True
+
+    def wire(self, round_trip_ms: float) -> None:
+        """A round trip of a WebSocket ping frame, timed by the server's transport
+        (``Connection.round_trip``): answered by the client's network stack, so a page
+        cannot lengthen it. It bounds every claim from then on (``highest_ms``)."""
+        if 0 <= round_trip_ms <= 2 * MAX_ONE_WAY_MS:
+            self.wire_trips.append(round_trip_ms)
+            self._estimate = None
 
     # ------------------------------------------------------------------ estimates
 
@@ -174,11 +191,18 @@ class ConnectionClock:
     @property
     def highest_ms(self) -> float:
         """The longest trip a claim may show: what the pings showed plus ``MARGIN_MS``,
-        at most ``MAX_ONE_WAY_MS``; 0 before any answer (nothing shown, nothing credited)."""
+        at most half the wire's longest round trip plus ``MARGIN_MS`` once the wire has
+        shown one (``wire``), and at most ``MAX_ONE_WAY_MS``; 0 before any answer
+        (nothing shown, nothing credited)."""
         estimate = self._estimates()
         if estimate is None:
             return 0.0
-        return min(float(MAX_ONE_WAY_MS), max(0.0, estimate[2]) + MARGIN_MS)
+        highest = min(float(MAX_ONE_WAY_MS), max(0.0, estimate[2]) + MARGIN_MS)
+        if self.wire_trips:
+            trips = sorted(self.wire_trips)
+            longest = trips[-2] if len(trips) >= 4 else trips[-1]  # a single spike dropped
+            highest = min(highest, longest / 2 + MARGIN_MS)
+        return highest
 
     @property
     def jitter_ms(self) -> float:

@@ -83,7 +83,18 @@ class Wake:
     """A timer: the table's deadline has come."""
 
 
-Command = Join | Connect | Disconnect | Inbound | Wake
+@dataclass(frozen=True, slots=True)
+class WireTrip:
+    """A WebSocket ping frame's round trip on a connection, timed by the transport
+    (``Connection.round_trip``): the client's network stack answers it, so no page can
+    lengthen it. With fair races it bounds what the connection's plays are credited
+    (R16; ``clock.ConnectionClock.wire``)."""
+
+    conn: int
+    round_trip_ms: float
+
+
+Command = Join | Connect | Disconnect | Inbound | Wake | WireTrip
 
 
 @dataclass(slots=True)

@@ -1,7 +1,8 @@
 """The table's part that settles races by when cards were played (R16, R27, R28, R41;
 docs/fairness.md).
 
-With the option ``fair_races`` (the default) ``FairRaces`` pings every seated
+With the option ``fair_races`` (the default) ``FairRaces``, the table's collaborator for
+this, pings every seated
 connection (``clock.ConnectionClock``), credits each play a time from its stamp, and
 puts the plays that can be contested (``races.contest``) into a race that is decided
 in credited order once no earlier play can still arrive. Everything else goes to the
@@ -26,13 +27,14 @@ input record (``InputRecord``), and each lost race into ``lost`` for the hand-en
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
-from nertz.engine import Card, Event, Hand, Kind, Move, Phase, Refusal, Rules
-from nertz.server.protocol import Ping, Pong, Refused, encode
+from nertz.engine import Card, Hand, Kind, Move, Phase, Refusal
+from nertz.server.protocol import Ping, Pong, encode
 from nertz.server.table.clock import FIRST_EVERY_MS, PING_SLACK_MS, ConnectionClock
-from nertz.server.table.commands import Out, Stage
+from nertz.server.table.commands import Stage
+from nertz.server.table.context import Due, Place, Stamps, TableContext, Timer
+from nertz.server.table.practice import Practice
 from nertz.server.table.races import (
     CALL_PLACE,
     WAIT_CAP_MS,
@@ -45,52 +47,24 @@ from nertz.server.table.races import (
 )
 from nertz.server.table.records import RacesRecord
 
-if TYPE_CHECKING:
-    from nertz.server.table.seats import Place
+__all__ = ["Apply", "FairRaces"]
 
-__all__ = ["FairRaces"]
+Apply = Callable[[Place, Move, int, "int | None", int, "Stamps | None"], bool]
+"""The table's hand-over of one play to the engine (``Table._apply``): the place, the
+move, the table time, the connection and ``seq`` (None and 0 for a bot), and the play's
+arrival and credited time for its input record."""
 
 
 class FairRaces:
-    """Mixed into ``Table``: clock sync, stamped plays, races (module docstring)."""
+    """The ``Table``'s clock sync, stamped plays and races (module docstring)."""
 
-    rules: Rules
-    places: list[Place]
-    conns: dict[int, int | None]
-    hand: Hand | None
-    stage: Stage
-    per_seat: int
-    now: int
-    hand_no: int
-    match_no: int
-    paused_ms: int
-    _out: Out
-
-    if TYPE_CHECKING:
-
-        def _apply(
-            self, place: Place, move: Move, now: int, conn: int | None, seq: int
-        ) -> bool: ...
-
-        def _practice_refuses(self, place: Place, move: Move, conn: int, seq: int) -> bool: ...
-
-        def _engine_events(self, events: Sequence[Event], skip: int | None = None) -> Any: ...
-
-        def _after_events(self, events: Sequence[Event], now: int) -> None: ...
-
-        def _log_inputs(self) -> None: ...
-
-        @property
-        def timers_scripted(self) -> bool: ...
-
-        def hand_ms(self, now: int) -> int: ...
-
-        def table_ms(self, hand_ms: int | None) -> int | None: ...
-
-    def _fair_init(self) -> None:
+    def __init__(self, ctx: TableContext, practice: Practice, apply: Apply) -> None:
+        self.ctx = ctx
+        self.practice = practice
+        self.apply = apply
         self.clocks: dict[int, ConnectionClock] = {}
         """Connection id -> its clock sync (seated connections at a fair table)."""
-        self.arbiter = Arbiter(self.rules.tie_window_ms)
+        self.arbiter = Arbiter(ctx.rules.tie_window_ms)
         self.lost: list[tuple[int, int]] = []
         """This hand's lost races: (seat, by how many ms of credited time)."""
         self.won: list[int] = []
@@ -102,40 +76,40 @@ class FairRaces:
         self.opened: dict[Card | None, int] = {}
         """The credited time of the call (key None, R28) and of each joker's announcement
         (key: the joker, R41): when each window began in credited time."""
-        self.stamp: tuple[int, int] | None = None
-        """The arrival and credited time of the play being handed to the engine, for its
-        input record."""
 
     # ------------------------------------------------------------------ clock sync
 
-    def _fair_deadlines(self) -> list[tuple[int, str, int]]:
-        """The next race to decide and the next ping due: (table time, timer, index)."""
+    def dues(self) -> list[Due]:
+        """The next race to decide and the next ping due."""
         due = []
         race = self.arbiter.due()
         if race is not None:
-            due.append((race, "race", -1))
+            due.append(Due(race, Timer.RACE))
         ping = self._ping_due()
         if ping is not None:
-            due.append((ping[0], "ping", ping[1]))
+            due.append(Due(ping[0], Timer.PING, ping[1]))
         return due
 
-    def _fair_timer(self, what: str, index: int, now: int) -> None:
-        if what == "race":
+    def fire(self, timer: Timer, index: int, now: int) -> None:
+        """``RACE``: decide the races due; ``PING``: ping connection ``index``."""
+        if timer is Timer.RACE:
             self._settle_races(now)
-        else:
+        elif timer is Timer.PING:
             self._ping(index, now)
+        else:
+            raise ValueError(f"{timer} is not a fair race's timer")
 
     def _ping_due(self) -> tuple[int, int] | None:
         """(when, connection) of the next ping, if the table pings at all."""
-        if not self.rules.fair_races or self.stage is Stage.OVER:
+        if not self.ctx.rules.fair_races or self.ctx.stage is Stage.OVER:
             return None
         best: tuple[int, int] | None = None
-        for conn, index in self.conns.items():
+        for conn, index in self.ctx.conns.items():
             if index is None:
                 continue
             clock = self.clocks.get(conn)
             if clock is None:  # first seen: its first ping a moment after what it was sent
-                clock = self.clocks[conn] = ConnectionClock(self.now + FIRST_EVERY_MS)
+                clock = self.clocks[conn] = ConnectionClock(self.ctx.now + FIRST_EVERY_MS)
             at = clock.next_ping_ms
             if best is None or at < best[0]:
                 best = (at, conn)
@@ -145,46 +119,43 @@ class FairRaces:
         """Ping ``conn``, whose ping is due, and every other seated connection whose ping
         is due within ``PING_SLACK_MS``: one timer for the table's pings, not one per
         connection (at 300 tables the pings' timers were half the tables' commands)."""
-        for gone in [c for c in self.clocks if c not in self.conns]:
+        for gone in [c for c in self.clocks if c not in self.ctx.conns]:
             del self.clocks[gone]
-        soon, conns = now + PING_SLACK_MS, self.conns
+        soon, conns = now + PING_SLACK_MS, self.ctx.conns
         for other, clock in self.clocks.items():
             # Early only when its last ping was answered (a ping replaces an unanswered one).
             early = clock.next_ping_ms <= soon and clock.outstanding is None
             if other == conn or (early and conns.get(other) is not None):
                 t, offset = clock.ping(now)
-                self._out.sends.append((other, encode(Ping(t, offset))))
+                self.ctx.send(other, encode(Ping(t, offset)))
 
-    def _pong(self, conn: int, message: Pong, now: int) -> None:
+    def pong(self, conn: int, message: Pong, now: int) -> None:
         clock = self.clocks.get(conn)
         if clock is not None:
             clock.pong(message.t, message.c, now)
 
+    def wire(self, conn: int, round_trip_ms: float) -> None:
+        """A ping frame's round trip on ``conn``, timed by the transport: it bounds the
+        credit of that connection's plays (``ConnectionClock.wire``). A connection the
+        table does not ping (a spectator, or fair races off) keeps nothing."""
+        clock = self.clocks.get(conn)
+        if clock is not None:
+            clock.wire(round_trip_ms)
+
     # ------------------------------------------------------------------ plays
 
-    def _play(
-        self,
-        place: Place,
-        move: Move,
-        now: int,
-        conn: int | None,
-        seq: int,
-        stamp: int | None = None,
-    ) -> bool:
-        """One seat's move, a person's or a bot's. With ``fair_races`` a move that can be
-        contested waits for its race; otherwise it goes to the engine at once. A
-        practice table may refuse a person's move first (paused, or not the lesson's)."""
-        if conn is not None and self._practice_refuses(place, move, conn, seq):
-            return False
-        if not self.rules.fair_races or self.hand is None or self.stage is not Stage.PLAYING:
-            return self._apply(place, move, now, conn, seq)
+    def credit(
+        self, place: Place, move: Move, now: int, conn: int | None, seq: int, stamp: int | None
+    ) -> Stamped:
+        """A play that arrived at ``now``, credited the time it was played: a person's
+        from its stamp (``clock.ConnectionClock.credit``), a bot's ``now``."""
         clock = None if conn is None else self.clocks.get(conn)
         credited = now if clock is None else clock.credit(stamp, now).credited_ms
-        index = place.number * self.per_seat + place.partner
-        return self._enter(Stamped(index, place.number, move, conn, seq, now, credited), now)
+        index = place.number * self.ctx.per_seat + place.partner
+        return Stamped(index, place.number, move, conn, seq, now, credited)
 
-    def _enter(self, play: Stamped, now: int) -> bool:
-        arbiter, hand = self.arbiter, self.hand
+    def enter(self, play: Stamped, now: int) -> bool:
+        arbiter, hand = self.arbiter, self.ctx.hand
         assert hand is not None
         if arbiter.waiting(play.place_no):  # its earlier play is in a race: keep the order
             arbiter.queue(play)
@@ -218,13 +189,13 @@ class FairRaces:
         is credited; 0 when no rival has a delay (bots; connections not yet measured):
         their plays arrive in order, and the engine ties them as they come (R16)."""
         longest = 0.0
-        for conn, index in self.conns.items():
+        for conn, index in self.ctx.conns.items():
             clock = self.clocks.get(conn)
-            if index is not None and clock is not None and self.places[index].number != seat:
+            if index is not None and clock is not None and self.ctx.places[index].number != seat:
                 longest = max(longest, clock.highest_ms)
         if longest <= 0:
             return 0
-        return self.rules.tie_window_ms + round(longest)
+        return self.ctx.rules.tie_window_ms + round(longest)
 
     def _late(self, play: Stamped, now: int) -> bool:
         """A play outside any race: lost if its place was won earlier by more than the
@@ -232,7 +203,7 @@ class FairRaces:
         a race's window (``_race_window``), it was no race: the place was taken before
         it was played, so it is refused as the engine would, and not counted as a race
         lost (the hand-end panel, the player's figures)."""
-        hand = self.hand
+        hand = self.ctx.hand
         assert hand is not None
         move = play.move
         card = _card(hand, play.seat, move) if move.kind in _TO_THE_MIDDLE else None
@@ -252,12 +223,12 @@ class FairRaces:
         """How long after the winner's credited time a play still ran the same race: the
         tie window plus the longest a contested play waits (``WAIT_CAP_MS``). A play
         credited later came after the race was over: the place was taken."""
-        return self.rules.tie_window_ms + WAIT_CAP_MS
+        return self.ctx.rules.tie_window_ms + WAIT_CAP_MS
 
     def _place(self, play: Stamped, now: int) -> bool:
         """Hand ``play`` to the engine now, unless a window of the rules it was played
         after has ended but is still held open (module docstring)."""
-        hand, move = self.hand, play.move
+        hand, move = self.ctx.hand, play.move
         held = self._held()
         if held is not None and hand is not None and held[0] <= now:
             ended, end, release = held
@@ -268,14 +239,13 @@ class FairRaces:
                     self.held.append(play)
                     self._bot_waits(play, release)
                 return False
-            now = max(self.table_ms(hand.now) or 0, min(now, end - 1))  # still open
+            now = max(self.practice.table_ms(hand.now) or 0, min(now, end - 1))  # still open
         kind = move.kind
         joker = None
         if kind is Kind.ANNOUNCE and hand is not None:
             joker = hand.top(play.seat, move.src)
-        self.stamp = (play.arrival_ms, play.credited_ms)
-        applied = self._apply(self.places[play.place_no], move, now, play.conn, play.seq)
-        self.stamp = None
+        stamps = (play.arrival_ms, play.credited_ms)
+        applied = self.apply(self.ctx.places[play.place_no], move, now, play.conn, play.seq, stamps)
         if applied and (kind is Kind.CALL or joker is not None):
             self.opened[joker] = play.credited_ms
         return applied
@@ -283,7 +253,7 @@ class FairRaces:
     def _bot_waits(self, play: Stamped, until: int | None = None) -> None:
         """A bot's play waiting for its race (or a window, ``until``): the bot looks
         again once it is decided."""
-        driver = self.places[play.place_no].driver
+        driver = self.ctx.places[play.place_no].driver
         if play.conn is None and driver is not None:
             driver.due = self.arbiter.due() if until is None else until
 
@@ -297,17 +267,21 @@ class FairRaces:
         (R41). None with ``fair_races`` off, with no window open, or when no play made
         inside the window can arrive after the engine's end of it (no connection has a
         delay): then the engine closes it on time, as with the option off."""
-        hand = self.hand
-        if hand is None or not self.rules.fair_races:
+        hand = self.ctx.hand
+        if hand is None or not self.ctx.rules.fair_races:
             return None
         if hand.phase is Phase.LANDING:
-            end, length, key = hand.call_ms + self.rules.landing_ms, self.rules.landing_ms, None
+            end, length, key = (
+                hand.call_ms + self.ctx.rules.landing_ms,
+                self.ctx.rules.landing_ms,
+                None,
+            )
         elif hand.phase is Phase.PLAYING and hand.announcements:
             first = hand.announcements[0]
-            end, length, key = first.until_ms, self.rules.joker_announce_ms, first.joker
+            end, length, key = first.until_ms, self.ctx.rules.joker_announce_ms, first.joker
         else:
             return None
-        end += self.paused_ms
+        end += self.practice.paused_ms
         opened = self.opened.get(key)
         ended = end if opened is None else min(end, opened + length)
         release = max(end, ended + self._grace())
@@ -321,45 +295,38 @@ class FairRaces:
         longest trip any seated connection is credited (at most ``WAIT_CAP_MS``)."""
         longest = 0.0
         for conn, clock in self.clocks.items():
-            if self.conns.get(conn) is not None:
+            if self.ctx.conns.get(conn) is not None:
                 longest = max(longest, clock.highest_ms)
         return min(WAIT_CAP_MS, round(longest))
 
-    def _tick_due(self) -> int | None:
-        hand = self.hand
-        if hand is None or self.stage is not Stage.PLAYING or self.timers_scripted:
-            return None
-        # The landing window (R28), the next look for an all-blocked table and the idle
-        # rotation (R25), a joker's window (R41): the engine keeps these times, on the
-        # hand's clock; the table closes a window it holds open when it releases it.
-        due = self.table_ms(hand.next_deadline())
+    def held_until(self, due: int | None) -> int | None:
+        """The engine's next deadline ``due`` (table time), or when the table releases a
+        window it holds open past it (the ``TICK`` timer's time)."""
         held = self._held()
         if held is None or due is None or due < held[1]:
             return due
         return held[2]
 
-    def _tick(self, now: int) -> None:
-        """Let the engine's time pass: up to ``now``, or within a window the table holds
-        open only to just before its end, and to its end once released; then the plays
-        held behind the window go on."""
-        hand = self.hand
+    def tick_to(self, now: int) -> tuple[int, bool]:
+        """How far the engine's time may pass at ``now``: up to ``now``, or within a
+        window the table holds open only to just before its end, and to its end once
+        released; and whether the window closes (``release_held`` then)."""
+        hand = self.ctx.hand
         assert hand is not None
         held = self._held()
         at, closing = now, False
         if held is not None and now >= held[1]:
-            due = self.table_ms(hand.next_deadline())
+            due = self.practice.table_ms(hand.next_deadline())
             closing = due is not None and due >= held[1]
-            at = max(self.table_ms(hand.now) or 0, held[1] if closing else held[1] - 1)
-        outcome = hand.tick(self.hand_ms(at))
-        if outcome.events:
-            self._engine_events(outcome.events)
-            self._after_events(outcome.events, now)
-        else:  # a look at the table (R25) is logged too: a restart must look then too
-            self._log_inputs()
-        if closing and self.held:
+            at = max(self.practice.table_ms(hand.now) or 0, held[1] if closing else held[1] - 1)
+        return at, closing
+
+    def release_held(self, now: int) -> None:
+        """A held window closed: the plays held behind it go on."""
+        if self.held:
             waiting, self.held = self.held, []
             for play in waiting:
-                self._enter(play, now)
+                self.enter(play, now)
 
     # ------------------------------------------------------------------ deciding
 
@@ -371,7 +338,7 @@ class FairRaces:
             race, ordered = settled
             self.winners[race.place] = ordered[0][0].seat
             for play, verdict, by in ordered:
-                hand = self.hand
+                hand = self.ctx.hand
                 other = (
                     hand is not None
                     and play.move.dst < 0
@@ -384,13 +351,13 @@ class FairRaces:
                     self._place(play, now)
             for play, _, _ in ordered:
                 for queued in arbiter.release(play.place_no):
-                    if self.hand is not None and self.stage is Stage.PLAYING:
-                        self._enter(queued, now)
+                    if self.ctx.hand is not None and self.ctx.stage is Stage.PLAYING:
+                        self.enter(queued, now)
                     else:
                         self._place(queued, now)  # the engine says why not
 
     def _beaten(self, play: Stamped, by: int, place: Contest | None = None) -> None:
-        hand = self.hand
+        hand = self.ctx.hand
         assert hand is not None
         self.lost.append((play.seat, by))
         winner = None if place is None else self.winners.get(place)
@@ -410,25 +377,25 @@ class FairRaces:
     def _refuse_play(self, play: Stamped, code: Refusal, reason: str) -> None:
         """Answer a play the engine never saw: its page is told, or its bot."""
         if play.conn is not None:
-            self._out.sends.append((play.conn, encode(Refused(play.seq, code.value, reason))))
+            self.ctx.refuse(play.conn, play.seq, code.value, reason)
         else:
-            driver = self.places[play.place_no].driver
+            driver = self.ctx.places[play.place_no].driver
             if driver is not None:
                 driver.refused(play.move, code)  # a lost race: its picture is still right
 
-    def _end_races(self) -> None:
+    def end_races(self) -> None:
         """The hand is over: plays still waiting are answered (the engine refuses them);
         the hand's races won and lost per seat go to the store (a player's figures)."""
         waiting, self.held = self.held, []
         for play in self.arbiter.clear() + waiting:
-            self._place(play, self.now)
-        seats = len(self.places) // self.per_seat
+            self._place(play, self.ctx.now)
+        seats = len(self.ctx.places) // self.ctx.per_seat
         won, lost = [0] * seats, [0] * seats
         for seat in self.won:
             won[seat] += 1
         for seat, _ in self.lost:
             lost[seat] += 1
-        self._out.records.append(RacesRecord(self.hand_no, self.match_no, tuple(won), tuple(lost)))
+        self.ctx.store(RacesRecord(self.ctx.hand_no, self.ctx.match_no, tuple(won), tuple(lost)))
         self.lost, self.won, self.winners = [], [], {}
         self.opened.clear()
 

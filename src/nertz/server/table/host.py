@@ -15,8 +15,8 @@ When the host leaves (on purpose, or by losing the place) the role passes by its
 the next person there. Every host action asked by anyone else is refused ``not_host``
 with a sentence.
 
-``Hosting`` is the ``Table``'s part that does this. Who is host is an event
-(``HostEvent``); a restored table reads it back from its event log (``_host_from``).
+``Host`` is the ``Table``'s collaborator that does this. Who is host is an event
+(``HostEvent``); a restored table reads it back from its event log (``restore``).
 Options changed between matches are an event too (``OptionsEvent``): a restored table
 replays each match under the rules it was played with (``rules_from``).
 """
@@ -25,27 +25,30 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from nertz.bots import CHOICES, Driver, bot_name, parse_seat
-from nertz.engine import Hand, Match, Rules, RulesError, view
+from nertz.bots import CHOICES, bot_name, parse_seat
+from nertz.engine import Match, Rules, RulesError, view
 from nertz.server.protocol import (
     ConnectedEvent,
     ErrorMsg,
-    Host,
     HostEvent,
     OptionsEvent,
     SeatEvent,
-    TableEvent,
     TakeoverEvent,
     encode,
 )
-from nertz.server.table.commands import Join, Out, Stage
+from nertz.server.protocol import Host as HostMessage
+from nertz.server.table.bots import Bots
+from nertz.server.table.commands import Join, Stage
+from nertz.server.table.context import Actions, Place, TableContext
+from nertz.server.table.lifetimes import Lifetimes
+from nertz.server.table.partners import Partners
 from nertz.server.table.records import SeatRecord
-from nertz.server.table.seats import Place
-from nertz.server.table.settings import Settings
+from nertz.server.table.seats import Seats
+from nertz.server.table.series import Series
 
-__all__ = ["FIXED_OPTIONS", "Hosting", "rules_from"]
+__all__ = ["FIXED_OPTIONS", "Host", "rules_from"]
 
 FIXED_OPTIONS = frozenset({"partnerships"})
 """Options a table keeps for good: a partnership table's seats have two places (R40)."""
@@ -65,79 +68,57 @@ def bot_specs(bot: str) -> tuple[str, ...] | str:
     return (bot,)
 
 
-class Hosting:
-    """The ``Table``'s host. State: ``host`` (the host's place index, or None)."""
+class Host:
+    """The ``Table``'s host. State: ``host`` (the host's place index, or None) and the
+    place kept for the creator (``kept``, until ``kept_until``)."""
 
-    rules: Rules
-    settings: Settings
-    places: list[Place]
-    conns: dict[int, int | None]
-    match: Match
-    stage: Stage
-    hand: Hand | None
-    events: list[bytes]
-    _out: Out
-    host: int | None = None
-    """The host's place index: the creator, else the first person to join
-    (``_claim_host``)."""
-    kept: int | None = None
-    """The place index kept for the creator until they sit (``keep_for_creator``)."""
-    kept_until: int = 0
-    """When the kept place is kept no longer (table time)."""
-
-    if TYPE_CHECKING:
-
-        def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
-
-        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
-
-        def _partner_no(self, place: Place) -> int | None: ...
-
-        def _driver(self, place: Place, spec: str) -> Driver: ...
-
-        def _plan(self, place: Place, now: int) -> None: ...
-
-        def _deal(self, now: int) -> None: ...
-
-        def _next_match(self, now: int) -> None: ...
-
-        def host_start_ms(self) -> int | None: ...
-
-        def _release(self, place: Place, now: int) -> None: ...
-
-        def _takeover(self, place: Place, now: int) -> None: ...
-
-        def place(self, seat: int, partner: int = 0) -> Place: ...
-
-        def _may_change(self, conn: int, index: int, now: int) -> bool: ...
-        def _replan_partner(self, place: Place, now: int) -> None: ...
-
-        def _let_go(self, place: Place) -> None: ...
-
-        def _away_times(self, place: Place) -> tuple[int | None, int | None]: ...
+    def __init__(
+        self,
+        ctx: TableContext,
+        actions: Actions,
+        seats: Seats,
+        bots: Bots,
+        partners: Partners,
+        series: Series,
+        lifetimes: Lifetimes,
+    ) -> None:
+        self.ctx = ctx
+        self.actions = actions
+        self.seats = seats
+        self.bots = bots
+        self.partners = partners
+        self.series = series
+        self.lifetimes = lifetimes
+        self.host: int | None = None
+        """The host's place index: the creator, else the first person to join
+        (``claim``)."""
+        self.kept: int | None = None
+        """The place index kept for the creator until they sit (``keep_for_creator``)."""
+        self.kept_until = 0
+        """When the kept place is kept no longer (table time)."""
 
     # ------------------------------------------------------------------ who is host
 
     def keep_for_creator(self, now: int) -> None:
         """The table was just made by someone who holds its host token: keep the first
         empty place (seat 0's if a person's) for them, for ``reconnect_s``."""
-        free = [i for i, p in enumerate(self.places) if p.bot is None and p.token_hash is None]
+        free = [i for i, p in enumerate(self.ctx.places) if p.bot is None and p.token_hash is None]
         if free:
-            self.kept, self.kept_until = free[0], now + self.settings.reconnect_s * 1000
+            self.kept, self.kept_until = free[0], now + self.ctx.settings.reconnect_s * 1000
 
-    def _kept_place(self, now: int) -> Place | None:
+    def kept_place(self, now: int) -> Place | None:
         """The place kept for the creator, if it still is (``kept_until``)."""
         if self.kept is not None and now >= self.kept_until:
             self.kept = None  # the creator never came: the next to join is host
-        return None if self.kept is None else self.places[self.kept]
+        return None if self.kept is None else self.ctx.places[self.kept]
 
-    def _claim_host(self, joined: Any, command: Join) -> Any:
+    def claim(self, joined: Any, command: Join) -> Any:
         """The creator is the host as they sit, whatever the order of joins; at a table
         with no creator waiting (none, or their place no longer kept) the first person
         to take a place is. Passes the join's reply on."""
         if joined[0] is None:
             return joined
-        index = self.places.index(self.place(*joined[0]))
+        index = self.ctx.places.index(self.ctx.place(*joined[0]))
         if command.creator:
             self.kept = None
             if self.host != index:
@@ -148,34 +129,34 @@ class Hosting:
 
     def _set_host(self, index: int | None) -> None:
         self.host = index
-        place = None if index is None else self.places[index]
-        self._emit(
+        place = None if index is None else self.ctx.places[index]
+        self.ctx.emit(
             HostEvent(
                 seat=None if place is None else place.number,
-                partner=None if place is None else self._partner_no(place),
+                partner=None if place is None else self.ctx.partner_no(place),
             )
         )
 
-    def _host_gone(self, place: Place) -> None:
+    def gone(self, place: Place) -> None:
         """The host left (or lost the place): the role passes to the next person
         connected, else to the next person holding a place, else to nobody."""
-        if self.host is None or self.places[self.host] is not place:
+        if self.host is None or self.ctx.places[self.host] is not place:
             return
         people = [
             i
-            for i, p in enumerate(self.places)
+            for i, p in enumerate(self.ctx.places)
             if p is not place and p.bot is None and p.token_hash is not None
         ]
-        here = [i for i in people if self.places[i].conn is not None]
+        here = [i for i in people if self.ctx.places[i].conn is not None]
         chosen: list[int | None] = [*here, *people, None]
         self._set_host(chosen[0])
 
-    def _restore_host(self, events: Sequence[bytes], rules: Rules) -> None:
+    def restore(self, events: Sequence[bytes], rules: Rules) -> None:
         """Restoring: the rules in force now (options the host changed before the first
         deal hold for its match) and the host, the one the last ``host`` event named."""
-        self.rules = rules
-        if self.hand is None:
-            self.match = Match(self.settings.seats, rules)
+        self.ctx.rules = rules
+        if self.ctx.hand is None:
+            self.ctx.match = Match(self.ctx.settings.seats, rules)
         for body in events:
             if b'"k":"host"' not in body:
                 continue
@@ -183,9 +164,9 @@ class Hosting:
             if e["seat"] is None:
                 self.host = None
             else:
-                self.host = self.places.index(self.place(e["seat"], e.get("partner") or 0))
+                self.host = self.ctx.places.index(self.ctx.place(e["seat"], e.get("partner") or 0))
 
-    def _restore_stand_ins(self, events: Sequence[bytes]) -> None:
+    def restore_stand_ins(self, events: Sequence[bytes]) -> None:
         """Restoring: the bots the host put in for people away, as the last ``takeover``
         event of each place left them (a ``seat`` event after it: the place changed
         hands, the stand-in went with it). The caller gives them their drivers."""
@@ -196,21 +177,21 @@ class Hosting:
                 where = (e["seat"], e.get("partner") or 0)
                 kept[where] = e.get("stand_in") if e["k"] == "takeover" and e["bot"] else None
         for (seat, partner), spec in kept.items():
-            place = self.place(seat, partner)
+            place = self.ctx.place(seat, partner)
             if spec is not None and place.bot is None and place.token_hash is not None:
                 place.stand_in = spec
 
-    def host_public(self) -> dict[str, int | None] | None:
+    def public(self) -> dict[str, int | None] | None:
         if self.host is None:
             return None
-        place = self.places[self.host]
-        return {"seat": place.number, "partner": self._partner_no(place)}
+        place = self.ctx.places[self.host]
+        return {"seat": place.number, "partner": self.ctx.partner_no(place)}
 
     # ------------------------------------------------------------------ actions
 
-    def _host_action(self, conn: int, index: int | None, action: Host, now: int) -> None:
+    def action(self, conn: int, index: int | None, action: HostMessage, now: int) -> None:
         if index is None or index != self.host:
-            self._error(
+            self.ctx.error(
                 conn,
                 "not_host",
                 "only the host may do that; the host is the person who made the table",
@@ -226,7 +207,7 @@ class Hosting:
             elif target.conn is None:
                 refusal = "the host role goes to someone who is here"
             else:
-                self._set_host(self.places.index(target))
+                self._set_host(self.ctx.places.index(target))
         elif action.do == "bot":
             target = self._person_at(action.seat, action.partner)
             if isinstance(target, str):
@@ -250,22 +231,22 @@ class Hosting:
             else:
                 self._remove(target, now)
         elif action.do == "options":
-            if not self._may_change(conn, index, now):  # lifetimes.py: stored, so bounded
+            if not self.lifetimes.may_change(conn, index, now):  # lifetimes.py: stored, so bounded
                 return
             refusal = self._change_options(action.options or {})
         if refusal is not None:
-            self._error(conn, "host_refused", refusal)
+            self.ctx.error(conn, "host_refused", refusal)
 
     def _person_at(self, seat: int | None, partner: int | None) -> Place | str:
-        if seat is None or not 0 <= seat < self.settings.seats:
+        if seat is None or not 0 <= seat < self.ctx.settings.seats:
             return f"there is no seat {seat} at this table"
-        per_seat = len(self.places) // self.settings.seats
+        per_seat = len(self.ctx.places) // self.ctx.settings.seats
         if not 0 <= (partner or 0) < per_seat:
             return f"seat {seat} has no place {partner}"
-        target = self.place(seat, partner or 0)
+        target = self.ctx.place(seat, partner or 0)
         if target.bot is not None or target.token_hash is None:
             return f"nobody sits at seat {seat}"
-        if self.host is not None and target is self.places[self.host]:
+        if self.host is not None and target is self.ctx.places[self.host]:
             return "that is you, the host"
         return target
 
@@ -274,11 +255,11 @@ class Hosting:
         ``relaxed``, whose specs the empty places take in turn, or a seat spec such as
         ``skilled``); a person who joined but is not here has a bot play for them until
         they come."""
-        if self.stage not in (Stage.SEATING, Stage.OVER):
-            return f"the match is under way ({self.stage.value})"
-        start_at = self.host_start_ms()
+        if self.ctx.stage not in (Stage.SEATING, Stage.OVER):
+            return f"the match is under way ({self.ctx.stage.value})"
+        start_at = self.series.host_start_ms()
         if start_at is not None and now < start_at:
-            wait = self.settings.host_start_s
+            wait = self.ctx.settings.host_start_s
             return (
                 f"the next match deals when everyone here has said Play again, or from "
                 f"{wait} s after the last one ended: {-(-(start_at - now) // 1000)} s to go"
@@ -286,23 +267,23 @@ class Hosting:
         specs = bot_specs(bot)
         if isinstance(specs, str):
             return specs
-        empty = [p for p in self.places if p.bot is None and p.token_hash is None]
+        empty = [p for p in self.ctx.places if p.bot is None and p.token_hash is None]
         for i, place in enumerate(empty):
             self._make_bot(place, specs[i % len(specs)], now)
-        if self.stage is Stage.OVER:
-            self._next_match(now)
+        if self.ctx.stage is Stage.OVER:
+            self.series.next_match(now)
         else:
-            self._deal(now)
-        for place in self.places:
+            self.actions.deal(now)
+        for place in self.ctx.places:
             if place.bot is None and place.conn is None and place.driver is None:
-                self._takeover(place, now)
+                self.seats.takeover(place, now)
         return None
 
     def _bot_for(self, place: Place, bot: str, now: int) -> str | None:
         """A bot stands in for a person who is away, like the one ``bot_takeover_s``
         brings but of the host's choosing and at once: the place stays the person's
         (their name, their token, their results); they take it back by coming back
-        (``_connect``), and it is kept for them meanwhile (never released)."""
+        (``Seats.connect``), and it is kept for them meanwhile (never released)."""
         specs = bot_specs(bot)
         if isinstance(specs, str):
             return specs
@@ -311,18 +292,18 @@ class Hosting:
             place.driver.stop()
             place.driver = None
         place.stand_in = spec
-        place.driver = self._driver(place, spec)
-        self._emit(
+        place.driver = self.bots.driver(place, spec)
+        self.ctx.emit(
             TakeoverEvent(
-                seat=place.number, partner=self._partner_no(place), bot=True, stand_in=spec
+                seat=place.number, partner=self.ctx.partner_no(place), bot=True, stand_in=spec
             )
         )
-        hand = self.hand
-        if hand is not None and self.stage in (Stage.COUNTDOWN, Stage.PLAYING):
-            place.driver.begin(view(hand, place.number), self.match.totals)
-            if self.stage is Stage.PLAYING:
-                self._plan(place, now)
-                self._replan_partner(place, now)
+        hand = self.ctx.hand
+        if hand is not None and self.ctx.stage in (Stage.COUNTDOWN, Stage.PLAYING):
+            place.driver.begin(view(hand, place.number), self.ctx.match.totals)
+            if self.ctx.stage is Stage.PLAYING:
+                self.bots.plan(place, now)
+                self.bots.replan_partner(place, now)
         return None
 
     def _bot_off(self, place: Place, now: int) -> None:
@@ -331,11 +312,11 @@ class Hosting:
         assert place.driver is not None
         place.driver.stop()
         place.driver, place.stand_in, place.left_ms = None, None, now
-        self._let_go(place)
-        partner = self._partner_no(place)
-        self._emit(TakeoverEvent(seat=place.number, partner=partner, bot=False))
-        kept, bot = self._away_times(place)  # everyone sees how long it is kept now
-        self._emit(
+        self.partners.let_go(place)
+        partner = self.ctx.partner_no(place)
+        self.ctx.emit(TakeoverEvent(seat=place.number, partner=partner, bot=False))
+        kept, bot = self.seats.kept(place)  # everyone sees how long it is kept now
+        self.ctx.emit(
             ConnectedEvent(
                 seat=place.number,
                 partner=partner,
@@ -344,55 +325,55 @@ class Hosting:
                 bot_from_ms=bot,
             )
         )
-        self._replan_partner(place, now)
+        self.bots.replan_partner(place, now)
 
     def _make_bot(self, place: Place, spec: str, now: int) -> None:
         """An empty place is a bot's from now on (``start``; a person's place gets a
         stand-in instead, ``_bot_for``)."""
         place.token_hash, place.left_ms, place.ready = None, None, False
         place.bot, place.name = spec, bot_name(place.number, place.partner)  # not a spec
-        self._out.records.append(SeatRecord(place.number, place.name, None, spec, place.partner))
-        self._emit(
-            SeatEvent(seat=place.number, partner=self._partner_no(place), name=place.name, bot=spec)
+        self.ctx.store(SeatRecord(place.number, place.name, None, spec, place.partner))
+        self.ctx.emit(
+            SeatEvent(
+                seat=place.number, partner=self.ctx.partner_no(place), name=place.name, bot=spec
+            )
         )
-        place.driver = self._driver(place, spec)
-        hand = self.hand
-        if hand is not None and self.stage in (Stage.COUNTDOWN, Stage.PLAYING):
-            place.driver.begin(view(hand, place.number), self.match.totals)
-            if self.stage is Stage.PLAYING:
-                self._plan(place, now)
+        place.driver = self.bots.driver(place, spec)
+        hand = self.ctx.hand
+        if hand is not None and self.ctx.stage in (Stage.COUNTDOWN, Stage.PLAYING):
+            place.driver.begin(view(hand, place.number), self.ctx.match.totals)
+            if self.ctx.stage is Stage.PLAYING:
+                self.bots.plan(place, now)
 
     def _remove(self, place: Place, now: int) -> None:
         """The person loses the place: their connection is told and closed, their token
         stops working, and the place is free (a bot plays it meanwhile)."""
         conn = place.conn
         if conn is not None:
-            self._out.sends.append(
-                (conn, encode(ErrorMsg("removed", "the host removed you from this table")))
-            )
-            self._out.closes.append((conn, "removed"))
-            self.conns.pop(conn, None)
+            self.ctx.send(conn, encode(ErrorMsg("removed", "the host removed you from this table")))
+            self.ctx.close(conn, "removed")
+            self.ctx.conns.pop(conn, None)
             place.conn = None
-        self._release(place, now)
+        self.actions.release(place, now)
 
     def _change_options(self, given: dict[str, Any]) -> str | None:
-        if self.stage not in (Stage.SEATING, Stage.OVER):
+        if self.ctx.stage not in (Stage.SEATING, Stage.OVER):
             return "options change between matches, not during one"
         fixed = sorted(FIXED_OPTIONS & set(given))
         if fixed:
             return f"{fixed[0]} stays as the table was made (its seats depend on it)"
         try:
-            rules = self.rules.with_text({k: str(v) for k, v in given.items()})
+            rules = self.ctx.rules.with_text({k: str(v) for k, v in given.items()})
         except RulesError as error:
             return str(error)
-        before = self.rules.as_dict()
+        before = self.ctx.rules.as_dict()
         changed = {k: v for k, v in rules.as_dict().items() if before[k] != v}
         if not changed:
             return "those are the options in force already"
-        self.rules = rules
-        if self.stage is Stage.SEATING:
-            self.match = Match(self.settings.seats, rules)
-        self._emit(OptionsEvent(changed=changed, rules=rules.as_dict()))
+        self.ctx.rules = rules
+        if self.ctx.stage is Stage.SEATING:
+            self.ctx.match = Match(self.ctx.settings.seats, rules)
+        self.ctx.emit(OptionsEvent(changed=changed, rules=rules.as_dict()))
         return None
 
 

@@ -2,7 +2,7 @@
 
 A lesson is data, not rules: the deal (``Deal.from_layouts`` text, the learner at seat
 0 and a teacher at seat 1), and for each step what to say, where to look and which
-move of the learner's carries it on. The table (``practice.Practicing``) plays the
+move of the learner's carries it on. The table (``practice.Practice``) plays the
 lesson on a real hand: every move still goes to the engine, so a refusal is the
 engine's own (code and sentence); a move the rules allow but the step is not about is
 refused by the lesson, with the step's own hint. The teacher seat's moves are part of

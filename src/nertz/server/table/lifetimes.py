@@ -2,9 +2,10 @@
 
 One rule (docs/server.md, "Lifetimes"): a table lives while someone is there — a
 connection open, or a person holding a place (a dropped person holds it for
-``reconnect_s``, and so does one who joined and never connected). ``Lifetimes`` is the
-``Table``'s part that starts a match (``_maybe_start``), counts the people not ready
-down to the first deal (``ready_s``, then a bot plays for each until they play),
+``reconnect_s``, and so does one who joined and never connected; how long is
+``seats.keeping``). ``Lifetimes`` is the ``Table``'s collaborator that starts a match
+(``maybe_start``), counts the people not ready down to the first deal (``ready_s``,
+then a bot plays for each until they play, ``Seats.back_from_bot``),
 notices when nobody is there, and ends a table that stayed empty (``empty_s``) or was
 never dealt (``start_s``).
 
@@ -29,16 +30,15 @@ already in force stores nothing.
 
 from __future__ import annotations
 
-import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from nertz.engine import Hand, Match
 from nertz.server.door.buckets import TokenBucket
-from nertz.server.protocol import ClosedEvent, ReadyByEvent, TableEvent, TakeoverEvent
-from nertz.server.table.commands import Out, Stage
+from nertz.server.protocol import ClosedEvent, ReadyByEvent
+from nertz.server.table.commands import Stage
+from nertz.server.table.context import Actions, Due, TableContext, Timer
+from nertz.server.table.partners import Partners
 from nertz.server.table.records import DiscardRecord, MatchRecord
-from nertz.server.table.seats import Place
-from nertz.server.table.settings import Settings
+from nertz.server.table.series import Series
 
 __all__ = ["CHANGES_BURST", "CHANGES_MAX", "CHANGES_PER_S", "Lifetimes"]
 
@@ -54,48 +54,17 @@ nobody plays at)."""
 
 
 class Lifetimes:
-    """The ``Table``'s lifetimes. State: ``epoch``, ``ready_by`` (the first deal's
-    deadline for those not ready), ``empty_since``, ``closed`` and ``done``."""
+    """The ``Table``'s lifetimes. State: ``ready_by`` (the first deal's deadline for
+    those not ready), ``empty_since``, ``unattended_since``, ``active_at``, the stored
+    changes taken, ``closed`` and ``done``."""
 
-    settings: Settings
-    places: list[Place]
-    conns: dict[int, int | None]
-    match: Match
-    match_no: int
-    first_hand: int
-    stage: Stage
-    hand: Hand | None
-    go_at: int | None
-    next_at: int | None
-    _out: Out
-
-    if TYPE_CHECKING:
-
-        def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
-
-        def _deal(self, now: int) -> None: ...
-
-        def _all_ready(self) -> bool: ...
-
-        def _maybe_again(self, now: int) -> None: ...
-
-        def _takeover(self, place: Place, now: int, why: str | None = None) -> None: ...
-
-        def _let_go(self, place: Place) -> None: ...
-
-        def _clear_holds(self) -> None: ...
-
-        def _partner_no(self, place: Place) -> int | None: ...
-
-        def _replan_partner(self, place: Place, now: int) -> None: ...
-
-        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
-
-    def _begin_lifetime(self, rng_seed: int | None) -> None:
-        self.epoch = secrets.token_hex(4) if rng_seed is None else f"{rng_seed:016x}"[-8:]
-        """This incarnation: a rebuilt table (restart, error) is a new one, so a client
-        holding a version from a future the crash lost is never resumed into it (a
-        table made with ``rng_seed``, in tests, has a fixed one)."""
+    def __init__(
+        self, ctx: TableContext, actions: Actions, partners: Partners, series: Series
+    ) -> None:
+        self.ctx = ctx
+        self.actions = actions
+        self.partners = partners
+        self.series = series
         self.ready_by: int | None = None
         """When the first deal comes with bots for those not ready (``ready_s``)."""
         self.empty_since: int | None = 0
@@ -105,7 +74,7 @@ class Lifetimes:
         self.active_at = 0
         """When a person last played, said ready or "Play again", joined or connected."""
         self.changes = 0
-        """Stored changes taken so far (``_may_change``, at most ``CHANGES_MAX``)."""
+        """Stored changes taken so far (``may_change``, at most ``CHANGES_MAX``)."""
         self._change_rates: dict[int, TokenBucket] = {}
         """Place index -> its bucket of stored changes (``CHANGES_PER_S``)."""
         self.closed: str | None = None
@@ -113,53 +82,58 @@ class Lifetimes:
         self.done = False
         """Nothing more happens here: the table may leave memory (the store has it)."""
 
-    def _lifetime_info(self) -> dict[str, Any]:
+    def info(self) -> dict[str, Any]:
         """What ``info()`` shows of this part: the ready countdown's deadline (table time,
         as ``now_ms`` in a state), why the table ended without a result, and between
         hands when the next deal comes at the latest (``next_at_ms``, only then)."""
         info: dict[str, Any] = {"ready_by_ms": self.ready_by, "closed": self.closed}
-        if self.stage is Stage.BETWEEN and self.next_at is not None:
-            info["next_at_ms"] = self.next_at
+        if self.ctx.stage is Stage.BETWEEN and self.ctx.next_at is not None:
+            info["next_at_ms"] = self.ctx.next_at
         return info
 
-    def _lifetime_dues(self) -> list[tuple[int, str]]:
-        """This part's timers (table time, what) for ``Table._next_due``."""
+    def dues(self) -> list[Due]:
+        """This collaborator's timers, for ``Table._next_due``."""
         if self.done:
             return []
+        s = self.ctx.settings
         dues = []
-        if self.stage is Stage.SEATING:
+        if self.ctx.stage is Stage.SEATING:
             if self.ready_by is not None:
-                dues.append((self.ready_by, "ready_by"))
-            dues.append((self.settings.start_s * 1000, "unstarted"))
+                dues.append(Due(self.ready_by, Timer.READY_BY))
+            dues.append(Due(s.start_s * 1000, Timer.UNSTARTED))
         if self.empty_since is not None:
-            dues.append((self.empty_since + self.settings.empty_s * 1000, "empty"))
+            dues.append(Due(self.empty_since + s.empty_s * 1000, Timer.EMPTY))
         if self.unattended_since is not None:
-            dues.append((self.unattended_since + self.settings.unattended_s * 1000, "unattended"))
-        dues.append((self.active_at + self.settings.idle_s * 1000, "idle"))
+            dues.append(Due(self.unattended_since + s.unattended_s * 1000, Timer.UNATTENDED))
+        dues.append(Due(self.active_at + s.idle_s * 1000, Timer.IDLE))
         return dues
 
-    def _lifetime_timer(self, what: str, now: int) -> None:
-        """One of ``_lifetime_dues`` has come."""
-        if what == "ready_by":
+    def fire(self, timer: Timer, now: int) -> None:
+        """One of ``dues`` has come."""
+        if timer is Timer.READY_BY:
             self._deal_without_the_unready(now)
-        elif what in ("empty", "unattended", "idle") and self.stage is Stage.OVER:
+        elif timer in (Timer.EMPTY, Timer.UNATTENDED, Timer.IDLE) and self.ctx.stage is Stage.OVER:
             self.done = True  # the match is stored as over; nobody came to play again
+        elif timer in (Timer.UNSTARTED, Timer.EMPTY, Timer.UNATTENDED, Timer.IDLE):
+            self.close(timer.value, now)
         else:
-            self._close(what, now)
+            raise ValueError(f"{timer} is not a lifetime's timer")
 
-    def _maybe_start(self, now: int) -> None:
+    def maybe_start(self, now: int) -> None:
         """The first deal when every place is taken and every person is connected and
         ready (or the ready countdown ran out); the next deal as soon as every person
         connected is ready; the next match of the series once every person connected
         said "Play again" (``series.py``)."""
-        if self.stage is Stage.OVER:
+        if self.ctx.stage is Stage.OVER:
             if not self.done:
-                self._maybe_again(now)
-        elif self.stage is Stage.BETWEEN:
-            people = [p for p in self.places if p.bot is None and p.conn is not None]
-            if people and self._all_ready():
-                self._deal(now)
-        elif self.stage is Stage.SEATING:
+                self.series.maybe_again(now)
+        elif self.ctx.stage is Stage.BETWEEN:
+            people = [p for p in self.ctx.places if p.bot is None and p.conn is not None]
+            if people and all(
+                p.ready or p.bot is not None or p.conn is None for p in self.ctx.places
+            ):
+                self.actions.deal(now)
+        elif self.ctx.stage is Stage.SEATING:
             self._ready_countdown(now)
 
     def _ready_countdown(self, now: int) -> None:
@@ -168,76 +142,73 @@ class Lifetimes:
         (``ready_by``); stop counting when someone leaves or a place comes free. One
         person alone with bots keeps nobody waiting (a practice table, ``make play``):
         no countdown. A lesson deals as soon as its learner is here: nothing to get
-        ready for (``Practicing.lesson``)."""
+        ready for (``Practice.lesson``)."""
         # A person the host's bot stands in for is not waited for: the bot plays.
-        people = [p for p in self.places if p.bot is None and p.stand_in is None]
+        people = [p for p in self.ctx.places if p.bot is None and p.stand_in is None]
         if all(p.token_hash is not None and p.conn is not None for p in people):
-            if self.settings.lesson or all(p.ready for p in people):
-                self._deal(now)
+            if self.ctx.settings.lesson or all(p.ready for p in people):
+                self.actions.deal(now)
             elif self.ready_by is None and len(people) > 1:  # the unready get a countdown
-                in_ms = self.settings.ready_s * 1000
+                in_ms = self.ctx.settings.ready_s * 1000
                 self.ready_by = now + in_ms
-                self._emit(ReadyByEvent(at_ms=self.ready_by, in_ms=in_ms))
+                self.ctx.emit(ReadyByEvent(at_ms=self.ready_by, in_ms=in_ms))
         elif self.ready_by is not None:  # someone left or a place came free: no countdown
             self.ready_by = None
-            self._emit(ReadyByEvent(at_ms=None, in_ms=None))
+            self.ctx.emit(ReadyByEvent(at_ms=None, in_ms=None))
 
     def _deal_without_the_unready(self, now: int) -> None:
         """``ready_s`` is up with everyone here: deal, and a bot plays the place of each
-        person not ready until they play (``_back_from_bot``). A bot rather than an
+        person not ready until they play (``Seats.back_from_bot``). A bot rather than an
         empty seat: the others came to play a full table, and the person keeps the
         place they took."""
-        unready = [p for p in self.places if p.bot is None and not p.ready]
-        self._deal(now)
+        unready = [p for p in self.ctx.places if p.bot is None and not p.ready]
+        self.actions.deal(now)
         for place in unready:
-            self._takeover(place, now, "not_ready")
+            self.actions.takeover(place, now, "not_ready")
 
-    def _back_from_bot(self, place: Place, now: int) -> bool:
-        """A connected person a bot stands in for (``ready_s`` ran out) plays or says
-        ready: the bot hands the place back."""
-        if place.bot is not None or place.driver is None or place.conn is None:
-            return False
-        place.driver.stop()
-        place.driver = None
-        self._let_go(place)
-        self._emit(TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=False))
-        self._replan_partner(place, now)
-        return True
+    def dealt(self) -> None:
+        """A hand was dealt: no ready countdown runs any more."""
+        self.ready_by = None
 
-    def _nobody_there(self) -> bool:
+    def resumed(self, now: int) -> None:
+        """A restored table: everyone reconnects from ``now``, so its clocks start anew."""
+        self.empty_since = now if self.nobody_there() else None
+        self.unattended_since = self.active_at = now
+
+    def nobody_there(self) -> bool:
         """No connection open and no person holding a place (one whose connection
         dropped holds it until ``reconnect_s``, one who never connected too). Once the
         match is over a place holds nothing: only a connection counts."""
-        if self.conns:
+        if self.ctx.conns:
             return False
-        return self.stage is Stage.OVER or not any(
-            p.bot is None and p.token_hash is not None for p in self.places
+        return self.ctx.stage is Stage.OVER or not any(
+            p.bot is None and p.token_hash is not None for p in self.ctx.places
         )
 
-    def _presence(self, now: int) -> None:
+    def presence(self, now: int) -> None:
         """After every command: start or stop the ``empty_s`` and ``unattended_s``
         clocks."""
-        if self._nobody_there():
+        if self.nobody_there():
             if self.empty_since is None:
                 self.empty_since = now
         else:
             self.empty_since = None
-        if any(p.bot is None and p.conn is not None for p in self.places):
+        if any(p.bot is None and p.conn is not None for p in self.ctx.places):
             self.unattended_since = None
         elif self.unattended_since is None:
             self.unattended_since = now
 
-    def _active(self, now: int) -> None:
+    def active(self, now: int) -> None:
         """A person played, said ready or "Play again", joined or connected: the
         ``idle_s`` clock starts again."""
         self.active_at = now
 
-    def _may_change(self, conn: int, index: int, now: int) -> bool:
+    def may_change(self, conn: int, index: int, now: int) -> bool:
         """May the person at place ``index`` store one more change (``pace``,
         ``pause``, ``options``)? If not, ``conn`` is told why (``changes_too_fast``, or
         ``too_many_changes`` once the table has taken ``CHANGES_MAX``)."""
         if self.changes >= CHANGES_MAX:
-            self._error(
+            self.ctx.error(
                 conn,
                 "too_many_changes",
                 f"this table has taken its {CHANGES_MAX} changes of pace, pause and "
@@ -251,7 +222,7 @@ class Lifetimes:
             )
         wait = bucket.take(now / 1000)
         if wait:
-            self._error(
+            self.ctx.error(
                 conn,
                 "changes_too_fast",
                 f"at most {CHANGES_PER_S:g} change of pace, pause or options a second; "
@@ -261,26 +232,26 @@ class Lifetimes:
         self.changes += 1
         return True
 
-    def _close(self, reason: str, now: int) -> None:
+    def close(self, reason: str, now: int) -> None:
         """End the table without a result (``empty``: nobody there for ``empty_s``;
         ``unattended``: no person seated and connected for ``unattended_s``; ``idle``:
         no person played for ``idle_s``; ``unstarted``: not dealt within ``start_s``).
         A match under way is stored as over with no winner; a table never dealt is
         forgotten."""
-        for place in self.places:
+        for place in self.ctx.places:
             if place.driver is not None:
                 place.driver.stop()
-        self._clear_holds()
-        self.stage, self.closed, self.done = Stage.OVER, reason, True
-        self.ready_by = self.go_at = self.next_at = None
-        self._emit(ClosedEvent(reason=reason))
-        if self.hand is None:
-            self._out.records.append(DiscardRecord())
+        self.partners.clear()
+        self.ctx.stage, self.closed, self.done = Stage.OVER, reason, True
+        self.ready_by = self.ctx.go_at = self.ctx.next_at = None
+        self.ctx.emit(ClosedEvent(reason=reason))
+        if self.ctx.hand is None:
+            self.ctx.store(DiscardRecord())
         else:
-            totals = tuple(self.match.totals)
-            self._out.records.append(MatchRecord(totals, (), self.match_no, self.first_hand))
-        for conn in list(self.conns):
-            self._out.closes.append((conn, f"table closed: {reason}"))
-        self.conns.clear()
-        for place in self.places:
+            totals = tuple(self.ctx.match.totals)
+            self.ctx.store(MatchRecord(totals, (), self.ctx.match_no, self.ctx.first_hand))
+        for conn in list(self.ctx.conns):
+            self.ctx.close(conn, f"table closed: {reason}")
+        self.ctx.conns.clear()
+        for place in self.ctx.places:
             place.conn = None

@@ -3,32 +3,27 @@
 A partnership seat has two places, partner 0 and partner 1: one layout, one deck, one
 back and one score, two people (or bots). Which free place a person takes when they do not choose
 is ``seats.choose_place`` (how a seat's bots are written, ``expert+casual``, is
-``nertz.bots.parse_places``). ``Partnering`` is the table's part that keeps partners
+``nertz.bots.parse_places``). ``Partners`` is the table's collaborator that keeps partners
 out of each other's way: a partner picks up a card and lets go of it, everyone sees the
-hold, a hold lapses, and a bot whose partner's hold or company changed looks again
-(its planning is ``bots.BotSeats``).
+hold, and a hold lapses. A bot whose partner's hold or company changed looks again: that
+is the bots' (``bots.Bots.replan_partner``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from nertz.engine import (
     Card,
     Hand,
-    Holds,
     Refusal,
     parse_source,
     source_name,
     source_text,
 )
-from nertz.server.protocol import HoldMsg, Pick, Refused, encode
-from nertz.server.table.commands import Out, Stage
+from nertz.server.protocol import HoldMsg, Pick, encode
+from nertz.server.table.commands import Stage
+from nertz.server.table.context import Place, TableContext
 
-if TYPE_CHECKING:
-    from nertz.server.table.seats import Place
-
-__all__ = ["HOLD_LAPSE_MS", "Partnering"]
+__all__ = ["HOLD_LAPSE_MS", "Partners"]
 
 HOLD_LAPSE_MS = 5000
 """R40 (online): a partner's hold on a card lapses after this long without a play (a
@@ -42,72 +37,56 @@ def top(hand: Hand | None, seat: int, src: int) -> Card | None:
     return None if hand is None else hand.top(seat, src)
 
 
-class Partnering:
-    """The ``Table``'s holds (R40). State is the table's: its ``holds``, ``places`` and
-    connections."""
+class Partners:
+    """The table's holds (R40), kept in the table's ``holds`` (``TableContext``)."""
 
-    per_seat: int
-    holds: Holds
-    places: list[Place]
-    conns: dict[int, int | None]
-    hand: Hand | None
-    stage: Stage
-    _out: Out
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
 
-    if TYPE_CHECKING:
-
-        def place(self, seat: int, partner: int = 0) -> Place: ...
-
-        def partner_of(self, place: Place) -> Place | None: ...
-
-        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
-
-        def _role(self, place: Place) -> str | None: ...
-
-        def _plan(self, place: Place, now: int) -> None: ...
-
-    def _pick(self, place: Place, message: Pick, now: int, conn: int) -> None:
-        """A partner picked up a card: refused while the other partner holds it."""
+    def pick(self, place: Place, message: Pick, now: int, conn: int) -> bool:
+        """A partner picked up a card: refused while the other partner holds it. True
+        when the hold is taken (the partner's bot may look again)."""
+        ctx = self.ctx
         seq = message.seq
         src = parse_source(message.src)
         if src is None:
-            self._error(conn, "bad_field", f"src must be N, W or 1-4, not {message.src!r}", seq)
-            return
-        hand = self.hand
-        if hand is None or self.stage is not Stage.PLAYING or hand.over:
+            ctx.error(conn, "bad_field", f"src must be N, W or 1-4, not {message.src!r}", seq)
+            return False
+        hand = ctx.hand
+        if hand is None or ctx.stage is not Stage.PLAYING or hand.over:
             code, reason = (
                 ("not_started", "wait for Go (R8)")
-                if self.stage in (Stage.SEATING, Stage.COUNTDOWN)
+                if ctx.stage in (Stage.SEATING, Stage.COUNTDOWN)
                 else ("hand_over", "the hand is over (R28)")
             )
-            self._out.sends.append((conn, encode(Refused(seq, code, reason))))
-            return
+            ctx.refuse(conn, seq, code, reason)
+            return False
         card = top(hand, place.number, src)
         if card is None:
             where = source_name(src)
             reason = f"your {where} is empty: there is no card to pick up (R14)"
-            self._out.sends.append(
-                (conn, encode(Refused(seq, Refusal.NOT_AVAILABLE.value, reason)))
-            )
-            return
-        outcome = self.holds.pick(place.number, place.partner, src, card)
+            ctx.refuse(conn, seq, Refusal.NOT_AVAILABLE.value, reason)
+            return False
+        outcome = ctx.holds.pick(place.number, place.partner, src, card)
         if not outcome.ok:
             code = outcome.code.value if outcome.code else "refused"
-            self._out.sends.append((conn, encode(Refused(seq, code, outcome.reason))))
-            return
+            ctx.refuse(conn, seq, code, outcome.reason)
+            return False
         place.hold_until = now + HOLD_LAPSE_MS
-        self._send_hold(place)
-        self._replan_partner(place, now)
+        self.send_hold(place)
+        return True
 
-    def _let_go(self, place: Place) -> None:
-        """``place`` puts down what it held (played, let go, left, or lapsed)."""
+    def let_go(self, place: Place) -> None:
+        """``place`` puts down what it held (played, let go, left, or lapsed: the
+        ``LAPSE`` timer at ``place.hold_until``)."""
         place.hold_until = None
-        if self.per_seat > 1 and self.holds.drop(place.number, place.partner):
-            self._send_hold(place)
+        if self.ctx.per_seat > 1 and self.ctx.holds.drop(place.number, place.partner):
+            self.send_hold(place)
 
     def _hold_message(self, place: Place) -> bytes:
-        src = self.holds.held(place.number)[place.partner]
-        card = self.holds.card(place.number, place.partner)
+        holds = self.ctx.holds
+        src = holds.held(place.number)[place.partner]
+        card = holds.card(place.number, place.partner)
         return encode(
             HoldMsg(
                 place.number,
@@ -117,35 +96,24 @@ class Partnering:
             )
         )
 
-    def _send_hold(self, place: Place) -> None:
+    def send_hold(self, place: Place) -> None:
         """Everyone sees where a partner is acting (R40): a face-up card, or nothing."""
-        body = self._hold_message(place)
-        for conn in self.conns:
-            self._out.sends.append((conn, body))
+        self.ctx.to_everyone(self._hold_message(place))
 
-    def _resend_holds(self, conn: int) -> None:
+    def resend(self, conn: int) -> None:
         """A page that resumed from its last version missed the holds taken while it was
         away (they carry no version): it is told every hold standing now (R40)."""
-        if self.per_seat == 1:
+        ctx = self.ctx
+        if ctx.per_seat == 1:
             return
-        for place in self.places:
-            if self.holds.held(place.number)[place.partner] is not None:
-                self._out.sends.append((conn, self._hold_message(place)))
+        for place in ctx.places:
+            if ctx.holds.held(place.number)[place.partner] is not None:
+                ctx.send(conn, self._hold_message(place))
 
-    def _clear_holds(self) -> None:
+    def clear(self) -> None:
         """Every hand empties: a new deal (R33) or a rotation (R25) changes what lies
         under them."""
-        if self.per_seat == 1:
+        if self.ctx.per_seat == 1:
             return
-        for place in self.places:
-            self._let_go(place)
-
-    def _replan_partner(self, place: Place, now: int) -> None:
-        """A bot whose partner just picked up a card its committed move touches, or
-        whose partner changed (a person came, a bot stood in), looks again (R40)."""
-        other = self.partner_of(place)
-        if other is None or other.driver is None or self.stage is not Stage.PLAYING:
-            return
-        held = self.holds.held(place.number)[place.partner]
-        if other.driver.stale(held, self._role(other)):
-            self._plan(other, now)
+        for place in self.ctx.places:
+            self.let_go(place)

@@ -1,7 +1,7 @@
 """A practice table: one person against bots, unscored, with pause, hints and a pace.
 
 ``Settings.practice`` marks the table (the store keeps it out of every history);
-``Practicing`` is the ``Table``'s part that plays it:
+``Practice`` is the ``Table``'s collaborator that plays it:
 
 * **pause** (the ``pause`` message, while a hand is played): the bots and the hand's
   timers stop and plays are refused, so no event goes out until it carries on; the
@@ -21,12 +21,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from nertz.bots import Level, suggest
-from nertz.engine import Deal, Hand, Match, Move, Phase, Rules, deal, view
+from nertz.engine import Deal, Hand, Move, Phase, Rules, deal, view
 from nertz.server.protocol import (
     ClientMessage,
     Hint,
@@ -36,18 +36,14 @@ from nertz.server.protocol import (
     PaceEvent,
     Pause,
     PausedEvent,
-    Refused,
-    TableEvent,
     encode,
 )
-from nertz.server.table.commands import Out, Stage
+from nertz.server.table.commands import Stage
+from nertz.server.table.context import Actions, Place, TableContext
 from nertz.server.table.lessons import LESSONS, Lesson, fits
-from nertz.server.table.settings import Settings
+from nertz.server.table.lifetimes import Lifetimes
 
-if TYPE_CHECKING:
-    from nertz.server.table.seats import Place
-
-__all__ = ["HINT_LEVEL", "Practicing", "best_move"]
+__all__ = ["HINT_LEVEL", "Practice", "best_move"]
 
 HINT_LEVEL = Level("hint", 1, 1, 0.1, 1, 0.0, 3, 1)
 """The bots' policy with nothing overlooked and the deepest planning: a hint is the
@@ -71,57 +67,40 @@ def best_move(hand: Hand, seat: int, totals: tuple[int, ...] = ()) -> Move | Non
     return legal[0] if legal else None
 
 
-class Practicing:
-    """Mixed into ``Table``: pause, hints, pace and the lesson (module docstring).
-    State: ``paused_at`` (table time the pause began, None while playing),
-    ``paused_ms`` (every finished pause of this hand, added up) and ``step`` (the
-    lesson's current step)."""
+class Practice:
+    """The ``Table``'s pause, hints, pace and lesson (module docstring). State:
+    ``paused_at`` (table time the pause began, None while playing), ``paused_ms``
+    (every finished pause of this hand, added up) and the lesson's step."""
 
-    settings: Settings
-    places: list[Place]
-    conns: dict[int, int | None]
-    hand: Hand | None
-    hand_no: int
-    stage: Stage
-    match: Match
-    events: list[bytes]
-    _out: Out
-
-    paused_at: int | None = None
-    paused_ms: int = 0
-    _step: int | None = None
-    """The lesson's step; None: not yet read from the event log (a rebuilt table)."""
-    _pace: int | None = None
-    """The pace set at the table (``pace``), over ``Settings.bot_pace``."""
-
-    if TYPE_CHECKING:
-
-        def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
-
-        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
-
-        def _play(self, place: Place, move: Move, now: int, conn: int | None, seq: int) -> bool: ...
-
-        def _may_change(self, conn: int, index: int, now: int) -> bool: ...
+    def __init__(self, ctx: TableContext, actions: Actions, lifetimes: Lifetimes) -> None:
+        self.ctx = ctx
+        self.actions = actions
+        self.lifetimes = lifetimes
+        self.paused_at: int | None = None
+        self.paused_ms = 0
+        self._step: int | None = None
+        """The lesson's step; None: not yet read from the event log (a rebuilt table)."""
+        self._pace: int | None = None
+        """The pace set at the table (``pace``), over ``Settings.bot_pace``."""
 
     # ------------------------------------------------------------------ what the table asks
 
     @property
     def lesson(self) -> Lesson | None:
         """The lesson of this table's first hand, if any."""
-        name = self.settings.lesson
+        name = self.ctx.settings.lesson
         return LESSONS.get(name) if name else None
 
     @property
     def scripted(self) -> bool:
         """The lesson's hand: its script, not the teacher's bot, moves the teacher."""
-        return self.lesson is not None and self.hand_no == 1
+        return self.lesson is not None and self.ctx.hand_no == 1
 
     @property
     def timers_scripted(self) -> bool:
         """The lesson's hand before the call: no idle rotation or look at a blocked
         table (R25) interrupts a step; after the call the landing window runs (R28)."""
-        hand = self.hand
+        hand = self.ctx.hand
         return self.scripted and hand is not None and hand.phase is Phase.PLAYING
 
     def counts(self, hand_no: int) -> bool:
@@ -138,10 +117,10 @@ class Practicing:
         """A time on the hand's clock on the table's."""
         return None if hand_ms is None else hand_ms + self.paused_ms
 
-    def _deal_lesson(self, seats: int, rules: Rules, seed: int) -> Deal:
+    def deal_lesson(self, seats: int, rules: Rules, seed: int) -> Deal:
         """A lesson table's dealer: the lesson's deal first, then as usual (R33)."""
         lesson = self.lesson
-        if lesson is not None and self.hand_no == 0:
+        if lesson is not None and self.ctx.hand_no == 0:
             return lesson.deal()
         return deal(seats, rules, seed)
 
@@ -150,14 +129,14 @@ class Practicing:
         """The lesson's current step (from 0); a rebuilt table reads it from its log."""
         if self._step is None:
             self._step = 0
-            for body in self.events:
+            for body in self.ctx.events:
                 if b'"k":"lesson"' in body:
                     self._step = msgspec.json.decode(body)["e"]["step"]
         return self._step
 
-    def practice_public(self) -> dict[str, Any]:
+    def public(self) -> dict[str, Any]:
         """``info()``'s ``practice`` (nothing at other tables)."""
-        if not self.settings.practice:
+        if not self.ctx.settings.practice:
             return {}
         lesson = self.lesson
         return {
@@ -174,74 +153,74 @@ class Practicing:
         """The bots' pace in percent: the last ``pace`` set at the table (read from the
         log by a rebuilt table), else ``Settings.bot_pace``."""
         if self._pace is None:
-            self._pace = self.settings.bot_pace
-            for body in self.events:
+            self._pace = self.ctx.settings.bot_pace
+            for body in self.ctx.events:
                 if b'"k":"pace"' in body:
                     self._pace = msgspec.json.decode(body)["e"]["pace"]
         return self._pace
 
     # ------------------------------------------------------------------ messages
 
-    def _practice_message(
-        self, conn: int, index: int | None, message: ClientMessage, now: int
-    ) -> None:
+    def message(self, conn: int, index: int | None, message: ClientMessage, now: int) -> None:
         """``pause``, ``hint`` and ``pace``: a seated person at a practice table."""
         kind = type(message)
         if kind is not Pause and kind is not Hint and kind is not Pace:
             return
-        if not self.settings.practice:
-            self._error(conn, "not_practice", "only a practice table pauses, hints or sets a pace")
+        if not self.ctx.settings.practice:
+            self.ctx.error(
+                conn, "not_practice", "only a practice table pauses, hints or sets a pace"
+            )
             return
         if index is None:
-            self._error(conn, "not_seated", "spectators cannot do that")
+            self.ctx.error(conn, "not_seated", "spectators cannot do that")
             return
         if kind is Pause:
             on = message.on  # type: ignore[union-attr]
-            if on != (self.paused_at is not None) and self._may_change(conn, index, now):
+            if on != (self.paused_at is not None) and self.lifetimes.may_change(conn, index, now):
                 self._pause(conn, on, now)
         elif kind is Hint:
-            hand, seat = self.hand, self.places[index].number
+            hand, seat = self.ctx.hand, self.ctx.places[index].number
             found = None
-            if hand is not None and self.stage is Stage.PLAYING and self.paused_at is None:
-                found = best_move(hand, seat, tuple(self.match.totals))
-            self._out.sends.append((conn, encode(HintMsg(None if found is None else found.text))))
+            if hand is not None and self.ctx.stage is Stage.PLAYING and self.paused_at is None:
+                found = best_move(hand, seat, tuple(self.ctx.match.totals))
+            self.ctx.send(conn, encode(HintMsg(None if found is None else found.text)))
         elif kind is Pace:
             pace = message.pace  # type: ignore[union-attr]
-            if pace != self.pace and self._may_change(conn, index, now):  # same: nothing
+            if pace != self.pace and self.lifetimes.may_change(conn, index, now):  # same: nothing
                 self._pace = pace
-                self._emit(PaceEvent(pace=pace))
+                self.ctx.emit(PaceEvent(pace=pace))
 
     def _pause(self, conn: int, on: bool, now: int) -> None:
         if on == (self.paused_at is not None):
             return  # already so: nothing changes, nothing is said
         if on:
-            if self.stage is not Stage.PLAYING:
-                self._error(conn, "not_playing", "only a hand being played can pause")
+            if self.ctx.stage is not Stage.PLAYING:
+                self.ctx.error(conn, "not_playing", "only a hand being played can pause")
                 return
-            self._emit(PausedEvent(paused=True))
+            self.ctx.emit(PausedEvent(paused=True))
             self.paused_at = now
             return
         assert self.paused_at is not None
         gap, self.paused_at = now - self.paused_at, None
         self.paused_ms += gap
-        for place in self.places:  # each bot's next action as far off as before
+        for place in self.ctx.places:  # each bot's next action as far off as before
             driver = place.driver
             if driver is not None and driver.due is not None:
                 driver.due += gap
-        self._emit(PausedEvent(paused=False))
+        self.ctx.emit(PausedEvent(paused=False))
 
     # ------------------------------------------------------------------ plays
 
-    def _practice_refuses(self, place: Place, move: Move, conn: int, seq: int) -> bool:
+    def refuses(self, place: Place, move: Move, conn: int, seq: int) -> bool:
         """Refuse a person's play while paused, or one the lesson's step is not about:
         the engine's own refusal if the rules forbid it, else the step's hint."""
         if self.paused_at is not None:
-            self._refuse(conn, seq, "paused", "the hand is paused: carry on first")
+            self.ctx.refuse(conn, seq, "paused", "the hand is paused: carry on first")
             return True
         lesson = self.lesson
-        if lesson is None or self.hand_no != 1 or self.step >= len(lesson.steps):
+        if lesson is None or self.ctx.hand_no != 1 or self.step >= len(lesson.steps):
             return False
-        hand = self.hand
+        hand = self.ctx.hand
         assert hand is not None
         step = lesson.steps[self.step]
         if any(fits(text, move) for text in step.expect):
@@ -249,24 +228,23 @@ class Practicing:
         trial = hand.copy().play(place.number, move, hand.now)
         if not trial.ok:
             code = trial.code.value if trial.code else "refused"
-            self._refuse(conn, seq, code, trial.reason)
+            self.ctx.refuse(conn, seq, code, trial.reason)
         else:
-            self._refuse(conn, seq, "lesson", f"That is allowed, but not this step's: {step.hint}")
+            self.ctx.refuse(
+                conn, seq, "lesson", f"That is allowed, but not this step's: {step.hint}"
+            )
         return True
 
-    def _refuse(self, conn: int, seq: int, code: str, reason: str) -> None:
-        self._out.sends.append((conn, encode(Refused(seq, code, reason))))
-
-    def _practice_moved(self, place: Place, move: Move, now: int) -> None:
+    def moved(self, place: Place, move: Move, now: int) -> None:
         """After an accepted play: the lesson moves on (the teacher's moves first)."""
         lesson = self.lesson
-        if lesson is None or self.hand_no != 1 or self.step >= len(lesson.steps):
+        if lesson is None or self.ctx.hand_no != 1 or self.step >= len(lesson.steps):
             return
         step = lesson.steps[self.step]
         if place.bot is not None or not any(fits(t, move) for t in step.expect):
             return
         self._step = self.step + 1
-        teacher = self.places[1]
+        teacher = self.ctx.places[1]
         for text in step.teacher:
-            self._play(teacher, Move.parse(text), now, None, 0)
-        self._emit(LessonEvent(step=self.step))
+            self.actions.play(teacher, Move.parse(text), now, None, 0)
+        self.ctx.emit(LessonEvent(step=self.step))

@@ -1,36 +1,41 @@
 """Seats and connections: who sits where, who is connected, and who plays a place now.
 
 A seat is a bot's from the table's creation, or a person's once they join and hold
-its token. A ``Place`` is one person's (or one bot's) place at a seat: a seat has one,
-or two at a partnership table (R40). ``Seating`` is the table's part that seats people
-(``_join``), opens and closes their connections (``_connect``, ``_disconnect``), has a
-bot stand in for a person who is away (``_takeover``) and frees the place of one who
-does not come back (``_release``).
+its token. A ``Place`` (``context.py``) is one person's (or one bot's) place at a seat:
+a seat has one, or two at a partnership table (R40). ``Seats`` is the table's
+collaborator that seats people (``join``), opens and closes their connections
+(``connect``, ``disconnect``), has a bot stand in for a person who is away
+(``takeover``, the ``TAKEOVER`` timer) and frees the place of one who does not come
+back (``release``, the ``RELEASE`` timer).
+
+How long the place of a person who is away is kept, and from when a bot plays it, is
+decided in one place, ``keeping``: what everyone sees (a seat's ``kept_until_ms`` and
+``bot_from_ms``) and the timers that act on it are the same answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
-from nertz.bots import PAIR_SEP, Driver
-from nertz.engine import PARTNERS, Hand, Holds, Match, Rules, source_text, view
+from nertz.bots import PAIR_SEP
+from nertz.engine import PARTNERS, source_text, view
 from nertz.server.protocol import (
     PROTOCOL_VERSION,
     ConnectedEvent,
-    ErrorMsg,
     SeatEvent,
-    TableEvent,
     TakeoverEvent,
-    encode,
 )
-from nertz.server.table.commands import Connect, Join, Out, Stage
+from nertz.server.table.bots import Bots
+from nertz.server.table.chat import Chat
+from nertz.server.table.commands import Connect, Join, Stage
+from nertz.server.table.context import Actions, Due, Place, TableContext, Timer
 from nertz.server.table.names import name_key
+from nertz.server.table.partners import Partners
 from nertz.server.table.records import SeatRecord
 from nertz.server.table.settings import TAKEOVER_SPEC, Settings
 
-__all__ = ["RESEND_LIMIT", "Place", "Seating", "choose_place"]
+__all__ = ["RESEND_LIMIT", "Kept", "Seats", "choose_place", "keeping"]
 
 RESEND_LIMIT = 500
 """A resuming client missing more events than this gets a full state instead."""
@@ -48,119 +53,66 @@ def choose_place(free: Sequence[tuple[int, int]], partner_taken: Sequence[bool])
     return free[0]
 
 
-@dataclass(slots=True)
-class Place:
-    """One person's (or one bot's) place at a seat. A seat has one place, or two at a
-    partnership table (R40): partner 0 and partner 1, one layout between them."""
+class Kept(NamedTuple):
+    """How long a person away keeps their place (table time): ``until_ms`` it is
+    released, and from ``bot_from_ms`` a bot plays it until then. None: not so."""
 
-    number: int
-    """The seat."""
-    partner: int = 0
-    name: str = ""
-    token_hash: str | None = None
-    bot: str | None = None
-    """The bot spec of a bot's place (None for a person's place)."""
-    conn: int | None = None
-    ready: bool = False
-    left_ms: int | None = None
-    """When the person's connection dropped (None while connected or never joined)."""
-    driver: Driver | None = None
-    """The bot playing this place now: a bot's place, or a person's taken over."""
-    hold_until: int | None = None
-    """When this person's hold on a card lapses (R40, ``HOLD_LAPSE_MS``)."""
-    person: str | None = None
-    """The person's handle at this table (``devices.person_id``), the same whatever name
-    they sit down under: what a page mutes. None without a device (or after a restart)."""
-    stand_in: str | None = None
-    """The bot the host put in for this person while they are away ("A bot for Ann",
-    ``host.py``): it plays the place in their name, and the place is kept for them
-    (never released) until they come back or the host takes the bot out."""
-
-    @property
-    def taken(self) -> bool:
-        return self.bot is not None or self.token_hash is not None
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "seat": self.number,
-            "name": self.name or None,
-            "bot": self.bot,
-            "connected": self.bot is not None or self.conn is not None,
-            "ready": self.ready or self.bot is not None,
-            "takeover": self.bot is None and self.driver is not None,
-            **({"person": self.person} if self.person else {}),
-            **({"stand_in": self.stand_in} if self.stand_in is not None else {}),
-        }
+    until_ms: int | None
+    bot_from_ms: int | None
 
 
-class Seating:
-    """The ``Table``'s seats and connections. State is the table's: ``places`` (seat
-    by seat), ``conns`` (connection id -> place index, None for a spectator)."""
+def keeping(place: Place, stage: Stage, settings: Settings) -> Kept:
+    """How long the place of a person who is not connected is kept: released
+    ``reconnect_s`` after they left, and from ``bot_takeover_s`` after it (if that
+    comes first) a bot plays it while a match is dealt, unless a bot plays it already.
+    Nothing is kept for anyone else: a connected person, a bot's place, a place
+    nobody holds, a person the host's bot stands in for (their place is kept until
+    they come back), or anyone once the match is over (a place holds nothing then; the
+    next match counts from when they left). The one answer for both what everyone
+    sees (``kept_until_ms``, ``bot_from_ms``) and the ``TAKEOVER`` and ``RELEASE``
+    timers."""
+    left = place.left_ms
+    if left is None or place.bot is not None or place.token_hash is None:
+        return Kept(None, None)
+    if place.stand_in is not None or stage is Stage.OVER:
+        return Kept(None, None)
+    takeover_s, reconnect_s = settings.bot_takeover_s, settings.reconnect_s
+    bot = None
+    if 0 < takeover_s < reconnect_s and stage is not Stage.SEATING and place.driver is None:
+        bot = left + takeover_s * 1000
+    return Kept(left + reconnect_s * 1000, bot)
 
-    rules: Rules
-    settings: Settings
-    per_seat: int
-    places: list[Place]
-    conns: dict[int, int | None]
-    holds: Holds
-    match: Match
-    stage: Stage
-    hand: Hand | None
-    events: list[bytes]
-    epoch: str
-    _out: Out
-    _due_known: bool
 
-    if TYPE_CHECKING:
+class Seats:
+    """The ``Table``'s seats and connections: the places (seat by seat) and the
+    connections (connection id -> place index, None for a spectator) are in the
+    ``TableContext``; this collaborator changes them."""
 
-        @property
-        def version(self) -> int: ...
+    def __init__(
+        self,
+        ctx: TableContext,
+        actions: Actions,
+        partners: Partners,
+        bots: Bots,
+        chat: Chat,
+    ) -> None:
+        self.ctx = ctx
+        self.actions = actions
+        self.partners = partners
+        self.bots = bots
+        self.chat = chat
 
-        def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
-
-        def _send_state(self, conn: int) -> None: ...
-
-        def _driver(self, place: Place, spec: str) -> Driver: ...
-
-        def _let_go(self, place: Place) -> None: ...
-
-        def _resend_holds(self, conn: int) -> None: ...
-
-        def _resend_chat(self, conn: int) -> None: ...
-
-        def _plan(self, place: Place, now: int) -> None: ...
-
-        def _replan_partner(self, place: Place, now: int) -> None: ...
-
-        def _host_gone(self, place: Place) -> None: ...
-
-        def _kept_place(self, now: int) -> Place | None: ...
-
-    @property
-    def seats(self) -> list[Place]:
-        """Each seat's first place (its only one without partnerships)."""
-        return self.places[:: self.per_seat]
-
-    def place(self, seat: int, partner: int = 0) -> Place:
-        return self.places[seat * self.per_seat + partner]
-
-    def partner_of(self, place: Place) -> Place | None:
-        """The other person (or bot) at ``place``'s seat (R40), if the table pairs."""
-        if self.per_seat == 1:
-            return None
-        return self.place(place.number, 1 - place.partner)
-
-    def _seat_public(self, number: int) -> dict[str, Any]:
+    def public(self, number: int) -> dict[str, Any]:
         """One seat as everyone sees it; a partnership seat (R40) shows both people:
         ``name`` is "Ann & Bob", ``partners`` each one, ``holding`` what each has
         picked up (face-up cards only)."""
-        first = self.place(number)
-        if self.per_seat == 1:
+        first = self.ctx.place(number)
+        if self.ctx.per_seat == 1:
             return {**first.public(), **self._away_public(first)}
-        both = [self.place(number, p) for p in range(PARTNERS)]
+        both = [self.ctx.place(number, p) for p in range(PARTNERS)]
         names = [p.name for p in both if p.name]
         specs = [p.bot for p in both]
-        held = self.holds.held(number)
+        held = self.ctx.holds.held(number)
         return {
             "seat": number,
             "name": " & ".join(names) if names else None,
@@ -175,63 +127,70 @@ class Seating:
             "holding": [None if h is None else source_text(h) for h in held],
         }
 
-    def _away_times(self, place: Place) -> tuple[int | None, int | None]:
-        """For a person not connected who holds a place: when it is released
-        (``reconnect_s``) and, if before that, when a bot plays it while a hand is on
-        (``bot_takeover_s``), in table time. (None, None) for anyone else."""
-        left, s = place.left_ms, self.settings
-        if left is None or place.bot is not None or place.token_hash is None:
-            return None, None
-        if place.stand_in is not None:  # the host's bot keeps the place for them
-            return None, None
-        bot = left + s.bot_takeover_s * 1000 if 0 < s.bot_takeover_s < s.reconnect_s else None
-        return left + s.reconnect_s * 1000, bot
+    def kept(self, place: Place) -> Kept:
+        """``keeping`` at this table now."""
+        return keeping(place, self.ctx.stage, self.ctx.settings)
 
     def _away_public(self, place: Place) -> dict[str, int]:
-        """``_away_times`` as a place's entry in ``info()`` shows them (absent: none)."""
-        kept, bot = self._away_times(place)
+        """``keeping`` as a place's entry in ``info()`` shows it (absent: none)."""
+        kept, bot = self.kept(place)
         times = {"kept_until_ms": kept, "bot_from_ms": bot}
         return {key: at for key, at in times.items() if at is not None}
 
-    def _seat_records(self, seats: Sequence[SeatRecord]) -> None:
+    def dues(self) -> list[Due]:
+        """The ``TAKEOVER`` and ``RELEASE`` timers of every person away, place by place,
+        at the times ``keeping`` gives (and everyone sees)."""
+        dues = []
+        for index, place in enumerate(self.ctx.places):
+            kept, bot = self.kept(place)
+            if bot is not None:
+                dues.append(Due(bot, Timer.TAKEOVER, index))
+            if kept is not None:
+                dues.append(Due(kept, Timer.RELEASE, index))
+        return dues
+
+    def restore(self, seats: Sequence[SeatRecord]) -> None:
         """Every place from its latest stored record (``Table.restore``)."""
         for seat_record in seats:
-            if not 0 <= seat_record.partner < self.per_seat:
+            if not 0 <= seat_record.partner < self.ctx.per_seat:
                 raise ValueError(f"seat {seat_record.seat} has no partner {seat_record.partner}")
-            place = self.place(seat_record.seat, seat_record.partner)
+            place = self.ctx.place(seat_record.seat, seat_record.partner)
             place.name, place.token_hash = seat_record.name, seat_record.token_hash
             place.bot = seat_record.bot
 
     def adopt(self, conns: dict[int, int | None]) -> None:
         """Take over the connections of a table this one replaces (rebuilt after an
         exception): everyone gets a fresh state."""
-        self._due_known = False
         for conn, index in conns.items():
-            self.conns[conn] = index
+            self.ctx.conns[conn] = index
             if index is not None:
-                place = self.places[index]
+                place = self.ctx.places[index]
                 place.conn, place.left_ms = conn, None
                 if place.driver is not None and place.bot is None:
                     place.driver = None
-            self._send_state(conn)
+            self.actions.send_state(conn)
 
-    def _join(
-        self, command: Join, now: int
+    def join(
+        self, command: Join, now: int, kept_for: Place | None
     ) -> tuple[tuple[int, int] | None, tuple[str, str] | None]:
-        free = [p for p in self.places if p.bot is None and p.token_hash is None and p.conn is None]
-        kept_for = self._kept_place(now)  # the creator's until they sit (host.py)
+        """Seat a person (``kept_for``: the place kept for the table's creator until
+        they sit, ``Host.kept_place``): their place, or a refusal (a code and a
+        sentence)."""
+        free = [
+            p for p in self.ctx.places if p.bot is None and p.token_hash is None and p.conn is None
+        ]
         if kept_for is not None and not command.creator:
             free = [p for p in free if p is not kept_for]
         if command.seat is not None:
-            if not 0 <= command.seat < self.settings.seats:
+            if not 0 <= command.seat < self.ctx.settings.seats:
                 return None, ("no_such_seat", f"there is no seat {command.seat} at this table")
             free = [p for p in free if p.number == command.seat]
             if command.partner is not None:
-                if not 0 <= command.partner < self.per_seat:
+                if not 0 <= command.partner < self.ctx.per_seat:
                     return None, (
                         "no_such_seat",
                         "seats at this table have one place (no partnerships)"
-                        if self.per_seat == 1
+                        if self.ctx.per_seat == 1
                         else f"a partnership seat has partners 0 and 1, not {command.partner}",
                     )
                 free = [p for p in free if p.partner == command.partner]
@@ -242,7 +201,7 @@ class Seating:
         if not free:
             return None, ("table_full", "every seat at this table is taken")
         key = name_key(command.name)
-        for other in self.places:
+        for other in self.ctx.places:
             # A bot's given name ("Ben", ``bot_name``) never keeps a person out.
             if other.name and other.bot is None and name_key(other.name) == key:
                 return None, (
@@ -253,10 +212,10 @@ class Seating:
         place = free[0]
         if command.creator and kept_for is not None and command.seat is None:
             place = kept_for  # the creator sits where the table kept them a place
-        elif self.per_seat > 1:  # R40: the table pairs people in the order they come
-            taken = [self.partner_of(p).taken for p in free]  # type: ignore[union-attr]
+        elif self.ctx.per_seat > 1:  # R40: the table pairs people in the order they come
+            taken = [self.ctx.partner_of(p).taken for p in free]  # type: ignore[union-attr]
             number, partner = choose_place([(p.number, p.partner) for p in free], taken)
-            place = self.place(number, partner)
+            place = self.ctx.place(number, partner)
         # Held until ``reconnect_s`` without a connection, like a dropped one: a join
         # that never connects does not keep the place for good.
         place.name, place.token_hash, place.ready, place.left_ms = (
@@ -266,14 +225,12 @@ class Seating:
             now,
         )
         place.person = command.person
-        self._out.records.append(
-            SeatRecord(place.number, place.name, place.token_hash, None, place.partner)
-        )
-        kept, bot = self._away_times(place)  # until they connect
-        self._emit(
+        self.ctx.store(SeatRecord(place.number, place.name, place.token_hash, None, place.partner))
+        kept, bot = self.kept(place)  # until they connect
+        self.ctx.emit(
             SeatEvent(
                 seat=place.number,
-                partner=self._partner_no(place),
+                partner=self.ctx.partner_no(place),
                 name=place.name,
                 bot=None,
                 person=place.person,
@@ -281,116 +238,123 @@ class Seating:
                 bot_from_ms=bot,
             )
         )
-        self._replan_partner(place, now)  # a bot partner now shares the seat with a person
+        self.bots.replan_partner(place, now)  # a bot partner now shares the seat with a person
         return (place.number, place.partner), None
 
-    def _partner_no(self, place: Place) -> int | None:
-        """Which partner an event about ``place`` names: at a partnership table (R40)
-        its place at the seat; None elsewhere, so solo tables' events keep their shape."""
-        return place.partner if self.per_seat > 1 else None
-
-    def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None:
-        """Tell one connection that its message could not be acted on."""
-        self._out.sends.append((conn, encode(ErrorMsg(code, reason, seq))))
-
-    def _connect(self, command: Connect, now: int) -> None:
+    def connect(self, command: Connect, now: int) -> None:
         conn = command.conn
         if command.protocol != PROTOCOL_VERSION:
-            self._error(
+            self.ctx.error(
                 conn,
                 "protocol",
                 f"this server speaks protocol {PROTOCOL_VERSION}, not {command.protocol}",
             )
-            self._out.closes.append((conn, "protocol version"))
+            self.ctx.close(conn, "protocol version")
             return
         index: int | None = None
         if command.token_hash is not None:
-            match = [i for i, p in enumerate(self.places) if p.token_hash == command.token_hash]
+            match = [i for i, p in enumerate(self.ctx.places) if p.token_hash == command.token_hash]
             if not match:
-                self._error(conn, "bad_token", "no seat at this table has that token")
-                self._out.closes.append((conn, "bad token"))
+                self.ctx.error(conn, "bad_token", "no seat at this table has that token")
+                self.ctx.close(conn, "bad token")
                 return
             index = match[0]
-            place = self.places[index]
+            place = self.ctx.places[index]
             if place.conn is not None and place.conn != conn:
                 old = place.conn
-                self._error(old, "replaced", "this seat was opened on another connection")
-                self._out.closes.append((old, "replaced"))
-                self.conns.pop(old, None)
+                self.ctx.error(old, "replaced", "this seat was opened on another connection")
+                self.ctx.close(old, "replaced")
+                self.ctx.conns.pop(old, None)
             place.conn, place.left_ms = conn, None
             if place.driver is not None:  # the owner is back: the bot hands the seat back
                 place.driver.stop()
                 place.driver, place.stand_in = None, None
-                self._let_go(place)
-                self._emit(
-                    TakeoverEvent(seat=place.number, partner=self._partner_no(place), bot=False)
+                self.partners.let_go(place)
+                self.ctx.emit(
+                    TakeoverEvent(seat=place.number, partner=self.ctx.partner_no(place), bot=False)
                 )
-                self._replan_partner(place, now)
-            self._emit(
-                ConnectedEvent(seat=place.number, partner=self._partner_no(place), connected=True)
+                self.bots.replan_partner(place, now)
+            self.ctx.emit(
+                ConnectedEvent(
+                    seat=place.number, partner=self.ctx.partner_no(place), connected=True
+                )
             )
-        elif not (self.settings.public or command.key_ok):
-            self._error(conn, "private_table", "this table is private: use its link")
-            self._out.closes.append((conn, "private"))
+        elif not (self.ctx.settings.public or command.key_ok):
+            self.ctx.error(conn, "private_table", "this table is private: use its link")
+            self.ctx.close(conn, "private")
             return
-        self.conns[conn] = index
+        self.ctx.conns[conn] = index
         last = command.last_version
         # Versions count within one incarnation: after a rebuild a client's version may
         # name an event the crash lost, so only the same epoch resumes by events.
         if (
-            command.epoch == self.epoch
-            and 0 < last < self.version
-            and self.version - last <= RESEND_LIMIT
+            command.epoch == self.ctx.epoch
+            and 0 < last < self.ctx.version
+            and self.ctx.version - last <= RESEND_LIMIT
         ):
-            for body in self.events[last:]:
-                self._out.sends.append((conn, body))
-            self._resend_holds(conn)
-            self._resend_chat(conn)
+            for body in self.ctx.events[last:]:
+                self.ctx.send(conn, body)
+            self.partners.resend(conn)
+            self.chat.resend(conn)
         else:
-            self._send_state(conn)
+            self.actions.send_state(conn)
 
-    def _disconnect(self, conn: int, now: int) -> None:
-        index = self.conns.pop(conn, None)
+    def disconnect(self, conn: int, now: int) -> None:
+        index = self.ctx.conns.pop(conn, None)
         if index is None:
             return
-        place = self.places[index]
+        place = self.ctx.places[index]
         if place.conn == conn:
             place.conn, place.left_ms, place.ready = None, now, False
-            self._let_go(place)  # R40: a hold lapses when its person leaves
-            kept, bot = self._away_times(place)  # a visible countdown for everyone
-            self._emit(
+            self.partners.let_go(place)  # R40: a hold lapses when its person leaves
+            kept, bot = self.kept(place)  # a visible countdown for everyone
+            self.ctx.emit(
                 ConnectedEvent(
                     seat=place.number,
-                    partner=self._partner_no(place),
+                    partner=self.ctx.partner_no(place),
                     connected=False,
                     kept_until_ms=kept,
                     bot_from_ms=bot,
                 )
             )
 
-    def _takeover(self, place: Place, now: int, why: str | None = None) -> None:
+    def takeover(self, place: Place, now: int, why: str | None = None) -> None:
         """A person away for ``bot_takeover_s`` (or whose place was released): a bot
         plays the place until they come back. ``why`` (``TakeoverEvent``) when the
         person is not away."""
-        place.driver = self._driver(place, TAKEOVER_SPEC)
-        partner = self._partner_no(place)
-        self._emit(TakeoverEvent(seat=place.number, partner=partner, bot=True, why=why))
-        if self.hand is not None and self.stage in (Stage.COUNTDOWN, Stage.PLAYING):
-            place.driver.begin(view(self.hand, place.number), self.match.totals)
-            if self.stage is Stage.PLAYING:
-                self._plan(place, now)
-                self._replan_partner(place, now)
+        place.driver = self.bots.driver(place, TAKEOVER_SPEC)
+        partner = self.ctx.partner_no(place)
+        self.ctx.emit(TakeoverEvent(seat=place.number, partner=partner, bot=True, why=why))
+        if self.ctx.hand is not None and self.ctx.stage in (Stage.COUNTDOWN, Stage.PLAYING):
+            place.driver.begin(view(self.ctx.hand, place.number), self.ctx.match.totals)
+            if self.ctx.stage is Stage.PLAYING:
+                self.bots.plan(place, now)
+                self.bots.replan_partner(place, now)
 
-    def _release(self, place: Place, now: int) -> None:
+    def release(self, place: Place, now: int) -> None:
         """A person away for ``reconnect_s`` loses the place: the token stops working,
-        a bot plays it, anyone may join it."""
+        a bot plays it, anyone may join it. (The table passes the host's role on,
+        ``Table.release``.)"""
         place.token_hash, place.left_ms, place.name, place.ready = None, None, "", False
         place.person = None
         place.stand_in = None  # a bot plays on for nobody in particular
-        self._out.records.append(SeatRecord(place.number, "", None, None, place.partner))
-        self._emit(
-            SeatEvent(seat=place.number, partner=self._partner_no(place), name=None, bot=None)
+        self.ctx.store(SeatRecord(place.number, "", None, None, place.partner))
+        self.ctx.emit(
+            SeatEvent(seat=place.number, partner=self.ctx.partner_no(place), name=None, bot=None)
         )
-        if place.driver is None and self.stage is not Stage.SEATING:
-            self._takeover(place, now)
-        self._host_gone(place)  # a host who lost the place is host no more
+        if place.driver is None and self.ctx.stage is not Stage.SEATING:
+            self.takeover(place, now)
+
+    def back_from_bot(self, place: Place, now: int) -> bool:
+        """A connected person a bot stands in for (``ready_s`` ran out) plays or says
+        ready: the bot hands the place back."""
+        if place.bot is not None or place.driver is None or place.conn is None:
+            return False
+        place.driver.stop()
+        place.driver = None
+        self.partners.let_go(place)
+        self.ctx.emit(
+            TakeoverEvent(seat=place.number, partner=self.ctx.partner_no(place), bot=False)
+        )
+        self.bots.replan_partner(place, now)
+        return True

@@ -9,8 +9,9 @@ Each finished match keeps who played each seat in it (``names``; a person a bot 
 in for is named, not the bot): its end panel, the series and the stored records name
 them whatever happens to the seats afterwards.
 
-``Series`` is the ``Table``'s part that starts the next match (``_next_match``) and
-rolls a restored table's hands into the matches they belonged to (``_roll_match``).
+``Series`` is the ``Table``'s collaborator that starts the next match (``next_match``)
+and rolls a restored table's hands into the matches they belonged to (``roll_match``);
+the match and its number are the table's (``TableContext.match``, ``match_no``).
 What the store keeps of a series: a ``MatchBegunRecord`` when a match after the first
 begins (the table is unfinished again), and each finished match's ``MatchRecord``
 with its number and first hand. Hands are numbered across the whole series, so a
@@ -21,101 +22,71 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from nertz.engine import Match, Rules
-from nertz.server.protocol import MatchEndEvent, NextMatchEvent, ReadyEvent, TableEvent
-from nertz.server.table.commands import Out, Stage
+from nertz.engine import Match
+from nertz.server.protocol import MatchEndEvent, NextMatchEvent, ReadyEvent
+from nertz.server.table.commands import Stage
+from nertz.server.table.context import Actions, TableContext
 from nertz.server.table.records import MatchBegunRecord, MatchRecord
-from nertz.server.table.seats import Place
-from nertz.server.table.settings import Settings
 
 __all__ = ["Series"]
 
 
 class Series:
-    """The ``Table``'s series of matches. State: ``match_no`` (from 1), ``first_hand``
-    (the current match's first hand number) and ``past_winners`` (each finished
-    earlier match's winning seats)."""
+    """The ``Table``'s series of matches. State: ``past_winners`` (each finished
+    earlier match's winning seats), ``past_names``, ``over_names`` and ``over_at``."""
 
-    rules: Rules
-    settings: Settings
-    places: list[Place]
-    match: Match
-    stage: Stage
-    hand_no: int
-    _out: Out
-    match_no: int
-    first_hand: int
-    past_winners: list[tuple[int, ...]]
-    past_names: list[list[str | None]]
-    """Who played each seat in each finished earlier match (``played_names``)."""
-    over_names: list[str | None] | None
-    """Who played each seat in the current match, once it is over."""
-    _told_names: list[list[str | None] | None]
-    """Restoring: the names each stored ``match_end`` event told (``_restore_names``)."""
-    over_at: int | None
-    """When the current match ended (table time), once it has."""
-
-    if TYPE_CHECKING:
-
-        def _emit(self, event: TableEvent, skip: int | None = None) -> bytes: ...
-
-        def _deal(self, now: int) -> None: ...
-
-        def _error(self, conn: int, code: str, reason: str, seq: int | None = None) -> None: ...
-
-        def _partner_no(self, place: Place) -> int | None: ...
-
-        def _disconnect(self, conn: int, now: int) -> None: ...
-
-        def _release(self, place: Place, now: int) -> None: ...
-
-    def _init_series(self) -> None:
-        self.match_no = 1
+    def __init__(self, ctx: TableContext, actions: Actions) -> None:
+        self.ctx = ctx
+        self.actions = actions
         # A lesson's hand comes before the match: the practice hands after it are the
-        # match (``Practicing.counts``).
-        self.first_hand = 2 if self.settings.lesson else 1
-        self.past_winners = []
-        self.past_names = []
-        self.over_names = None
-        self.over_at = None
-        self._told_names = []
+        # match (``Practice.counts``).
+        ctx.first_hand = 2 if ctx.settings.lesson else 1
+        self.past_winners: list[tuple[int, ...]] = []
+        self.past_names: list[list[str | None]] = []
+        """Who played each seat in each finished earlier match (``played_names``)."""
+        self.over_names: list[str | None] | None = None
+        """Who played each seat in the current match, once it is over."""
+        self.over_at: int | None = None
+        """When the current match ended (table time), once it has."""
+        self._told_names: list[list[str | None] | None] = []
+        """Restoring: the names each stored ``match_end`` event told (``restore_names``)."""
 
     def played_names(self) -> list[str | None]:
         """Each seat's name now: its person (a bot standing in for them keeps their
         name), its bot, at a partnership seat both joined ("Ann & Bob", R40); None for
         a seat nobody holds."""
-        per_seat = len(self.places) // self.settings.seats
+        per_seat = len(self.ctx.places) // self.ctx.settings.seats
         out: list[str | None] = []
-        for seat in range(self.settings.seats):
-            both = self.places[seat * per_seat : (seat + 1) * per_seat]
+        for seat in range(self.ctx.settings.seats):
+            both = self.ctx.places[seat * per_seat : (seat + 1) * per_seat]
             names = [p.name for p in both if p.name]
             out.append(" & ".join(names) if names else None)
         return out
 
     def series_names(self) -> list[list[str | None]]:
         """Who played each seat in each finished match, the current one once over."""
-        over = [self.over_names] if self.match.over and self.over_names is not None else []
+        over = [self.over_names] if self.ctx.match.over and self.over_names is not None else []
         return [*self.past_names, *over]
 
     def series_wins(self) -> list[int]:
         """Matches won per seat so far, the current one included once it is over."""
-        wins = [0] * self.settings.seats
+        wins = [0] * self.ctx.settings.seats
         finished = list(self.past_winners)
-        if self.match.over:
-            finished.append(tuple(self.match.winners))
+        if self.ctx.match.over:
+            finished.append(tuple(self.ctx.match.winners))
         for winners in finished:
             for seat in winners:
                 wins[seat] += 1
         return wins
 
-    def _history(self) -> list[list[int]]:
+    def history(self) -> list[list[int]]:
         """Each seat's running total after each finished hand of the current match (the
         client's chart)."""
-        running = [0] * self.settings.seats
+        running = [0] * self.ctx.settings.seats
         out: list[list[int]] = []
-        for record in self.match.hands:
+        for record in self.ctx.match.hands:
             running = [t + s.score for t, s in zip(running, record.scores, strict=True)]
             out.append(running)
         return out
@@ -126,114 +97,122 @@ class Series:
         a match is over, who played each seat of each finished match (``names``) and
         who won it (``winners``): the standings name the people who won."""
         names = self.series_names()
-        series = {"match": self.match_no, "wins": self.series_wins(), "first_hand": self.first_hand}
+        series = {
+            "match": self.ctx.match_no,
+            "wins": self.series_wins(),
+            "first_hand": self.ctx.first_hand,
+        }
         if not names:
             return series
         won = [list(w) for w in self.past_winners]
-        if self.match.over:
-            won.append(list(self.match.winners))
+        if self.ctx.match.over:
+            won.append(list(self.ctx.match.winners))
         return {**series, "names": names, "winners": won}
 
-    def _ready(self, conn: int, index: int | None) -> None:
+    def ready(self, conn: int, index: int | None) -> None:
         """Ready for the first deal or the next one (``again`` is for the next match)."""
         if index is None:
-            self._error(conn, "not_seated", "spectators have no seat to get ready")
-        elif self.stage in (Stage.SEATING, Stage.BETWEEN):
-            place = self.places[index]
+            self.ctx.error(conn, "not_seated", "spectators have no seat to get ready")
+        elif self.ctx.stage in (Stage.SEATING, Stage.BETWEEN):
+            place = self.ctx.places[index]
             if place.ready:
-                self._error(conn, "already_ready", "this seat is already ready")
+                self.ctx.error(conn, "already_ready", "this seat is already ready")
             else:
                 place.ready = True
-                self._emit(ReadyEvent(seat=place.number, partner=self._partner_no(place)))
+                self.ctx.emit(ReadyEvent(seat=place.number, partner=self.ctx.partner_no(place)))
         else:
-            self._error(conn, "not_now", f"nothing to get ready for while {self.stage.value}")
+            self.ctx.error(
+                conn, "not_now", f"nothing to get ready for while {self.ctx.stage.value}"
+            )
 
-    def _again(self, conn: int, index: int | None) -> None:
+    def again(self, conn: int, index: int | None) -> None:
         """Play again: the place is ready for the next match (its ``ready`` shows it)."""
         if index is None:
-            self._error(conn, "not_seated", "spectators have no seat to play again")
-        elif self.stage is not Stage.OVER:
-            self._error(conn, "not_now", "play again once the match is over (R32)")
-        elif self.places[index].ready:
-            self._error(conn, "already_ready", "this seat already said play again")
+            self.ctx.error(conn, "not_seated", "spectators have no seat to play again")
+        elif self.ctx.stage is not Stage.OVER:
+            self.ctx.error(conn, "not_now", "play again once the match is over (R32)")
+        elif self.ctx.places[index].ready:
+            self.ctx.error(conn, "already_ready", "this seat already said play again")
         else:
-            place = self.places[index]
+            place = self.ctx.places[index]
             place.ready = True
-            self._emit(ReadyEvent(seat=place.number, partner=self._partner_no(place)))
+            self.ctx.emit(ReadyEvent(seat=place.number, partner=self.ctx.partner_no(place)))
 
-    def _maybe_again(self, now: int) -> None:
+    def maybe_again(self, now: int) -> None:
         """The next match once every connected person said "Play again" (bots always
         agree; people who are away are not waited for), and at least one person did."""
-        people = [p for p in self.places if p.bot is None and p.conn is not None]
+        people = [p for p in self.ctx.places if p.bot is None and p.conn is not None]
         if people and all(p.ready for p in people):
-            self._next_match(now)
+            self.next_match(now)
 
-    def _leave(self, conn: int, index: int | None, now: int) -> None:
-        """Leaving on purpose: the connection closes and the place is free at once (a
-        bot plays it, anyone may join it), where a dropped connection keeps it."""
-        self._out.closes.append((conn, "left"))
-        self._disconnect(conn, now)
-        if index is not None and self.places[index].bot is None:
-            self._release(self.places[index], now)
-
-    def _match_over(self, now: int) -> None:
+    def match_over(self, now: int) -> None:
         """The match is over (R32): everyone is told, with how long until the host may
         start the next; its record, with its place in the series."""
-        self.stage = Stage.OVER
+        self.ctx.stage = Stage.OVER
         self.over_at = now
-        totals, winners = self.match.totals, self.match.winners
-        wait = self.settings.host_start_s * 1000
+        totals, winners = self.ctx.match.totals, self.ctx.match.winners
+        wait = self.ctx.settings.host_start_s * 1000
         self.over_names = names = self.played_names()
-        self._emit(
+        self.ctx.emit(
             MatchEndEvent(
                 totals=list(totals), winners=list(winners), host_wait_ms=wait, names=names
             )
         )
-        players = tuple((p.number, p.partner, p.name or None, p.bot) for p in self.places)
-        self._out.records.append(
-            MatchRecord(tuple(totals), tuple(winners), self.match_no, self.first_hand, players)
+        players = tuple((p.number, p.partner, p.name or None, p.bot) for p in self.ctx.places)
+        self.ctx.store(
+            MatchRecord(
+                tuple(totals), tuple(winners), self.ctx.match_no, self.ctx.first_hand, players
+            )
         )
 
     def host_start_ms(self) -> int | None:
         """Once the match is over: when (table time) the host may start the next without
         waiting for everyone's "Play again" (``Settings.host_start_s``)."""
-        if self.stage is not Stage.OVER or self.over_at is None:
+        if self.ctx.stage is not Stage.OVER or self.over_at is None:
             return None
-        return self.over_at + self.settings.host_start_s * 1000
+        return self.over_at + self.ctx.settings.host_start_s * 1000
 
-    def _next_match(self, now: int) -> None:
+    def next_match(self, now: int) -> None:
         """The next match of the series at the same seats: totals from zero (R32)."""
-        self.past_winners.append(tuple(self.match.winners))
+        self.past_winners.append(tuple(self.ctx.match.winners))
         self.past_names.append(self.over_names or self.played_names())
         self.over_names = None
-        self.match = Match(self.settings.seats, self.rules)
-        self.match_no += 1
-        self.first_hand = self.hand_no + 1
+        self.ctx.match = Match(self.ctx.settings.seats, self.ctx.rules)
+        self.ctx.match_no += 1
+        self.ctx.first_hand = self.ctx.hand_no + 1
         self.over_at = None
-        self._out.records.append(MatchBegunRecord(self.match_no, self.first_hand))
-        self._emit(NextMatchEvent(match=self.match_no, wins=self.series_wins()))
-        self._deal(now)
+        self.ctx.store(MatchBegunRecord(self.ctx.match_no, self.ctx.first_hand))
+        self.ctx.emit(NextMatchEvent(match=self.ctx.match_no, wins=self.series_wins()))
+        self.actions.deal(now)
 
-    def _roll_match(self, hand_no: int) -> None:
+    def roll_match(self, hand_no: int) -> None:
         """Restoring: hand ``hand_no`` follows a finished match, so it opened the next
         (under the rules in force then; a first hand, under the rules it was dealt by)."""
-        if not self.match.hands:
-            self.match = Match(self.settings.seats, self.rules)
-        elif self.match.over:
-            self.past_winners.append(tuple(self.match.winners))
-            self.past_names.append(self._names_told(len(self.past_names)))
-            self.match = Match(self.settings.seats, self.rules)
-            self.match_no += 1
-            self.first_hand = hand_no
+        if not self.ctx.match.hands:
+            self.ctx.match = Match(self.ctx.settings.seats, self.ctx.rules)
+        elif self.ctx.match.over:
+            self.past_winners.append(tuple(self.ctx.match.winners))
+            self.past_names.append(self.names_told(len(self.past_names)))
+            self.ctx.match = Match(self.ctx.settings.seats, self.ctx.rules)
+            self.ctx.match_no += 1
+            self.ctx.first_hand = hand_no
 
-    def _restore_names(self, events: Sequence[bytes]) -> None:
+    def resumed(self, now: int) -> None:
+        """Restoring, once the hands are replayed: who played a match that is over, and
+        the host's wait for the next counted anew from ``now``."""
+        over = self.ctx.match.over
+        if over:
+            self.over_names = self.names_told(len(self.past_names))
+        self.over_at = now if over else None
+
+    def restore_names(self, events: Sequence[bytes]) -> None:
         """Restoring, before the hands are replayed: who played each finished match, as
-        its ``match_end`` event told everyone (``_names_told``)."""
+        its ``match_end`` event told everyone (``names_told``)."""
         self._told_names = [
             json.loads(body)["e"].get("names") for body in events if b'"k":"match_end"' in body
         ]
 
-    def _names_told(self, number: int) -> list[str | None]:
+    def names_told(self, number: int) -> list[str | None]:
         """The names the ``number``-th (from 0) ``match_end`` event told; for a match
         that ended before events carried them, the seats' names now (the best there is)."""
         told = self._told_names

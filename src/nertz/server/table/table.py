@@ -9,13 +9,22 @@ ids, connections to close, records for the store (``records.py``), a reply. Its 
 next deal; a bot taking over an empty seat; a partner's hold lapsing, R40) are one
 number, ``next_deadline()``: the driver wakes the table then with ``Wake``.
 
-This module is the table itself: dispatching messages, the match (deals, Go, plays,
-the end of a hand) and the timers. Its other parts: seats and connections
-(``seats.Seating``), partners' holds (``partners.Partnering``, R40), the bots in its
-seats (``bots.BotSeats``), its series (``series.Series``), its host (``host.Hosting``),
-a practice table's pause, hints and lesson (``practice``) and its lifetimes
+This module is the table itself: routing messages and timers, the match (deals, Go,
+plays, the end of a hand). It is composed of collaborators, each owning its own state
+behind a small interface (STYLE.md, "compose, don't mix in"), and sharing the table's
+state through one ``TableContext`` (``context.py``): seats and connections
+(``seats.Seats``), partners' holds (``partners.Partners``, R40), the bots in its seats
+(``bots.Bots``), its series (``series.Series``), its host (``host.Host``), a practice
+table's pause, hints and lesson (``practice.Practice``), its lifetimes
 (``lifetimes.Lifetimes``: the start of a match, the ready countdown, how long it lives
-with nobody there).
+with nobody there), its chat (``chat.Chat``) and races settled by credited time
+(``fair.FairRaces``).
+
+A play takes one path, whoever makes it (a person, a bot, a lesson's teacher):
+``_play`` (a practice table may refuse it; with fair races it is credited a time and
+may wait for its race) → ``_apply`` (the engine) → ``_engine_events`` (everyone is
+told) → ``_log_inputs`` (its input record, with the play's arrival and credited time
+passed along as values, ``Stamps``).
 
 What leaves a table: events are public (the engine's events carry face-up cards
 only) and are serialised once for everyone; a connection's full state is built from
@@ -32,7 +41,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, assert_never
 
 import msgspec
 
@@ -62,7 +71,6 @@ from nertz.server.protocol import (
     CountdownEvent,
     DealtEvent,
     Drop,
-    EventMsg,
     HandEndEvent,
     Hello,
     Host,
@@ -71,25 +79,33 @@ from nertz.server.protocol import (
     Play,
     Pong,
     Ready,
-    Refused,
     ResumedEvent,
     Resync,
     StateMsg,
     Stuck,
-    TableEvent,
     encode,
 )
-from nertz.server.table.bots import BotSeats
-from nertz.server.table.chat import Chatting
-from nertz.server.table.commands import Command, Connect, Disconnect, Inbound, Join, Out, Stage
+from nertz.server.table.bots import Bots
+from nertz.server.table.chat import Chat
+from nertz.server.table.commands import (
+    Command,
+    Connect,
+    Disconnect,
+    Inbound,
+    Join,
+    Out,
+    Stage,
+    WireTrip,
+)
+from nertz.server.table.context import Due, Place, Stamps, TableContext, Timer
 from nertz.server.table.fair import FairRaces
-from nertz.server.table.host import Hosting, rules_from
+from nertz.server.table.host import Host as HostRole
+from nertz.server.table.host import rules_from
 from nertz.server.table.lifetimes import Lifetimes
-from nertz.server.table.partners import Partnering
-from nertz.server.table.practice import Practicing
+from nertz.server.table.partners import Partners
+from nertz.server.table.practice import Practice
 from nertz.server.table.records import (
     DealRecord,
-    EventRecord,
     InputRecord,
     Record,
     ScoreRecord,
@@ -101,16 +117,14 @@ from nertz.server.table.records import (
     read_records,
     rebuild_deal,
 )
-from nertz.server.table.seats import Place, Seating
+from nertz.server.table.seats import Seats
 from nertz.server.table.series import Series
 from nertz.server.table.settings import Settings
 
 __all__ = ["Table", "restore_from_records"]
 
 
-class Table(
-    FairRaces, Seating, Partnering, BotSeats, Series, Hosting, Practicing, Lifetimes, Chatting
-):
+class Table:
     """One table's match. Not thread-safe: one actor calls it (STYLE.md)."""
 
     def __init__(
@@ -123,82 +137,184 @@ class Table(
         dealer: Callable[[int, Rules, int], Deal] | None = None,
     ) -> None:
         settings.check()
-        self.code = code
-        self.rules = rules
-        self.settings = settings
-        self.per_seat = PARTNERS if rules.partnerships else 1
-        """Places per seat: two people share a seat at a partnership table (R40)."""
-        self.places = [
+        per_seat = PARTNERS if rules.partnerships else 1
+        places = [
             Place(number, partner)
             for number in range(settings.seats)
-            for partner in range(self.per_seat)
+            for partner in range(per_seat)
         ]
-        """Every place, seat by seat: ``places[seat * per_seat + partner]``."""
+        # This incarnation (``TableContext.epoch``): a table made with ``rng_seed``, in
+        # tests, has a fixed one.
+        epoch = secrets.token_hex(4) if rng_seed is None else f"{rng_seed:016x}"[-8:]
+        self.ctx = ctx = TableContext(
+            code=code,
+            rules=rules,
+            settings=settings,
+            epoch=epoch,
+            per_seat=per_seat,
+            places=places,
+            holds=Holds(settings.seats),
+            match=Match(settings.seats, rules),
+        )
         for number, spec in settings.bots.items():
             for partner, bot in enumerate(parse_places(spec, rules.partnerships)):
                 if bot is not None:
-                    place = self.place(number, partner)
+                    place = ctx.place(number, partner)
                     place.bot = str(bot)
                     place.name = bot_name(number, partner)  # "Ada", not a spec
-        self.holds = Holds(settings.seats)
-        """R40: what each partner holds (only partnership tables pick anything up)."""
-        self.match = Match(settings.seats, rules)
-        self._init_series()
-        self._init_chat()
-        self.stage = Stage.SEATING
-        self.hand: Hand | None = None
-        self.hand_no = 0
-        self.events: list[bytes] = []
-        """Every event message so far; ``events[v - 1]`` has version ``v``."""
-        self.conns: dict[int, int | None] = {}
-        """Connection id -> place index (None for a spectator)."""
-        self.now = 0
-        self._begin_lifetime(rng_seed)
-        self.go_at: int | None = None
-        self.next_at: int | None = None
+        seed = rng_seed if rng_seed is not None else secrets.randbits(63)
+        # The collaborators, each given only those it asks (lower ones first).
+        self.chat = Chat(ctx)
+        self.partners = Partners(ctx)
+        self.series = Series(ctx, self)
+        self.lifetimes = Lifetimes(ctx, self, self.partners, self.series)
+        self.practice = Practice(ctx, self, self.lifetimes)
+        self.bots = Bots(ctx, self, self.partners, self.practice, seed)
+        self.seating = Seats(ctx, self, self.partners, self.bots, self.chat)
+        self.host = HostRole(
+            ctx, self, self.seating, self.bots, self.partners, self.series, self.lifetimes
+        )
+        self.fair = FairRaces(ctx, self.practice, self._apply)
         self._logged = 0
         """How many of ``hand.log`` have gone out as records."""
-        self._due: tuple[int, str, int] | None = None
+        self._due: Due | None = None
         self._due_known = False
         """``_due`` is ``_next_due()`` now: state changes only in ``handle`` (``restore``,
         ``adopt``), so most commands need one pass over the timers, not three."""
-        self._out = Out()
-        self._seed = rng_seed if rng_seed is not None else secrets.randbits(63)
-        self._bot_seeds = 0
-        self.dealer = dealer or (self._deal_lesson if settings.lesson else deal)
+        self.dealer = dealer or (self.practice.deal_lesson if settings.lesson else deal)
         """``deal`` (R33); tests pass explicit deals (``Deal.from_layouts``)."""
-        for place in self.places:
+        for place in places:
             if place.bot is not None:
-                place.driver = self._driver(place, place.bot)
-        self._fair_init()
+                place.driver = self.bots.driver(place, place.bot)
+
+    # ------------------------------------------------------------------ what others read
+
+    @property
+    def code(self) -> str:
+        return self.ctx.code
+
+    @property
+    def rules(self) -> Rules:
+        """The rules in force (the host may change them between matches)."""
+        return self.ctx.rules
+
+    @property
+    def settings(self) -> Settings:
+        return self.ctx.settings
+
+    @property
+    def per_seat(self) -> int:
+        return self.ctx.per_seat
+
+    @property
+    def places(self) -> list[Place]:
+        return self.ctx.places
+
+    @property
+    def seats(self) -> list[Place]:
+        """Each seat's first place (its only one without partnerships)."""
+        return self.ctx.seats
+
+    def place(self, seat: int, partner: int = 0) -> Place:
+        return self.ctx.place(seat, partner)
+
+    @property
+    def holds(self) -> Holds:
+        return self.ctx.holds
+
+    @property
+    def stage(self) -> Stage:
+        return self.ctx.stage
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.ctx.hand
+
+    @property
+    def hand_no(self) -> int:
+        return self.ctx.hand_no
+
+    @property
+    def match(self) -> Match:
+        return self.ctx.match
+
+    @property
+    def match_no(self) -> int:
+        return self.ctx.match_no
+
+    @property
+    def first_hand(self) -> int:
+        """The current match's first hand (hands are numbered across the series)."""
+        return self.ctx.first_hand
+
+    @property
+    def events(self) -> list[bytes]:
+        return self.ctx.events
+
+    @property
+    def conns(self) -> dict[int, int | None]:
+        return self.ctx.conns
+
+    @property
+    def now(self) -> int:
+        return self.ctx.now
+
+    @property
+    def epoch(self) -> str:
+        return self.ctx.epoch
+
+    @property
+    def version(self) -> int:
+        return self.ctx.version
+
+    @property
+    def done(self) -> bool:
+        """Nothing more happens here: the table may leave memory (``Lifetimes``)."""
+        return self.lifetimes.done
+
+    @property
+    def closed(self) -> str | None:
+        return self.lifetimes.closed
+
+    @property
+    def kept(self) -> int | None:
+        """The place index kept for the creator until they sit (``Host``)."""
+        return self.host.kept
+
+    def keep_for_creator(self, now: int) -> None:
+        self.host.keep_for_creator(now)
 
     # ------------------------------------------------------------------ driver API
 
     def handle(self, command: Command, now_ms: int) -> Out:
         """Apply one command at table time ``now_ms`` (never going back)."""
-        self.now = now = max(self.now, now_ms)
+        ctx, lifetimes = self.ctx, self.lifetimes
+        ctx.now = now = max(ctx.now, now_ms)
         due = self._due if self._due_known else self._next_due()
-        if due is not None and due[0] <= now:
+        if due is not None and due.at <= now:
             self._advance(now)
         self._due_known = False
         if type(command) is Inbound:
             self._inbound(command.conn, command.message, now)
         elif type(command) is Join:
-            self._out.reply = self._claim_host(self._join(command, now), command)
-            self._active(now)
+            joined = self.seating.join(command, now, self.host.kept_place(now))
+            ctx.out.reply = self.host.claim(joined, command)
+            lifetimes.active(now)
         elif type(command) is Connect:
-            self._connect(command, now)
+            self.seating.connect(command, now)
             if command.token_hash is not None:  # a spectator keeps nothing alive
-                self._active(now)
+                lifetimes.active(now)
         elif type(command) is Disconnect:
-            self._disconnect(command.conn, now)
-        self._maybe_start(now)
+            self.seating.disconnect(command.conn, now)
+        elif type(command) is WireTrip:
+            self.fair.wire(command.conn, command.round_trip_ms)
+        lifetimes.maybe_start(now)
         self._advance(now)
-        clocks = (self.empty_since, self.unattended_since)
-        self._presence(now)
-        if (self.empty_since, self.unattended_since) != clocks:
+        clocks = (lifetimes.empty_since, lifetimes.unattended_since)
+        lifetimes.presence(now)
+        if (lifetimes.empty_since, lifetimes.unattended_since) != clocks:
             self._due_known = False
-        out, self._out = self._out, Out()
+        out, ctx.out = ctx.out, Out()
         return out
 
     def next_deadline(self) -> int | None:
@@ -206,29 +322,91 @@ class Table(
         if not self._due_known:
             self._due, self._due_known = self._next_due(), True
         due = self._due
-        return due[0] if due else None
-
-    @property
-    def version(self) -> int:
-        return len(self.events)
+        return due.at if due else None
 
     def info(self) -> dict[str, Any]:
         """The table as the lobby and every connection see it (no hidden state)."""
+        ctx = self.ctx
         return {
-            "code": self.code,
-            "stage": self.stage.value,
-            "hand": self.hand_no,
-            "seats": [self._seat_public(n) for n in range(self.settings.seats)],
-            "totals": list(self.match.totals),
-            "history": self._history(),
-            "winners": list(self.match.winners),
-            "rules": self.rules.as_dict(),
-            "public": self.settings.public,
-            "series": self.series_public(),
-            "host": self.host_public(),
-            **self.practice_public(),
-            **self._lifetime_info(),
+            "code": ctx.code,
+            "stage": ctx.stage.value,
+            "hand": ctx.hand_no,
+            "seats": [self.seating.public(n) for n in range(ctx.settings.seats)],
+            "totals": list(ctx.match.totals),
+            "history": self.series.history(),
+            "winners": list(ctx.match.winners),
+            "rules": ctx.rules.as_dict(),
+            "public": ctx.settings.public,
+            "series": self.series.series_public(),
+            "host": self.host.public(),
+            **self.practice.public(),
+            **self.lifetimes.info(),
         }
+
+    def adopt(self, conns: dict[int, int | None]) -> None:
+        """Take over the connections of a table this one replaces (rebuilt after an
+        exception): everyone gets a fresh state."""
+        self._due_known = False
+        self.seating.adopt(conns)
+
+    # ------------------------------------------------------------------ ``Actions``
+
+    def deal(self, now: int) -> None:
+        """R33: each seat gets its own 52 cards back, shuffled; countdown to Go (R8)."""
+        ctx = self.ctx
+        seed = secrets.randbits(63)
+        dealt = self.dealer(ctx.settings.seats, ctx.rules, seed)
+        ctx.hand_no += 1
+        ctx.store(DealRecord(ctx.hand_no, dealt.layouts, dealt.seed, dealt.middle))
+        ctx.hand = hand = Hand(dealt, ctx.rules)
+        self._logged = 0
+        ctx.stage = Stage.COUNTDOWN
+        ctx.go_at = now + ctx.settings.countdown_ms
+        ctx.next_at = None
+        self.lifetimes.dealt()
+        self.partners.clear()
+        for place in ctx.places:
+            place.ready = False
+        ctx.emit(DealtEvent(hand=ctx.hand_no, table=spectator_view(hand)))
+        ctx.emit(CountdownEvent(go_in_ms=ctx.settings.countdown_ms))
+        for place in ctx.places:
+            if place.driver is not None:
+                place.driver.begin(view(hand, place.number), ctx.match.totals)
+
+    def play(self, place: Place, move: Move, now: int, conn: int | None, seq: int) -> bool:
+        """A bot's move, or a lesson's teacher's, along the one path (``_play``)."""
+        return self._play(place, move, now, conn, seq)
+
+    def takeover(self, place: Place, now: int, why: str | None = None) -> None:
+        self.seating.takeover(place, now, why)
+
+    def release(self, place: Place, now: int) -> None:
+        """A person loses the place (``Seats.release``); a host who lost it is host no
+        more (``Host.gone``)."""
+        self.seating.release(place, now)
+        self.host.gone(place)
+
+    def send_state(self, conn: int) -> None:
+        """The whole table as ``conn`` sees it (its seat's view, or a spectator's)."""
+        ctx = self.ctx
+        index = ctx.conns.get(conn)
+        place = None if index is None else ctx.places[index]
+        hand = ctx.hand
+        seen: dict[str, Any] | None = None
+        if hand is not None:
+            seen = spectator_view(hand) if place is None else view(hand, place.number)
+        message = StateMsg(
+            ctx.version,
+            self.info(),
+            seen,
+            None if place is None else place.number,
+            None if place is None or ctx.per_seat == 1 else place.partner,
+            now_ms=ctx.now,
+            epoch=ctx.epoch,
+            host_start_ms=self.series.host_start_ms(),
+            chat=list(self.chat.lines),
+        )
+        ctx.send(conn, encode(message))
 
     # ------------------------------------------------------------------ restore
 
@@ -247,358 +425,380 @@ class Table(
         partnership seat, R40), every hand from its deal and its inputs (``replay``),
         the event log. Raises ``ValueError`` on a corrupt log."""
         table = cls(code, rules, settings, dealer=dealer)
-        table._seat_records(seats)
-        table.events = list(events)
-        per_hand, in_force = rules_from(rules, events)
-        table._restore_names(events)  # who played each finished match (series.py)
+        table.resume(seats, hands, events)
+        return table
+
+    def resume(
+        self,
+        seats: Sequence[SeatRecord],
+        hands: Sequence[StoredHand],
+        events: Sequence[bytes],
+    ) -> None:
+        """``restore``'s work on a table just made: every place, every hand replayed,
+        the event log, each part's state read back from it."""
+        ctx, series = self.ctx, self.series
+        self.seating.restore(seats)
+        ctx.events = list(events)
+        per_hand, in_force = rules_from(ctx.rules, events)
+        series.restore_names(events)  # who played each finished match
         for record, log in hands:
-            table.rules = per_hand.get(record.hand, table.rules)  # as the host left them
-            table._roll_match(record.hand)
-            replayed = replay(rebuild_deal(record, table.rules), table.rules, log)
-            table.hand, table.hand_no, table._logged = replayed, record.hand, len(replayed.log)
-            table.now = max(table.now, replayed.now)
-            if replayed.over and table.counts(record.hand):
-                table.match.record(replayed.scores(), hand_caller(replayed))
-        if table.match.over:
-            table.over_names = table._names_told(len(table.past_names))
-        table._restore_host(events, in_force)
-        table._restore_stand_ins(events)  # the bots the host put in for people away
-        table.over_at = table.now if table.match.over else None  # the host's wait anew
-        now = table.now
-        for place in table.places:
+            ctx.rules = per_hand.get(record.hand, ctx.rules)  # as the host left them
+            series.roll_match(record.hand)
+            replayed = replay(rebuild_deal(record, ctx.rules), ctx.rules, log)
+            ctx.hand, ctx.hand_no, self._logged = replayed, record.hand, len(replayed.log)
+            ctx.now = max(ctx.now, replayed.now)
+            if replayed.over and self.practice.counts(record.hand):
+                ctx.match.record(replayed.scores(), hand_caller(replayed))
+        self.host.restore(events, in_force)
+        self.host.restore_stand_ins(events)  # the bots the host put in for people away
+        series.resumed(ctx.now)
+        now = ctx.now
+        for place in ctx.places:
             place.driver = None
             if place.bot is None and place.token_hash is not None:
                 place.left_ms = now  # everyone reconnects; the takeover clock starts now
                 if place.stand_in is not None:
-                    place.driver = table._driver(place, place.stand_in)
+                    place.driver = self.bots.driver(place, place.stand_in)
             elif place.bot is not None:
-                place.driver = table._driver(place, place.bot)
-        hand = table.hand
+                place.driver = self.bots.driver(place, place.bot)
+        hand = ctx.hand
         if hand is None:
-            table.stage = Stage.SEATING
+            ctx.stage = Stage.SEATING
         elif hand.over:
-            table.stage = Stage.OVER if table.match.over else Stage.BETWEEN
-            table.next_at = now + settings.next_hand_s * 1000
+            ctx.stage = Stage.OVER if ctx.match.over else Stage.BETWEEN
+            ctx.next_at = now + ctx.settings.next_hand_s * 1000
         else:
             if hand.phase is Phase.WAITING:
-                table.stage = Stage.COUNTDOWN
-                table.go_at = now + settings.countdown_ms
+                ctx.stage = Stage.COUNTDOWN
+                ctx.go_at = now + ctx.settings.countdown_ms
             else:
-                table.stage = Stage.PLAYING
-            for place in table.places:
+                ctx.stage = Stage.PLAYING
+            for place in ctx.places:
                 if place.driver is not None:
-                    place.driver.begin(view(hand, place.number), table.match.totals)
-            if table.stage is Stage.PLAYING:
-                for place in table.places:
-                    if place.driver is not None:
-                        table._plan(place, now)
-        table.empty_since = now if table._nobody_there() else None
-        table.unattended_since = table.active_at = now  # everyone reconnects from now
-        table._emit(ResumedEvent(stage=table.stage.value))
-        table._due_known = False
-        return table
+                    place.driver.begin(view(hand, place.number), ctx.match.totals)
+            if ctx.stage is Stage.PLAYING:
+                self.bots.plan_all(now)
+        self.lifetimes.resumed(now)
+        ctx.emit(ResumedEvent(stage=ctx.stage.value))
+        self._due_known = False
 
     def take_out(self) -> Out:
         """Records produced outside ``handle`` (by ``restore``)."""
-        out, self._out = self._out, Out()
+        out, self.ctx.out = self.ctx.out, Out()
         return out
 
     # ------------------------------------------------------------------ commands
 
     def _inbound(self, conn: int, message: ClientMessage, now: int) -> None:
-        if conn not in self.conns:
-            self._error(conn, "not_joined", "say hello first")
+        """Route one client message to the part of the table it is for."""
+        ctx = self.ctx
+        if conn not in ctx.conns:
+            ctx.error(conn, "not_joined", "say hello first")
             return
-        index = self.conns[conn]
+        index = ctx.conns[conn]
         kind = type(message)
         if kind is Play or kind is Call or kind is Stuck:
             seq = message.seq  # type: ignore[union-attr]
             if index is None:
-                self._error(conn, "not_seated", "spectators cannot play", seq)
+                ctx.error(conn, "not_seated", "spectators cannot play", seq)
                 return
             if kind is Play:
                 try:
                     move = Move.parse(message.move)  # type: ignore[union-attr]
                 except ValueError as error:
-                    self._error(conn, "bad_move", str(error), seq)
+                    ctx.error(conn, "bad_move", str(error), seq)
                     return
             else:
                 move = Move.parse("NERTZ" if kind is Call else "STUCK")
-            self._active(now)
-            self._back_from_bot(self.places[index], now)  # the ready countdown's bot goes
-            self._play(self.places[index], move, now, conn, seq, message.at)  # type: ignore[union-attr]
+            self.lifetimes.active(now)
+            place = ctx.places[index]
+            self.seating.back_from_bot(place, now)  # the ready countdown's bot goes
+            self._play(place, move, now, conn, seq, message.at)  # type: ignore[union-attr]
         elif kind is Pick or kind is Drop:
             if index is None:
-                self._error(conn, "not_seated", "spectators hold no cards")
-            elif self.per_seat == 1:
-                self._error(
-                    conn, "not_partnered", "only partners pick up cards (R40); just play it"
-                )
+                ctx.error(conn, "not_seated", "spectators hold no cards")
+            elif ctx.per_seat == 1:
+                ctx.error(conn, "not_partnered", "only partners pick up cards (R40); just play it")
             elif kind is Pick:
-                self._pick(self.places[index], message, now, conn)  # type: ignore[arg-type]
+                place = ctx.places[index]
+                if self.partners.pick(place, message, now, conn):  # type: ignore[arg-type]
+                    self.bots.replan_partner(place, now)
             else:
-                self._let_go(self.places[index])
+                self.partners.let_go(ctx.places[index])
         elif kind is Ready:
             if index is not None:
-                self._active(now)
-            if index is None or not self._back_from_bot(self.places[index], now):
-                self._ready(conn, index)
+                self.lifetimes.active(now)
+            if index is None or not self.seating.back_from_bot(ctx.places[index], now):
+                self.series.ready(conn, index)
         elif kind is Pong:
-            self._pong(conn, message, now)  # type: ignore[arg-type]
+            self.fair.pong(conn, message, now)  # type: ignore[arg-type]
         elif kind is Host:
-            self._host_action(conn, index, message, now)  # type: ignore[arg-type]
+            self.host.action(conn, index, message, now)  # type: ignore[arg-type]
         elif kind is Again:
             if index is not None:
-                self._active(now)
-            self._again(conn, index)
+                self.lifetimes.active(now)
+            self.series.again(conn, index)
         elif kind is Resync:
-            self._send_state(conn)
+            self.send_state(conn)
         elif kind is Leave:
             self._leave(conn, index, now)
         elif kind is Hello:
-            self._error(conn, "already_joined", "this connection has already said hello")
+            ctx.error(conn, "already_joined", "this connection has already said hello")
         else:
-            self._practice_message(conn, index, message, now)  # practice.py
-            self._talk(conn, index, message, now)  # chat and reactions (chat.py)
+            self.practice.message(conn, index, message, now)  # pause, hint, pace
+            self.chat.talk(conn, index, message, now)  # chat and reactions
 
-    # ------------------------------------------------------------------ play
+    def _leave(self, conn: int, index: int | None, now: int) -> None:
+        """Leaving on purpose: the connection closes and the place is free at once (a
+        bot plays it, anyone may join it), where a dropped connection keeps it."""
+        ctx = self.ctx
+        ctx.close(conn, "left")
+        self.seating.disconnect(conn, now)
+        if index is not None and ctx.places[index].bot is None:
+            self.release(ctx.places[index], now)
 
-    def _apply(self, place: Place, move: Move, now: int, conn: int | None, seq: int) -> bool:
+    # ------------------------------------------------------------------ a play's path
+
+    def _play(
+        self,
+        place: Place,
+        move: Move,
+        now: int,
+        conn: int | None,
+        seq: int,
+        at: int | None = None,
+    ) -> bool:
+        """One seat's move, a person's (from ``conn``, stamped ``at`` by its page) or a
+        bot's (``conn`` None), arriving at table time ``now``. A practice table may
+        refuse a person's move first (paused, or not the lesson's). With ``fair_races``
+        a hand being played credits it a time and it may wait for its race
+        (``FairRaces.enter``, which hands it to ``_apply`` once decided, with its
+        stamps); otherwise it goes to the engine at once."""
+        if conn is not None and self.practice.refuses(place, move, conn, seq):
+            return False
+        ctx = self.ctx
+        if not ctx.rules.fair_races or ctx.hand is None or ctx.stage is not Stage.PLAYING:
+            return self._apply(place, move, now, conn, seq, None)
+        fair = self.fair
+        return fair.enter(fair.credit(place, move, now, conn, seq, at), now)
+
+    def _apply(
+        self,
+        place: Place,
+        move: Move,
+        now: int,
+        conn: int | None,
+        seq: int,
+        stamps: Stamps | None,
+    ) -> bool:
         """One seat's move to the engine, a person's or a bot's, in the order ``_play``
-        decides (R16); a partner's move is its own, and puts down what it held (R40)."""
-        hand = self.hand
+        decides (R16); a partner's move is its own, and puts down what it held (R40).
+        ``stamps``: its arrival and credited time, for its input record."""
+        ctx = self.ctx
+        hand = ctx.hand
         seat_no = place.number
-        if hand is None or self.stage not in (Stage.COUNTDOWN, Stage.PLAYING):
+        if hand is None or ctx.stage not in (Stage.COUNTDOWN, Stage.PLAYING):
             if conn is not None:
-                if self.stage is Stage.SEATING:
+                if ctx.stage is Stage.SEATING:
                     code, reason = "not_started", "wait for Go (R8)"
                 else:
                     code, reason = "hand_over", "the hand is over (R28)"
-                self._out.sends.append((conn, encode(Refused(seq, code, reason))))
+                ctx.refuse(conn, seq, code, reason)
             return False
-        if self.per_seat > 1:
-            outcome = self.holds.check(seat_no, place.partner, move)
-            self._let_go(place)
+        hand_ms = self.practice.hand_ms(now)
+        if ctx.per_seat > 1:
+            outcome = ctx.holds.check(seat_no, place.partner, move)
+            self.partners.let_go(place)
             if outcome.ok:
-                outcome = hand.play(seat_no, move, self.hand_ms(now))
+                outcome = hand.play(seat_no, move, hand_ms)
         else:
-            outcome = hand.play(seat_no, move, self.hand_ms(now))
+            outcome = hand.play(seat_no, move, hand_ms)
         if not outcome.ok:
             if conn is not None:
                 code = outcome.code.value if outcome.code else "refused"
-                self._out.sends.append((conn, encode(Refused(seq, code, outcome.reason))))
+                ctx.refuse(conn, seq, code, outcome.reason)
             else:
                 driver, refusal = place.driver, outcome.code
                 if driver is not None and refusal is not None and driver.refused(move, refusal):
                     driver.resync(view(hand, seat_no))  # not a refusal a correct bot meets
             return False
-        bodies = self._engine_events(outcome.events, skip=conn)
+        bodies = self._engine_events(outcome.events, skip=conn, stamps=stamps)
         if conn is not None:
-            self._out.sends.append(
-                (conn, encode(Ack(seq, self.version, [msgspec.Raw(b) for b in bodies])))
-            )
+            ack = Ack(seq, ctx.version, [msgspec.Raw(b) for b in bodies])
+            ctx.send(conn, encode(ack))
         self._after_events(outcome.events, now)
-        self._practice_moved(place, move, now)
+        self.practice.moved(place, move, now)
         return True
 
-    def _engine_events(self, events: Sequence[Event], skip: int | None = None) -> list[bytes]:
+    def _engine_events(
+        self, events: Sequence[Event], skip: int | None = None, stamps: Stamps | None = None
+    ) -> list[bytes]:
         """Announce engine events: versioned, to every connection, to every bot; log."""
-        bodies = [self._emit(public_event(e), skip=skip) for e in events]
-        for place in self.places:
+        ctx = self.ctx
+        bodies = [ctx.emit(public_event(e), skip=skip) for e in events]
+        for place in ctx.places:
             if place.driver is not None:
                 place.driver.observe(events)
-        self._log_inputs()
+        self._log_inputs(stamps)
         return bodies
 
     def _after_events(self, events: Sequence[Event], now: int) -> None:
         for event in events:
             if type(event) is Rotated:  # R25: everyone's stock changed; bots look again
-                self._clear_holds()
-                for place in self.places:
-                    if place.driver is not None:
-                        self._plan(place, now)
+                self.partners.clear()
+                self.bots.plan_all(now)
             elif type(event) is HandEnded:
                 self._hand_over(now)
 
-    def _log_inputs(self) -> None:
-        hand = self.hand
+    def _log_inputs(self, stamps: Stamps | None = None) -> None:
+        """The hand's new inputs as records; a seat's play carries ``stamps``."""
+        ctx = self.ctx
+        hand = ctx.hand
         if hand is None:
             return
         log = hand.log
         for index in range(self._logged, len(log)):
             at, seat, text = log[index]
-            times = self.stamp if seat >= 0 and self.stamp else (None, None)
-            self._out.records.append(InputRecord(self.hand_no, index, at, seat, text, *times))
+            times = stamps if seat >= 0 and stamps else (None, None)
+            ctx.store(InputRecord(ctx.hand_no, index, at, seat, text, *times))
         self._logged = len(log)
 
     # ------------------------------------------------------------------ timers
 
-    def _next_due(self) -> tuple[int, str, int] | None:
-        best: tuple[int, str, int] | None = None
+    def _tick_due(self) -> int | None:
+        """The engine's next deadline on the table's clock (the landing window R28, the
+        next look for an all-blocked table and the idle rotation R25, a joker's window
+        R41), or when the table releases a window it holds open (``FairRaces``)."""
+        hand = self.ctx.hand
+        if hand is None or self.ctx.stage is not Stage.PLAYING or self.practice.timers_scripted:
+            return None
+        return self.fair.held_until(self.practice.table_ms(hand.next_deadline()))
 
-        def consider(at: int | None, what: str, index: int = -1) -> None:
-            nonlocal best
-            if at is not None and (best is None or at < best[0]):
-                best = (at, what, index)
+    def _tick(self, now: int) -> None:
+        """Let the engine's time pass (as far as ``FairRaces.tick_to`` allows); then the
+        plays held behind a window that closed go on."""
+        hand = self.ctx.hand
+        assert hand is not None
+        at, closing = self.fair.tick_to(now)
+        outcome = hand.tick(self.practice.hand_ms(at))
+        if outcome.events:
+            self._engine_events(outcome.events)
+            self._after_events(outcome.events, now)
+        else:  # a look at the table (R25) is logged too: a restart must look then too
+            self._log_inputs()
+        if closing:
+            self.fair.release_held(now)
 
-        stage = self.stage
-        for due in self._fair_deadlines():  # before bots: a bot waiting looks after a race
-            consider(*due)
+    def _next_due(self) -> Due | None:
+        """The earliest timer set, of every collaborator's (on a tie, the first asked)."""
+        ctx = self.ctx
+        candidates: list[Due] = [*self.fair.dues()]  # before bots: a waiting bot looks after
+        stage = ctx.stage
         if stage is Stage.COUNTDOWN:
-            consider(self.go_at, "go")
-        elif stage is Stage.PLAYING and self.paused_at is None:
-            consider(self._tick_due(), "tick")
-            for index, place in enumerate(self.places):
-                if place.driver is not None and not self.scripted:
-                    consider(place.driver.due, "bot", index)
-                consider(place.hold_until, "lapse", index)
-        elif stage is Stage.BETWEEN:
-            consider(self.next_at, "next")
-        for at, what in self._lifetime_dues():
-            consider(at, what)
-        if stage is not Stage.OVER:
-            s = self.settings
-            for index, place in enumerate(self.places):
-                if place.bot is None and place.left_ms is not None and place.token_hash is not None:
-                    if s.bot_takeover_s and place.driver is None and stage is not Stage.SEATING:
-                        consider(place.left_ms + s.bot_takeover_s * 1000, "takeover", index)
-                    if place.stand_in is None:  # the host's bot keeps the place for them
-                        consider(place.left_ms + s.reconnect_s * 1000, "release", index)
+            if ctx.go_at is not None:
+                candidates.append(Due(ctx.go_at, Timer.GO))
+        elif stage is Stage.PLAYING and self.practice.paused_at is None:
+            tick = self._tick_due()
+            if tick is not None:
+                candidates.append(Due(tick, Timer.TICK))
+            for index, place in enumerate(ctx.places):
+                bot = self.bots.due(place)
+                if bot is not None:
+                    candidates.append(Due(bot, Timer.BOT, index))
+                if place.hold_until is not None:
+                    candidates.append(Due(place.hold_until, Timer.LAPSE, index))
+        elif stage is Stage.BETWEEN and ctx.next_at is not None:
+            candidates.append(Due(ctx.next_at, Timer.NEXT))
+        candidates += self.lifetimes.dues()
+        candidates += self.seating.dues()
+        best: Due | None = None
+        for due in candidates:
+            if best is None or due.at < best.at:
+                best = due
         return best
 
     def _advance(self, now: int) -> None:
         """Fire every timer due by ``now``, earliest first (all stamped ``now``: the
-        table's clock never goes back)."""
+        table's clock never goes back), each by the collaborator that set it."""
         for _ in range(10_000):
             due = self._next_due()
-            if due is None or due[0] > now:
+            if due is None or due.at > now:
                 self._due, self._due_known = due, True
                 return
-            _, what, index = due
-            if what == "go":
-                self._go(now)
-            elif what == "tick":
-                self._tick(now)
-            elif what in ("race", "ping"):
-                self._fair_timer(what, index, now)
-            elif what == "bot":
-                self._bot(self.places[index], now)
-            elif what == "lapse":
-                self._let_go(self.places[index])  # R40: a resting hand lets go
-            elif what == "next":
-                self._deal(now)
-            elif what == "takeover":
-                self._takeover(self.places[index], now)
-            elif what == "release":
-                self._release(self.places[index], now)
-            else:
-                self._lifetime_timer(what, now)
+            self._fire(due, now)
         raise RuntimeError("timers did not settle")  # a bug: a deadline that never moves on
+
+    def _fire(self, due: Due, now: int) -> None:
+        timer, index = due.timer, due.target
+        match timer:
+            case Timer.RACE | Timer.PING:
+                self.fair.fire(timer, index, now)
+            case Timer.GO:
+                self._go(now)
+            case Timer.TICK:
+                self._tick(now)
+            case Timer.BOT:
+                self.bots.fire(self.ctx.places[index], now)
+            case Timer.LAPSE:
+                self.partners.let_go(self.ctx.places[index])  # R40: a resting hand lets go
+            case Timer.NEXT:
+                self.deal(now)
+            case Timer.TAKEOVER:
+                self.seating.takeover(self.ctx.places[index], now)
+            case Timer.RELEASE:
+                self.release(self.ctx.places[index], now)
+            case Timer.READY_BY | Timer.UNSTARTED | Timer.EMPTY | Timer.UNATTENDED | Timer.IDLE:
+                self.lifetimes.fire(timer, now)
+            case _:
+                assert_never(timer)
 
     # ------------------------------------------------------------------ the match
 
-    def _deal(self, now: int) -> None:
-        """R33: each seat gets its own 52 cards back, shuffled; countdown to Go (R8)."""
-        seed = secrets.randbits(63)
-        dealt = self.dealer(self.settings.seats, self.rules, seed)
-        self.hand_no += 1
-        record = DealRecord(self.hand_no, dealt.layouts, dealt.seed, dealt.middle)
-        self._out.records.append(record)
-        self.hand = Hand(dealt, self.rules)
-        self._logged = 0
-        self.stage = Stage.COUNTDOWN
-        self.go_at = now + self.settings.countdown_ms
-        self.next_at = self.ready_by = None
-        self._clear_holds()
-        for place in self.places:
-            place.ready = False
-        self._emit(DealtEvent(hand=self.hand_no, table=spectator_view(self.hand)))
-        self._emit(CountdownEvent(go_in_ms=self.settings.countdown_ms))
-        for place in self.places:
-            if place.driver is not None:
-                place.driver.begin(view(self.hand, place.number), self.match.totals)
-
     def _go(self, now: int) -> None:
-        hand = self.hand
+        ctx = self.ctx
+        hand = ctx.hand
         assert hand is not None
-        self.go_at = None
-        outcome = hand.start(self.hand_ms(now))  # R8
-        self.stage = Stage.PLAYING
+        ctx.go_at = None
+        outcome = hand.start(self.practice.hand_ms(now))  # R8
+        ctx.stage = Stage.PLAYING
         self._engine_events(outcome.events)
-        for place in self.places:
-            if place.driver is not None:
-                self._plan(place, now)
+        self.bots.plan_all(now)
 
     def _hand_over(self, now: int) -> None:
-        hand = self.hand
+        ctx = self.ctx
+        hand = ctx.hand
         assert hand is not None
-        for place in self.places:
+        for place in ctx.places:
             if place.driver is not None:
                 place.driver.stop()
-        self._clear_holds()
+        self.partners.clear()
         scores = hand_scores(hand)
         caller = hand_caller(hand)
-        if self.counts(self.hand_no):  # a lesson's hand is shown, never carried on
-            self.match.record(hand.scores(), caller)
+        if self.practice.counts(ctx.hand_no):  # a lesson's hand is shown, never carried on
+            ctx.match.record(hand.scores(), caller)
         end = hand.end_reason.value if hand.end_reason else "?"
-        self._out.records.append(ScoreRecord(self.hand_no, scores, caller, end))
-        totals, lost = list(self.match.totals), [list(race) for race in self.lost]
-        in_ms = None if self.match.over else self.settings.next_hand_s * 1000
-        self.next_at = None if in_ms is None else now + in_ms  # the next deal at the latest
+        ctx.store(ScoreRecord(ctx.hand_no, scores, caller, end))
+        totals, lost = list(ctx.match.totals), [list(race) for race in self.fair.lost]
+        in_ms = None if ctx.match.over else ctx.settings.next_hand_s * 1000
+        ctx.next_at = None if in_ms is None else now + in_ms  # the next deal at the latest
         event = HandEndEvent(
-            hand=self.hand_no,
+            hand=ctx.hand_no,
             reason=end,
             caller=caller,
             scores=scores,
             totals=totals,
             lost=lost,
-            next_at_ms=self.next_at,
+            next_at_ms=ctx.next_at,
             next_in_ms=in_ms,
         )
-        self._emit(event)
-        if self.match.over:
-            self._match_over(now)
+        ctx.emit(event)
+        if ctx.match.over:
+            self.series.match_over(now)
         else:
-            self.stage = Stage.BETWEEN
-        for place in self.places:
+            ctx.stage = Stage.BETWEEN
+        for place in ctx.places:
             place.ready = False
-        self._end_races()
-
-    def _all_ready(self) -> bool:
-        return all(p.ready or p.bot is not None or p.conn is None for p in self.places)
-
-    # ------------------------------------------------------------------ output
-
-    def _emit(self, event: TableEvent, skip: int | None = None) -> bytes:
-        version = len(self.events) + 1
-        body = encode(EventMsg(version, event))
-        self.events.append(body)
-        self._out.records.append(EventRecord(version, body))
-        sends = self._out.sends
-        for conn in self.conns:
-            if conn != skip:
-                sends.append((conn, body))
-        return body
-
-    def _send_state(self, conn: int) -> None:
-        index = self.conns.get(conn)
-        place = None if index is None else self.places[index]
-        hand = self.hand
-        seen: dict[str, Any] | None = None
-        if hand is not None:
-            seen = spectator_view(hand) if place is None else view(hand, place.number)
-        message = StateMsg(
-            self.version,
-            self.info(),
-            seen,
-            None if place is None else place.number,
-            None if place is None or self.per_seat == 1 else place.partner,
-            now_ms=self.now,
-            epoch=self.epoch,
-            host_start_ms=self.host_start_ms(),
-            chat=list(self.chat_lines),
-        )
-        self._out.sends.append((conn, encode(message)))
+        self.fair.end_races()
 
 
 def restore_from_records(
@@ -611,5 +811,5 @@ def restore_from_records(
     """``Table.restore`` from a table's records in the order they were produced (the
     store's rows; ``records.read_records``)."""
     table = Table.restore(code, rules, settings, *read_records(records), dealer)
-    table._restore_chat(records)  # the recent chat lines (chat.py)
+    table.chat.restore(records)  # the recent chat lines
     return table

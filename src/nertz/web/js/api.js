@@ -22,29 +22,14 @@ export async function api(method, path, body, headers = {}) {
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    throw new ApiError(data.error || "error", data.reason || `error ${response.status}`, response.status);
+    throw new ApiError(
+      data.error || "error",
+      data.reason || `error ${response.status}`,
+      response.status,
+    );
   }
   return data;
 }
-
-/** Where a person's things live in this browser (name, seat tokens, settings). */
-export const store = {
-  get(key, fallback = null) {
-    try {
-      const raw = localStorage.getItem(`nertz.${key}`);
-      return raw === null ? fallback : JSON.parse(raw);
-    } catch {
-      return fallback;
-    }
-  },
-  set(key, value) {
-    try {
-      localStorage.setItem(`nertz.${key}`, JSON.stringify(value));
-    } catch {
-      /* private mode: nothing is remembered */
-    }
-  },
-};
 
 /** A short message in the corner; ``kind`` is "info", "warn" or "error". */
 export function toast(text, kind = "info", ms = 2600) {

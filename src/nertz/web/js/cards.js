@@ -10,10 +10,24 @@ const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const RANK_VALUES = { A: 1, J: 11, Q: 12, K: 13, T: 10 };
 
 export const SEAT_COLOURS = [
-  "#c0392b", "#2166ac", "#1e8449", "#b9770e", "#7d3c98", "#c2185b", "#138d90", "#4d5656",
+  "#c0392b",
+  "#2166ac",
+  "#1e8449",
+  "#b9770e",
+  "#7d3c98",
+  "#c2185b",
+  "#138d90",
+  "#4d5656",
 ];
 export const SEAT_PATTERNS = [
-  "stripes", "dots", "checks", "waves", "diamonds", "bars", "grid", "zigzag",
+  "stripes",
+  "dots",
+  "checks",
+  "waves",
+  "diamonds",
+  "bars",
+  "grid",
+  "zigzag",
 ];
 
 export function seatColour(seat) {
@@ -31,7 +45,8 @@ export function isJoker(text) {
  * no suit (JK2, the red one, only tells the deck's two jokers apart). */
 export function parse(text) {
   if (!text) return null;
-  if (isJoker(text)) return { rank: 0, label: "JK", suit: null, red: text === "JK2", joker: true, text };
+  if (isJoker(text))
+    return { rank: 0, label: "JK", suit: null, red: text === "JK2", joker: true, text };
   const suit = text.slice(-1);
   const label = text.slice(0, -1);
   const rank = RANK_VALUES[label] || Number(label);
@@ -166,7 +181,12 @@ export function pinOf(pile, index) {
       const red = steps % 2 === 0 ? c.red : !c.red;
       const colour = red ? "red" : "black";
       if (rank > 13) return { rank, red, words: `${colour}, above a king`, short: `${colour} >K` };
-      return { rank, red, words: `${colour} ${rankName(rank)}`, short: `${colour} ${RANK_LABELS[rank]}` };
+      return {
+        rank,
+        red,
+        words: `${colour} ${rankName(rank)}`,
+        short: `${colour} ${RANK_LABELS[rank]}`,
+      };
     }
     steps += 1;
   }

@@ -14,7 +14,7 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
   const hands = Math.max(1, ...series.map((s) => s.length - 1));
   const values = series.flat().concat([0]);
   if (target) values.push(target);
-  let lo = Math.min(...values);
+  const lo = Math.min(...values);
   let hi = Math.max(...values);
   if (hi === lo) hi = lo + 10;
   const pad = { l: 38, r: 150, t: 12, b: 26 };
@@ -27,7 +27,9 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
   svg.append(el("line", { x1: pad.l, x2: width - pad.r, y1: y(0), y2: y(0), class: "axis" }));
   svg.append(el("line", { x1: pad.l, x2: pad.l, y1: pad.t, y2: height - pad.b, class: "axis" }));
   if (target && target <= hi) {
-    svg.append(el("line", { x1: pad.l, x2: width - pad.r, y1: y(target), y2: y(target), class: "target" }));
+    svg.append(
+      el("line", { x1: pad.l, x2: width - pad.r, y1: y(target), y2: y(target), class: "target" }),
+    );
     const t = el("text", { x: pad.l + 4, y: y(target) - 3, class: "label" });
     t.textContent = `target ${target}`;
     svg.append(t);
@@ -47,7 +49,12 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
     if (!last && i !== 0 && hands - i < step / 2) continue; // too near the last one's
     // The last one ends at the axis's end, clear of the names beside it; with many
     // hands only it says "hand".
-    const t = el("text", { x: x(i), y: height - 8, class: "label", "text-anchor": last && i ? "end" : "middle" });
+    const t = el("text", {
+      x: x(i),
+      y: height - 8,
+      class: "label",
+      "text-anchor": last && i ? "end" : "middle",
+    });
     t.textContent = i === 0 ? "start" : hands <= room / 2 || last ? `hand ${i}` : String(i);
     svg.append(t);
   }
@@ -56,17 +63,25 @@ export function totalsChart(series, names, { width = 520, height = 180, target =
     const colour = seatColour(seat);
     const points = s.map((v, i) => `${x(i)},${y(v)}`).join(" ");
     svg.append(el("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5 }));
-    s.forEach((v, i) => svg.append(el("circle", { cx: x(i), cy: y(v), r: 3, fill: colour })));
+    for (const [i, v] of s.entries()) {
+      svg.append(el("circle", { cx: x(i), cy: y(v), r: 3, fill: colour }));
+    }
     ends.push({ seat, y: y(s[s.length - 1]), v: s[s.length - 1] });
   });
   // Each line's name at its end, 13 px apart at least, all inside the chart: pushed
   // down from the top, then up from the bottom if they ran past it.
   ends.sort((a, b) => a.y - b.y);
   const ys = [];
-  ends.forEach((end, i) => ys.push(Math.max(end.y + 4, i ? ys[i - 1] + 13 : pad.t)));
-  for (let i = ys.length - 1; i >= 0; i--) ys[i] = Math.min(ys[i], i === ys.length - 1 ? height - 4 : ys[i + 1] - 13);
+  for (const [i, end] of ends.entries()) ys.push(Math.max(end.y + 4, i ? ys[i - 1] + 13 : pad.t));
+  for (let i = ys.length - 1; i >= 0; i--)
+    ys[i] = Math.min(ys[i], i === ys.length - 1 ? height - 4 : ys[i + 1] - 13);
   ends.forEach((end, i) => {
-    const t = el("text", { x: width - pad.r + 6, y: ys[i], fill: seatColour(end.seat), class: "label name" });
+    const t = el("text", {
+      x: width - pad.r + 6,
+      y: ys[i],
+      fill: seatColour(end.seat),
+      class: "label name",
+    });
     t.textContent = fit(`${names[end.seat]}`, pad.r - 8, ` ${end.v}`);
     svg.append(t);
   });

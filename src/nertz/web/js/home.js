@@ -1,63 +1,13 @@
 // Home: your name, create a table, join one, open public tables, your past matches.
-import { api, h, store, toast } from "./api.js";
+import { api, h, toast } from "./api.js";
 import { deviceHeaders, hasDevice } from "./device.js";
 import { startPractice } from "./learn.js";
 import { defaults, formValue, ruleOptions } from "./rules.js";
+import { joinTable } from "./seating.js";
+import { rememberHostToken, savedName, saveName } from "./storage.js";
 
 const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
 const STYLES = ["balanced", "racer", "prompt", "scorer"];
-
-export function rememberSeat(code, seat) {
-  const seats = store.get("seats", {});
-  seats[code] = seat;
-  store.set("seats", seats);
-}
-
-export function seatFor(code) {
-  return store.get("seats", {})[code] || null;
-}
-
-/** Keep the host token of a table this browser just made (the create answer's
- * ``host_token``) until it sits there: with it the server seats its creator in the
- * place it kept and makes them host, whoever joined first. */
-export function rememberHostToken(code, token) {
-  const tokens = store.get("hostTokens", {});
-  tokens[code] = token;
-  store.set("hostTokens", tokens);
-}
-
-function forgetHostToken(code) {
-  const tokens = store.get("hostTokens", {});
-  if (!(code in tokens)) return;
-  delete tokens[code];
-  store.set("hostTokens", tokens);
-}
-
-/** Take a seat at ``code`` with the remembered name (as its creator, if this browser
- * made the table and holds its host token); returns the seat record. */
-export async function joinTable(code, name, key = null, seat = null, partner = null) {
-  const body = { name };
-  if (key) body.key = key;
-  if (seat !== null) body.seat = seat;
-  if (partner !== null) body.partner = partner;
-  const hostToken = store.get("hostTokens", {})[code];
-  if (hostToken) body.host_token = hostToken;
-  const path = `/api/tables/${encodeURIComponent(code)}/join`;
-  let joined;
-  try {
-    joined = await api("POST", path, body, deviceHeaders());
-  } catch (error) {
-    // A token the table no longer knows (a restart) or that has sat: join as anyone.
-    if (!hostToken || !["bad_host_token", "creator_seated"].includes(error.code)) throw error;
-    forgetHostToken(code);
-    delete body.host_token;
-    joined = await api("POST", path, body, deviceHeaders());
-  }
-  forgetHostToken(code); // it has served: the creator sits
-  const record = { token: joined.token, seat: joined.seat, partner: joined.partner ?? null, key, at: Date.now() };
-  rememberSeat(joined.code, record);
-  return { code: joined.code, ...record };
-}
 
 /** One option's field, as GET /api/rules declares it: a list to choose from, or a
  * number between ``min`` and ``max``. */
@@ -65,14 +15,28 @@ function optionField(o) {
   const id = `opt-${o.name}`;
   let input;
   if (o.values) {
-    input = h("select", { id, name: o.name, title: o.help, disabled: o.values.length === 1 },
-      o.values.map((v) => h("option", { value: formValue(v), text: formValue(v) })));
+    input = h(
+      "select",
+      { id, name: o.name, title: o.help, disabled: o.values.length === 1 },
+      o.values.map((v) => h("option", { value: formValue(v), text: formValue(v) })),
+    );
   } else {
-    input = h("input", { id, name: o.name, type: "number", min: o.min, max: o.max, value: o.default, title: o.help });
+    input = h("input", {
+      id,
+      name: o.name,
+      type: "number",
+      min: o.min,
+      max: o.max,
+      value: o.default,
+      title: o.help,
+    });
   }
-  return h("label", { class: "opt", title: `${o.help} (${o.rule})` },
+  return h(
+    "label",
+    { class: "opt", title: `${o.help} (${o.rule})` },
     h("span", { class: "opt-name" }, o.label, h("abbr", { title: o.help, text: "?" })),
-    input);
+    input,
+  );
 }
 
 /** The option values a preset starts from: the defaults with the preset's changes. */
@@ -91,25 +55,52 @@ function applyPreset(form, catalogue, name) {
 /** Who may sit at a seat: solo, a bot or a person; with partnerships (R40) two of
  * them (seat 1 is you and your partner). */
 function whoChoices(seat, paired) {
-  if (!paired) return [["bot", "a bot"], ["person", "a person"]];
-  if (seat === 0) return [["person", "you and a person"], ["mate", "you and a bot partner"]];
-  return [["bots", "two bots"], ["mate", "a person and a bot"], ["person", "two people"]];
+  if (!paired)
+    return [
+      ["bot", "a bot"],
+      ["person", "a person"],
+    ];
+  if (seat === 0)
+    return [
+      ["person", "you and a person"],
+      ["mate", "you and a bot partner"],
+    ];
+  return [
+    ["bots", "two bots"],
+    ["mate", "a person and a bot"],
+    ["person", "two people"],
+  ];
 }
 
 /** The plain choices of bots (GET /api/rules ``bots``: "Relaxed", "Even", "Fierce"),
  * each setting every bot row's level and style from its specs, in turn. */
 function botChoices(catalogue) {
   const first = catalogue.bots[0].name;
-  return h("div", { class: "bot-choices", role: "radiogroup", "aria-label": "bots" },
+  return h(
+    "div",
+    { class: "bot-choices", role: "radiogroup", "aria-label": "bots" },
     catalogue.bots.map((c) => {
-      const radio = h("input", { type: "radio", name: "bots", value: c.name, checked: c.name === first });
+      const radio = h("input", {
+        type: "radio",
+        name: "bots",
+        value: c.name,
+        checked: c.name === first,
+      });
       radio.addEventListener("change", () => applyChoice(radio.form, catalogue));
-      return h("label", { class: "bot-choice", title: c.blurb }, radio, h("b", { text: c.label }), h("small", { text: c.blurb }));
-    }));
+      return h(
+        "label",
+        { class: "bot-choice", title: c.blurb },
+        radio,
+        h("b", { text: c.label }),
+        h("small", { text: c.blurb }),
+      );
+    }),
+  );
 }
 
 function applyChoice(form, catalogue) {
-  const picked = catalogue.bots.find((c) => c.name === form.elements.bots.value) || catalogue.bots[0];
+  const picked =
+    catalogue.bots.find((c) => c.name === form.elements.bots.value) || catalogue.bots[0];
   [...form.querySelectorAll(".bot-row")].forEach((row, i) => {
     const [level, style] = picked.specs[i % picked.specs.length].split(":");
     row.querySelector("select.level").value = level;
@@ -123,15 +114,34 @@ function botRows(form, count) {
   const old = new Map([...box.querySelectorAll("select.who")].map((s) => [s.name, s.value]));
   box.replaceChildren();
   for (let seat = paired ? 0 : 1; seat < count; seat++) {
-    const who = h("select", { class: "who", name: `who-${seat}`, "aria-label": `seat ${seat + 1}: who plays` },
-      whoChoices(seat, paired).map(([value, text]) => h("option", { value, text })));
+    const who = h(
+      "select",
+      { class: "who", name: `who-${seat}`, "aria-label": `seat ${seat + 1}: who plays` },
+      whoChoices(seat, paired).map(([value, text]) => h("option", { value, text })),
+    );
     who.value = old.get(`who-${seat}`) || whoChoices(seat, paired)[0][0];
     if (!who.value) who.value = whoChoices(seat, paired)[0][0];
-    const level = h("select", { class: "level", name: `level-${seat}`, "aria-label": `seat ${seat + 1}: bot level`, title: "How fast and careful the bot is" },
-      LEVELS.map((l) => h("option", { value: l, text: l })));
+    const level = h(
+      "select",
+      {
+        class: "level",
+        name: `level-${seat}`,
+        "aria-label": `seat ${seat + 1}: bot level`,
+        title: "How fast and careful the bot is",
+      },
+      LEVELS.map((l) => h("option", { value: l, text: l })),
+    );
     level.value = "skilled";
-    const style = h("select", { class: "style", name: `style-${seat}`, "aria-label": `seat ${seat + 1}: bot style`, title: "racer calls at once; scorer plays on for points" },
-      STYLES.map((s) => h("option", { value: s, text: s })));
+    const style = h(
+      "select",
+      {
+        class: "style",
+        name: `style-${seat}`,
+        "aria-label": `seat ${seat + 1}: bot style`,
+        title: "racer calls at once; scorer plays on for points",
+      },
+      STYLES.map((s) => h("option", { value: s, text: s })),
+    );
     // A seat of people only needs no bot's level or style, and a table of people
     // only no choice of bots.
     const showBot = () => {
@@ -139,7 +149,9 @@ function botRows(form, count) {
       showChoices(form);
     };
     who.addEventListener("change", showBot);
-    box.append(h("div", { class: "bot-row" }, h("span", { text: `Seat ${seat + 1}` }), who, level, style));
+    box.append(
+      h("div", { class: "bot-row" }, h("span", { text: `Seat ${seat + 1}` }), who, level, style),
+    );
     showBot();
   }
 }
@@ -169,13 +181,22 @@ async function createTable(form, catalogue) {
     const who = form.elements[`who-${seat}`].value;
     const spec = `${form.elements[`level-${seat}`].value}:${form.elements[`style-${seat}`].value}`;
     if (who === "bot") bots[seat] = spec;
-    else if (who === "bots") bots[seat] = `${spec}+${spec}`; // R40: two bots share it
+    else if (who === "bots")
+      bots[seat] = `${spec}+${spec}`; // R40: two bots share it
     else if (who === "mate") bots[seat] = `+${spec}`; // a person with a bot partner
   }
-  const body = { preset: form.elements.preset.value, options, seats, bots, public: form.elements.public.checked };
+  const body = {
+    preset: form.elements.preset.value,
+    options,
+    seats,
+    bots,
+    public: form.elements.public.checked,
+  };
   try {
     const made = await api("POST", "/api/tables", body);
-    rememberHostToken(made.code, made.host_token); // kept if the join below fails
+    // With it the server seats its creator in the place it kept and makes them host,
+    // whoever joined first; kept if the join below fails.
+    rememberHostToken(made.code, made.host_token);
     await joinTable(made.code, name, made.key || null, 0);
     location.href = made.link;
   } catch (error) {
@@ -190,7 +211,7 @@ async function prefillName(input, me) {
   const found = await me;
   if (found && found.name && !input.value) {
     input.value = found.name;
-    store.set("name", found.name);
+    saveName(found.name);
   }
 }
 
@@ -212,11 +233,20 @@ function pastMatches(me) {
   const all = me ? me.series.flatMap((s) => s.matches.map((m) => ({ ...m, code: s.code }))) : [];
   all.sort((a, b) => b.finished - a.finished);
   if (!all.length) return [h("li", { text: "No finished matches in this browser yet." })];
-  const lines = all.slice(0, PAST_SHOWN).map((m) => h("li", {},
-    h("a", { href: m.link, text: new Date(m.finished * 1000).toLocaleString() }),
-    ` — table ${m.code}: you scored ${m.totals[m.seat]}`, m.won ? " and won" : "",
-    ` (${m.names.map((n, i) => `${i === m.seat ? "you" : n} ${m.totals[i]}`).join(", ")})`));
-  if (all.length > PAST_SHOWN) lines.push(h("li", {}, h("a", { href: "/me", text: `All ${all.length} in My games` })));
+  const lines = all
+    .slice(0, PAST_SHOWN)
+    .map((m) =>
+      h(
+        "li",
+        {},
+        h("a", { href: m.link, text: new Date(m.finished * 1000).toLocaleString() }),
+        ` — table ${m.code}: you scored ${m.totals[m.seat]}`,
+        m.won ? " and won" : "",
+        ` (${m.names.map((n, i) => `${i === m.seat ? "you" : n} ${m.totals[i]}`).join(", ")})`,
+      ),
+    );
+  if (all.length > PAST_SHOWN)
+    lines.push(h("li", {}, h("a", { href: "/me", text: `All ${all.length} in My games` })));
   return lines;
 }
 
@@ -242,8 +272,15 @@ async function follow({ code, key }) {
 
 export async function showHome(app) {
   document.title = "Nertz";
-  const name = h("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname", value: store.get("name", ""), placeholder: "Your name" });
-  name.addEventListener("change", () => store.set("name", name.value.trim()));
+  const name = h("input", {
+    id: "name",
+    name: "name",
+    maxlength: 24,
+    autocomplete: "nickname",
+    value: savedName(),
+    placeholder: "Your name",
+  });
+  name.addEventListener("change", () => saveName(name.value.trim()));
   const me = myHistory();
   prefillName(name, me);
 
@@ -252,47 +289,119 @@ export async function showHome(app) {
     catalogue = await ruleOptions();
   } catch (error) {
     // Offline (or the server away): what works without the network is still offered.
-    app.replaceChildren(h("div", { class: "page home" }, h("h1", { text: "Nertz" }),
-      h("p", { class: "error", text: `The table options could not be loaded: ${error.message}. Reload the page to try again.` }),
-      h("section", { class: "offline-ways" }, h("h2", { text: "These open without the network" }),
-        h("ul", {},
-          h("li", {}, h("a", { href: "/rules", text: "How to play" }), ": the rules, in a minute or in full"),
-          h("li", {}, h("a", { href: "/learn", id: "learn-link", text: "Learn in one guided hand" }), ": what it teaches; the hand is dealt once you are online again")))));
+    app.replaceChildren(
+      h(
+        "div",
+        { class: "page home" },
+        h("h1", { text: "Nertz" }),
+        h("p", {
+          class: "error",
+          text: `The table options could not be loaded: ${error.message}. Reload the page to try again.`,
+        }),
+        h(
+          "section",
+          { class: "offline-ways" },
+          h("h2", { text: "These open without the network" }),
+          h(
+            "ul",
+            {},
+            h(
+              "li",
+              {},
+              h("a", { href: "/rules", text: "How to play" }),
+              ": the rules, in a minute or in full",
+            ),
+            h(
+              "li",
+              {},
+              h("a", { href: "/learn", id: "learn-link", text: "Learn in one guided hand" }),
+              ": what it teaches; the hand is dealt once you are online again",
+            ),
+          ),
+        ),
+      ),
+    );
     return;
   }
-  const presets = h("select", { name: "preset", id: "preset" }, Object.keys(catalogue.presets).map((p) => h("option", { value: p, text: p })));
-  const seats = h("select", { name: "seats", id: "seats" }, [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: n })));
+  const presets = h(
+    "select",
+    { name: "preset", id: "preset" },
+    Object.keys(catalogue.presets).map((p) => h("option", { value: p, text: p })),
+  );
+  const seats = h(
+    "select",
+    { name: "seats", id: "seats" },
+    [2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, text: n })),
+  );
   seats.value = "4";
-  const form = h("form", { class: "create", id: "create" },
-    h("div", { class: "row" },
+  const form = h(
+    "form",
+    { class: "create", id: "create" },
+    h(
+      "div",
+      { class: "row" },
       h("label", {}, "Preset ", presets),
       h("label", {}, "Seats ", seats),
       // Private unless chosen: a table made for friends stays off everyone's home page.
-      h("label", { title: "Listed under Open public tables on everyone's home page; else only your invite brings people in" },
-        h("input", { type: "checkbox", name: "public" }), " listed publicly")),
-    h("fieldset", { class: "bots-box" }, h("legend", { text: "Who sits with you (seat 1 is you)" }),
-      botChoices(catalogue), h("div", { class: "bots" })),
-    h("details", { class: "all-options" }, h("summary", { text: "All options (hover or focus one for its meaning)" }),
-      h("div", { class: "opts" }, catalogue.options.map(optionField))),
-    h("button", { type: "submit", class: "primary", text: "Create table and sit down" }));
+      h(
+        "label",
+        {
+          title:
+            "Listed under Open public tables on everyone's home page; else only your invite brings people in",
+        },
+        h("input", { type: "checkbox", name: "public" }),
+        " listed publicly",
+      ),
+    ),
+    h(
+      "fieldset",
+      { class: "bots-box" },
+      h("legend", { text: "Who sits with you (seat 1 is you)" }),
+      botChoices(catalogue),
+      h("div", { class: "bots" }),
+    ),
+    h(
+      "details",
+      { class: "all-options" },
+      h("summary", { text: "All options (hover or focus one for its meaning)" }),
+      h("div", { class: "opts" }, catalogue.options.map(optionField)),
+    ),
+    h("button", { type: "submit", class: "primary", text: "Create table and sit down" }),
+  );
   presets.addEventListener("change", () => applyPreset(form, catalogue, presets.value));
-  const rows = () => { botRows(form, Number(seats.value)); applyChoice(form, catalogue); };
+  const rows = () => {
+    botRows(form, Number(seats.value));
+    applyChoice(form, catalogue);
+  };
   form.elements.partnerships.addEventListener("change", rows);
   seats.addEventListener("change", rows);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    store.set("name", name.value.trim());
+    saveName(name.value.trim());
     createTable(form, catalogue);
   });
   rows();
 
-  const joinInput = h("input", { id: "join-code", placeholder: "code, invite or link", "aria-label": "table code, invite or link" });
-  const joinForm = h("form", { class: "join" }, joinInput, h("button", { type: "submit", text: "Go to table" }));
+  const joinInput = h("input", {
+    id: "join-code",
+    placeholder: "code, invite or link",
+    "aria-label": "table code, invite or link",
+  });
+  const joinForm = h(
+    "form",
+    { class: "join" },
+    joinInput,
+    h("button", { type: "submit", text: "Go to table" }),
+  );
   joinForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const parsed = parseJoin(joinInput.value);
-    if (!parsed.code) return toast("Type a table code like 3DNQZD or an invite like KQ7M-X2PD-4R, or paste a link.", "error");
-    store.set("name", name.value.trim());
+    if (!parsed.code)
+      return toast(
+        "Type a table code like 3DNQZD or an invite like KQ7M-X2PD-4R, or paste a link.",
+        "error",
+      );
+    saveName(name.value.trim());
     try {
       location.href = await follow(parsed);
     } catch (error) {
@@ -303,25 +412,81 @@ export async function showHome(app) {
   const openList = h("ul", { class: "open-tables" }, h("li", { text: "Looking…" }));
   const pastList = h("ul", { class: "past" }, h("li", { text: "Looking…" }));
   app.replaceChildren(
-    h("div", { class: "page home" },
-      h("header", { class: "hero" }, h("h1", { text: "Nertz" }),
-        h("p", { text: "Everyone plays their own solitaire at once, slamming cards onto shared piles in the middle." }),
-        h("nav", {}, h("a", { href: "/rules", text: "How to play" }), " · ", h("a", { href: "/sheet", text: "Score sheet for real cards" }),
-          " · ", h("a", { href: "/me", class: "my-games", text: "My games" }))),
-      h("section", { class: "newcomer" }, h("h2", { text: "New to Nertz?" }),
-        h("p", {}, h("a", { href: "/learn", class: "button primary", id: "learn-link", text: "Learn in one guided hand" }), " ",
-          h("button", { type: "button", onclick: () => startPractice(), text: "Practice against a bot" }), " (nothing counts)")),
+    h(
+      "div",
+      { class: "page home" },
+      h(
+        "header",
+        { class: "hero" },
+        h("h1", { text: "Nertz" }),
+        h("p", {
+          text: "Everyone plays their own solitaire at once, slamming cards onto shared piles in the middle.",
+        }),
+        h(
+          "nav",
+          {},
+          h("a", { href: "/rules", text: "How to play" }),
+          " · ",
+          h("a", { href: "/sheet", text: "Score sheet for real cards" }),
+          " · ",
+          h("a", { href: "/me", class: "my-games", text: "My games" }),
+        ),
+      ),
+      h(
+        "section",
+        { class: "newcomer" },
+        h("h2", { text: "New to Nertz?" }),
+        h(
+          "p",
+          {},
+          h("a", {
+            href: "/learn",
+            class: "button primary",
+            id: "learn-link",
+            text: "Learn in one guided hand",
+          }),
+          " ",
+          h("button", {
+            type: "button",
+            onclick: () => startPractice(),
+            text: "Practice against a bot",
+          }),
+          " (nothing counts)",
+        ),
+      ),
       h("section", {}, h("label", { class: "name", for: "name" }, "Your name "), name),
       h("section", {}, h("h2", { text: "New table" }), form),
-      h("section", {}, h("h2", { text: "Join a table" }), joinForm, h("h3", { text: "Open public tables" }), openList),
-      h("section", {}, h("h2", { text: "Your past matches" }), pastList)));
+      h(
+        "section",
+        {},
+        h("h2", { text: "Join a table" }),
+        joinForm,
+        h("h3", { text: "Open public tables" }),
+        openList,
+      ),
+      h("section", {}, h("h2", { text: "Your past matches" }), pastList),
+    ),
+  );
 
   try {
     const { tables } = await api("GET", "/api/tables");
-    openList.replaceChildren(...(tables.length ? tables.map((t) => h("li", {},
-      h("a", { href: `/t/${t.code}`, text: t.code }),
-      ` — ${t.stage}, ${t.seats} seats, ${t.free.length} free`,
-      Object.keys(t.rules).length ? ` (${Object.entries(t.rules).map(([k, v]) => `${k} ${v === true ? "on" : v}`).join(", ")})` : "")) : [h("li", { text: "None right now: create one." })]));
+    openList.replaceChildren(
+      ...(tables.length
+        ? tables.map((t) =>
+            h(
+              "li",
+              {},
+              h("a", { href: `/t/${t.code}`, text: t.code }),
+              ` — ${t.stage}, ${t.seats} seats, ${t.free.length} free`,
+              Object.keys(t.rules).length
+                ? ` (${Object.entries(t.rules)
+                    .map(([k, v]) => `${k} ${v === true ? "on" : v}`)
+                    .join(", ")})`
+                : "",
+            ),
+          )
+        : [h("li", { text: "None right now: create one." })]),
+    );
   } catch (error) {
     openList.replaceChildren(h("li", { text: error.message }));
   }

@@ -5,29 +5,32 @@ import { watchOffline } from "./offline.js";
 import { showMatch, showMe } from "./me.js";
 import { showRules } from "./rules.js";
 import { showSheet } from "./sheet.js";
+import { displaySettings } from "./storage.js";
 import { showTable } from "./table.js";
 
 const app = document.getElementById("app");
-const settings = JSON.parse(localStorage.getItem("nertz.settings") || "{}");
+const settings = displaySettings();
 document.body.classList.toggle("four-colour", !!settings.fourColour);
 document.body.classList.toggle("large", !!settings.large);
 
 watchOffline();
 
 const path = location.pathname;
-let match;
-if ((match = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) {
-  showTable(app, match[1].toUpperCase());
+const table = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
+const match = path.match(/^\/matches\/([A-Za-z0-9]+)\/(\d+)\/?$/);
+const sheet = path.match(/^\/sheet(?:\/([A-Za-z0-9_-]+))?\/?$/);
+if (table) {
+  showTable(app, table[1].toUpperCase());
 } else if (path === "/me" || path === "/me/") {
   showMe(app);
-} else if ((match = path.match(/^\/matches\/([A-Za-z0-9]+)\/(\d+)\/?$/))) {
+} else if (match) {
   showMatch(app, match[1], Number(match[2]));
 } else if (path === "/learn" || path === "/learn/") {
   showLearn(app);
 } else if (path === "/rules" || path === "/rules/") {
   showRules(app);
-} else if ((match = path.match(/^\/sheet(?:\/([A-Za-z0-9_-]+))?\/?$/))) {
-  showSheet(app, match[1] || null);
+} else if (sheet) {
+  showSheet(app, sheet[1] || null);
 } else {
   showHome(app);
 }

@@ -37,7 +37,12 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.tries = 0;
-      const hello = { type: "hello", table: this.code, protocol: PROTOCOL, last_version: this.lastVersion() };
+      const hello = {
+        type: "hello",
+        table: this.code,
+        protocol: PROTOCOL,
+        last_version: this.lastVersion(),
+      };
       const epoch = this.epoch();
       if (epoch) hello.epoch = epoch;
       else hello.last_version = -1; // a version without its incarnation means nothing
@@ -73,7 +78,10 @@ export class TableSocket {
       this.ws = null;
       if (this.closed) return;
       const ended = tableEnded(event.reason); // the table's end: nothing to come back to
-      if (ended || (event.code === 1008 && /replaced|bad token|private|protocol/.test(event.reason))) {
+      if (
+        ended ||
+        (event.code === 1008 && /replaced|bad token|private|protocol/.test(event.reason))
+      ) {
         this.closed = true;
         this.onStatus("gone", event.reason);
         return;

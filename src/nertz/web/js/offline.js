@@ -10,10 +10,15 @@ export function watchOffline() {
       /* not installable here (a private window): the page works as before */
     });
   }
-  const notice = h("div", { class: "offline", role: "status", hidden: true },
-    "You are offline: tables, scores and sheets come back when the network does.");
+  const notice = h(
+    "div",
+    { class: "offline", role: "status", hidden: true },
+    "You are offline: tables, scores and sheets come back when the network does.",
+  );
   document.body.prepend(notice);
-  const update = () => { notice.hidden = navigator.onLine; };
+  const update = () => {
+    notice.hidden = navigator.onLine;
+  };
   window.addEventListener("online", update);
   window.addEventListener("offline", update);
   update();

@@ -3,19 +3,46 @@
 // (a click, a tap or a key), and a page that tried anyway would be refused or warned:
 // nothing is made, nor even an AudioContext, until then. The setting (on or off, and a
 // volume) is this browser's, remembered in localStorage.
-import { store } from "./api.js";
+import { savedSound, saveSound } from "./storage.js";
 
 /** Each sound: notes as [frequency Hz, start s, length s, wave], or "noise" for a
  * short brushed burst (cards sliding). */
 const SOUNDS = {
   deal: { noise: [0, 0.07, 0.14, 0.21], gain: 0.5 },
-  mine: { notes: [[880, 0, 0.08, "triangle"], [1320, 0.05, 0.1, "triangle"]], gain: 0.5 },
+  mine: {
+    notes: [
+      [880, 0, 0.08, "triangle"],
+      [1320, 0.05, 0.1, "triangle"],
+    ],
+    gain: 0.5,
+  },
   theirs: { notes: [[520, 0, 0.06, "sine"]], gain: 0.3 },
-  beaten: { notes: [[196, 0, 0.16, "sawtooth"], [147, 0.1, 0.22, "sawtooth"]], gain: 0.22 },
+  beaten: {
+    notes: [
+      [196, 0, 0.16, "sawtooth"],
+      [147, 0.1, 0.22, "sawtooth"],
+    ],
+    gain: 0.22,
+  },
   count: { notes: [[660, 0, 0.09, "sine"]], gain: 0.4 },
   go: { notes: [[990, 0, 0.18, "sine"]], gain: 0.5 },
-  call: { notes: [[523, 0, 0.12, "square"], [659, 0.1, 0.12, "square"], [784, 0.2, 0.12, "square"], [1047, 0.3, 0.3, "square"]], gain: 0.18 },
-  end: { notes: [[392, 0, 0.5, "triangle"], [494, 0, 0.5, "triangle"], [587, 0, 0.5, "triangle"]], gain: 0.3 },
+  call: {
+    notes: [
+      [523, 0, 0.12, "square"],
+      [659, 0.1, 0.12, "square"],
+      [784, 0.2, 0.12, "square"],
+      [1047, 0.3, 0.3, "square"],
+    ],
+    gain: 0.18,
+  },
+  end: {
+    notes: [
+      [392, 0, 0.5, "triangle"],
+      [494, 0, 0.5, "triangle"],
+      [587, 0, 0.5, "triangle"],
+    ],
+    gain: 0.3,
+  },
 };
 
 /** What tests can read: how many sounds were sent to the audio output, by name. */
@@ -27,17 +54,26 @@ let ctx = null;
 
 // The events that let a page start audio (a touch counts once the finger lifts).
 for (const kind of ["pointerup", "keydown", "touchend"]) {
-  window.addEventListener(kind, () => { gestured = true; }, { capture: true, once: true });
+  window.addEventListener(
+    kind,
+    () => {
+      gestured = true;
+    },
+    { capture: true, once: true },
+  );
 }
 
 /** The sound setting: ``{on, volume}`` (volume 0 to 1). */
 export function soundSetting() {
-  const saved = store.get("sound", {});
+  const saved = savedSound();
   return { on: saved.on !== false, volume: typeof saved.volume === "number" ? saved.volume : 0.6 };
 }
 
 export function setSound(setting) {
-  store.set("sound", { on: !!setting.on, volume: Math.min(1, Math.max(0, Number(setting.volume))) });
+  saveSound({
+    on: !!setting.on,
+    volume: Math.min(1, Math.max(0, Number(setting.volume))),
+  });
 }
 
 /** Play the sound ``name`` (a key of SOUNDS), unless sound is off or the page has had

@@ -1,14 +1,17 @@
-// The table page: a thin controller. ``table/state.js`` keeps the table from what the
-// server sends (a pure reducer, tested without a browser); ``table/render.js`` and
-// ``table/panels.js`` draw it; ``table/input.js`` turns drags, taps and keys into moves
-// and ``table/chooser.js`` is the joker chooser (R41). Here: the socket, what this page
-// says about each event, the moves sent and not answered yet (shown at once; the
-// server's ack confirms them, its refusal undoes them: the card springs back), partner
-// holds (R40), the banner and the dialogs.
-import { h, store, toast } from "./api.js";
+// The table page: a thin controller over two states. ``table/state.js`` keeps the
+// table from what the server sends (``st``: a pure reducer, tested without a browser);
+// ``table/ui.js`` keeps this page's own (``ui``: what is in hand, the panels, the
+// dialogs, the chat's panel, the banner, the seat it plays), changed by actions sent to
+// ``dispatch``. ``table/render.js`` and ``table/panels.js`` draw both;
+// ``table/input.js`` turns drags, taps and keys into moves and ``table/chooser.js`` is
+// the joker chooser (R41); they read the states and send actions, never set a field.
+// Here: the socket, what this page says about each event, the moves sent and not
+// answered yet (shown at once; the server's ack confirms them, its refusal undoes them:
+// the card springs back), partner holds (R40), the banner and the dialogs; what this
+// browser remembers goes through storage.js.
+import { h, toast } from "./api.js";
 import { cardName } from "./cards.js";
 import { closeOnOutsideClick, dialogHead } from "./dialog.js";
-import { seatFor } from "./home.js";
 import { TableSocket } from "./net.js";
 import { play } from "./sound.js";
 import { Chat } from "./table/chat.js";
@@ -26,22 +29,9 @@ import { showRules } from "./table/rulesdialog.js";
 import { tickHostStart } from "./table/series.js";
 import { settingsMenu } from "./table/settings.js";
 import { soundOf } from "./table/sounds.js";
-import { emptyState, myPlace, nameOf, notPlayable, receive, shown } from "./table/state.js";
-
-/** How many private tables' keys this browser remembers (the newest). */
-const KEYS_KEPT = 30;
-
-/** The key of private table ``code`` from its link, remembered for the next visit; else
- * the one remembered: a person who came by the invite link and comes back by the bare
- * table URL (their seat given up, or lost) finds the table again. */
-function tableKey(code, given) {
-  const keys = store.get("keys", {});
-  if (!given) return keys[code] || null;
-  delete keys[code]; // the newest last
-  keys[code] = given;
-  store.set("keys", Object.fromEntries(Object.entries(keys).slice(-KEYS_KEPT)));
-  return given;
-}
+import { chatOpenSaved, forgetSeat, rememberSeat, seatFor, tableKey } from "./storage.js";
+import { emptyState, nameOf, notPlayable, receive, saidReady, shown } from "./table/state.js";
+import { emptyUi, reduceUi } from "./table/ui.js";
 
 export async function showTable(app, code) {
   const params = new URLSearchParams(location.search);
@@ -49,9 +39,7 @@ export async function showTable(app, code) {
   const hash = new URLSearchParams(location.hash.slice(1));
   if (hash.get("seat")) {
     // ``make play`` hands over a seat token in the fragment (never sent to the server).
-    const seats = store.get("seats", {});
-    seats[code] = { token: hash.get("seat"), seat: null, key, at: Date.now() };
-    store.set("seats", seats);
+    rememberSeat(code, { token: hash.get("seat"), seat: null, key, at: Date.now() });
     history.replaceState(null, "", location.pathname + location.search);
   }
   if (params.has("watch")) {
@@ -71,20 +59,18 @@ class TableView {
   constructor(app, code, seatRec, key) {
     this.app = app;
     this.code = code;
-    this.seatRec = seatRec;
     this.key = key || (seatRec && seatRec.key) || null;
-    this.st = emptyState();
-    this.pending = [];
+    this.st = emptyState(); // the table (table/state.js)
+    this.ui = emptyUi({ seat: seatRec, chat: chatOpenSaved() }); // this page's (table/ui.js)
+    this.pending = []; // my plays sent and not answered yet: { seq, move, cards }
     this.seq = 0;
-    this.selected = null;
-    this.drag = null;
-    this.lastTap = null;
-    this.slots = new Map();
-    this.stripOpen = false;
-    this.banner = null;
-    this.countdownEnd = null;
-    this.overlayHidden = false;
-    this.chooser = null;
+    this.sentHold = null; // what the server was last told I hold (R40)
+    this.pickSeq = null;
+  }
+
+  /** Apply a UI action (table/ui.js); the caller draws when the page should show it. */
+  dispatch(action) {
+    this.ui = reduceUi(this.ui, action);
   }
 
   // The table's state, as the reducer keeps it (table/state.js).
@@ -111,7 +97,7 @@ class TableView {
     this.build();
     this.socket = new TableSocket({
       code: this.code,
-      token: this.seatRec ? this.seatRec.token : null,
+      token: this.ui.seat ? this.ui.seat.token : null,
       key: this.key,
       lastVersion: () => (this.table ? this.st.v : -1),
       epoch: () => (this.table ? this.st.epoch : null),
@@ -124,34 +110,141 @@ class TableView {
   }
 
   build() {
-    this.strip = h("button", { class: "strip", type: "button", "aria-expanded": "false", title: "Scores (Tab)", onclick: () => this.toggleStrip() });
+    this.strip = h("button", {
+      class: "strip",
+      type: "button",
+      "aria-expanded": "false",
+      title: "Scores (Tab)",
+      onclick: () => this.toggleStrip(),
+    });
     this.status = h("span", { class: "status", role: "status" });
-    this.callBtn = h("button", { class: "call", type: "button", disabled: true, onclick: () => this.call(), title: "Call Nertz (N): only when your Nertz pile is empty" }, "Nertz! ", h("kbd", { text: "N" }));
-    this.stuckBtn = h("button", { class: "stuck-btn", type: "button", onclick: () => this.stuck(), title: "Say you are stuck (S): when everyone is, the table rotates (R25)" }, "Stuck ", h("kbd", { text: "S" }));
+    this.callBtn = h(
+      "button",
+      {
+        class: "call",
+        type: "button",
+        disabled: true,
+        onclick: () => this.call(),
+        title: "Call Nertz (N): only when your Nertz pile is empty",
+      },
+      "Nertz! ",
+      h("kbd", { text: "N" }),
+    );
+    this.stuckBtn = h(
+      "button",
+      {
+        class: "stuck-btn",
+        type: "button",
+        onclick: () => this.stuck(),
+        title: "Say you are stuck (S): when everyone is, the table rotates (R25)",
+      },
+      "Stuck ",
+      h("kbd", { text: "S" }),
+    );
     this.settingsBox = settingsMenu(() => this.render());
-    this.bar = h("header", { class: "bar" }, this.strip, this.status,
+    this.inviteBtn = h(
+      "button",
+      {
+        type: "button",
+        class: "invite-btn",
+        style: "display:none",
+        onclick: () => showInvite(this, this.dialog),
+        title: "Invite people: the link, a code to type, a QR code",
+      },
+      "Invite",
+    );
+    this.hostBtn = h(
+      "button",
+      {
+        type: "button",
+        class: "host-btn",
+        hidden: true,
+        onclick: () => this.showHostDialog(),
+        title: "Run the table: start, bots, options",
+      },
+      "Host",
+    );
+    this.chat = new Chat(this);
+    this.bar = h(
+      "header",
+      { class: "bar" },
+      this.strip,
+      this.status,
       h("span", { class: "grow" }),
-      h("button", { type: "button", class: "rules-btn", onclick: () => this.showRulesDialog(), title: "The rules and this table's options (?)" }, "Rules ", h("kbd", { text: "?" })),
-      this.inviteBtn = h("button", { type: "button", class: "invite-btn", style: "display:none", onclick: () => showInvite(this, this.dialog), title: "Invite people: the link, a code to type, a QR code" }, "Invite"),
-      this.hostBtn = h("button", { type: "button", class: "host-btn", hidden: true, onclick: () => this.showHostDialog(), title: "Run the table: start, bots, options" }, "Host"),
-      (this.chat = new Chat(this)).toggle, this.settingsBox, // table/chat.js: the chat
-      h("a", { href: "/", class: "home-link", title: "Home" }, "Home"));
+      h(
+        "button",
+        {
+          type: "button",
+          class: "rules-btn",
+          onclick: () => this.showRulesDialog(),
+          title: "The rules and this table's options (?)",
+        },
+        "Rules ",
+        h("kbd", { text: "?" }),
+      ),
+      this.inviteBtn,
+      this.hostBtn,
+      this.chat.toggle, // table/chat.js: the chat
+      this.settingsBox,
+      h("a", { href: "/", class: "home-link", title: "Home" }, "Home"),
+    );
     this.opponents = h("section", { class: "opponents", "aria-label": "Opponents" });
-    this.foundations = h("div", { class: "foundations", role: "list", "aria-label": "Foundations" });
-    this.aside = h("div", { class: "aside", role: "group", "aria-label": "Finished foundations, set aside" });
+    this.foundations = h("div", {
+      class: "foundations",
+      role: "list",
+      "aria-label": "Foundations",
+    });
+    this.aside = h("div", {
+      class: "aside",
+      role: "group",
+      "aria-label": "Finished foundations, set aside",
+    });
     this.bannerEl = h("div", { class: "banner", "aria-live": "assertive" });
-    this.chooserEl = h("div", { class: "chooser", role: "dialog", "aria-label": "Announce your joker as", hidden: true });
-    this.middle = h("section", { class: "middle", "data-drop": "F", "aria-label": "The middle: drop a card here to send it to a foundation" },
-      this.foundations, this.aside, this.bannerEl, this.chooserEl);
+    this.chooserEl = h("div", {
+      class: "chooser",
+      role: "dialog",
+      "aria-label": "Announce your joker as",
+      hidden: true,
+    });
+    this.middle = h(
+      "section",
+      {
+        class: "middle",
+        "data-drop": "F",
+        "aria-label": "The middle: drop a card here to send it to a foundation",
+      },
+      this.foundations,
+      this.aside,
+      this.bannerEl,
+      this.chooserEl,
+    );
     this.mine = h("section", { class: "mine", "aria-label": "Your layout" });
     this.readyBtn = readyButton(this);
     this.actions = h("div", { class: "actions" }, this.callBtn, this.stuckBtn, this.readyBtn);
-    this.help = h("p", { class: "keys-help", text: "Drag, or tap a card then its place · double-tap: to the middle · keys: 0 Nertz, W waste, 1–4 piles, F middle, Space turn, N call, Esc cancel, Tab scores" });
-    this.overlay = h("div", { class: "overlay", hidden: true, onclick: (e) => e.target === this.overlay && closePanel(this) });
+    this.help = h("p", {
+      class: "keys-help",
+      text: "Drag, or tap a card then its place · double-tap: to the middle · keys: 0 Nertz, W waste, 1–4 piles, F middle, Space turn, N call, Esc cancel, Tab scores",
+    });
+    this.overlay = h("div", {
+      class: "overlay",
+      hidden: true,
+      onclick: (e) => e.target === this.overlay && closePanel(this),
+    });
     this.dialog = h("dialog", { class: "rules-dialog" });
     closeOnOutsideClick(this.dialog);
-    this.board = h("div", { class: "board", tabindex: "0", "aria-label": `Nertz table ${this.code}` },
-      this.bar, this.opponents, this.middle, h("div", { class: "mine-wrap" }, this.mine, this.actions), this.help, this.overlay);
+    this.dialog.addEventListener("close", () => {
+      if (!this.dialog.open) this.dispatch({ type: "dialog", kind: null });
+    });
+    this.board = h(
+      "div",
+      { class: "board", tabindex: "0", "aria-label": `Nertz table ${this.code}` },
+      this.bar,
+      this.opponents,
+      this.middle,
+      h("div", { class: "mine-wrap" }, this.mine, this.actions),
+      this.help,
+      this.overlay,
+    );
     this.app.replaceChildren(this.board, this.dialog);
     this.practice = new Practice(this); // a practice table's panel (table/practice.js)
     this.board.addEventListener("pointerdown", (e) => onPointerDown(this, e));
@@ -161,15 +254,16 @@ class TableView {
 
   onStatus(status, reason) {
     if (status === "lost") {
-      this.connected = false;
+      this.dispatch({ type: "connection", status: "lost" });
       this.status.textContent = "Connection lost — reconnecting…";
       this.status.className = "status warn";
     } else if (status === "open") {
-      if (this.connected === false) toast("Reconnected.", "info", 1500);
-      this.connected = true;
+      if (this.ui.connected === false) toast("Reconnected.", "info", 1500);
+      this.dispatch({ type: "connection", status: "open" });
       renderStatus(this);
     } else if (status === "gone" && tableEnded(reason)) {
-      this.connected = null; // the table ended: what the page shows is final
+      // The table ended: what the page shows is final.
+      this.dispatch({ type: "connection", status: "ended" });
       renderStatus(this);
     } else if (status === "gone") {
       this.status.textContent = `Disconnected: ${reason}`;
@@ -186,13 +280,11 @@ class TableView {
       case "state":
         this.sentHold = null;
         this.pending = [];
-        if (this.seatRec && this.seatRec.seat !== msg.seat) {
-          this.seatRec.seat = msg.seat;
-          const seats = store.get("seats", {});
-          seats[this.code] = this.seatRec;
-          store.set("seats", seats);
+        if (this.ui.seat && this.ui.seat.seat !== msg.seat) {
+          this.dispatch({ type: "seatNumber", seat: msg.seat });
+          rememberSeat(this.code, this.ui.seat);
         }
-        if (this.table.stage === "countdown") this.countdownEnd = performance.now() + 1000;
+        this.dispatch({ type: "state", stage: this.table.stage, now: performance.now() });
         break;
       case "event":
         break;
@@ -211,35 +303,35 @@ class TableView {
       case "error":
         if (msg.seq !== undefined && msg.seq !== null) this.refused(msg.seq, msg.code, msg.reason);
         else if (msg.code === "removed") {
-          const seats = store.get("seats", {});
-          delete seats[this.code];
-          store.set("seats", seats);
+          forgetSeat(this.code);
           this.socket.close(); // no coming back: the token is refused from now on
           // The table stops here for this page: its notice over the table (panels.js),
           // no countdown, no Ready, no card to move; the way home in sight.
-          this.removed = true;
-          this.connected = null; // what the page shows is final (no status ticking over it)
-          this.selected = null;
-          this.drag = null;
-          this.countdownEnd = null;
+          // What the page shows is final (no status ticking over it).
+          this.dispatch({ type: "removed" });
           if (this.dialog.open) this.dialog.close();
           this.render();
-        } else if (msg.code === "bad_token" || (msg.code === "unknown_table" && this.seatRec?.token)) {
+        } else if (
+          msg.code === "bad_token" ||
+          (msg.code === "unknown_table" && this.ui.seat?.token)
+        ) {
           // A private table answers a token no seat has as it answers an unused code.
-          const seats = store.get("seats", {});
-          delete seats[this.code];
-          store.set("seats", seats);
+          forgetSeat(this.code);
           toast("That seat is no longer yours; take a seat again.", "error", 6000);
           setTimeout(() => location.reload(), 1500);
         } else if (msg.code === "rate_limited" && this.st.resyncing) {
           // The full state was refused for now (the server's rate per connection): ask again.
           setTimeout(() => this.socket.send({ type: "resync" }), 1000);
-        } else if (msg.code !== "already_ready" && msg.code !== "not_now") toast(msg.reason, "warn");
+        } else if (msg.code !== "already_ready" && msg.code !== "not_now")
+          toast(msg.reason, "warn");
         return;
       default:
         return;
     }
-    for (const e of events) { this.say(e); this.practice.saw(e); }
+    for (const e of events) {
+      this.say(e);
+      this.practice.saw(e);
+    }
     if (resync) this.socket.send({ type: "resync" });
     this.render();
   }
@@ -247,37 +339,40 @@ class TableView {
   /** What this page says and does about an event the reducer applied. */
   say(e) {
     play(soundOf(this, e));
+    // Told from what this page knew before the event (who was who, who was away).
+    const notice = presenceNotice(this.st, this.ui.known, e);
+    this.dispatch({ type: "event", e, st: this.st, now: performance.now() });
     switch (e.k) {
       case "seat":
-      case "connected": {
-        const notice = presenceNotice(this, e);
+      case "connected":
         if (notice) toast(notice, "notice", 4000);
         break;
-      }
       case "takeover":
-        if (e.seat !== this.me || (e.partner !== undefined && e.partner !== this.partner) || !e.bot) break;
-        if (e.why === "not_ready") toast("You were not ready in time, so a bot is playing your seat: make any move to take it back.", "warn", 6000);
+        if (e.seat !== this.me || (e.partner !== undefined && e.partner !== this.partner) || !e.bot)
+          break;
+        if (e.why === "not_ready")
+          toast(
+            "You were not ready in time, so a bot is playing your seat: make any move to take it back.",
+            "warn",
+            6000,
+          );
         else toast("A bot is playing your seat while you were away.", "warn");
         break;
-      case "dealt":
-        this.overlayHidden = false;
-        this.slots = new Map();
-        this.selected = null;
-        break;
-      case "countdown":
-        this.countdownEnd = performance.now() + e.go_in_ms;
-        break;
       case "go":
-        this.countdownEnd = null;
         this.flash("Go!", "go", 900);
         break;
       case "moved":
-        if (e.tie && this.base) this.flash(`Tie! Both ${cardName(e.cards[0])}s stay (R16)`, "info", 1600);
+        if (e.tie && this.base)
+          this.flash(`Tie! Both ${cardName(e.cards[0])}s stay (R16)`, "info", 1600);
         break;
       case "announced":
         if (e.seat !== this.me) {
           const where = e.foundation ? `for F${e.foundation}` : "to start a foundation";
-          toast(`${nameOf(this.st, e.seat)} announced a joker as the ${cardName(e.as)} ${where} (R41)`, "info", 2000);
+          toast(
+            `${nameOf(this.st, e.seat)} announced a joker as the ${cardName(e.as)} ${where} (R41)`,
+            "info",
+            2000,
+          );
         }
         break;
       case "joker_stayed":
@@ -287,24 +382,27 @@ class TableView {
         this.flash(`${nameOf(this.st, e.seat)} called Nertz!`, "call", 2500);
         break;
       case "rotated":
-        this.flash(e.idle ? "Nobody moved for a while: the table rotates (R25)" : "Everyone is stuck: the table rotates (R25)", "info", 3000);
+        this.flash(
+          e.idle
+            ? "Nobody moved for a while: the table rotates (R25)"
+            : "Everyone is stuck: the table rotates (R25)",
+          "info",
+          3000,
+        );
         // In a lesson its card says so, and a toast would lie over the card.
-        if (!this.practice.step) toast("Rotation: every stock was turned over and its top card moved to the bottom.", "info", 4000);
-        break;
-      case "hand_end":
-        this.overlayHidden = false;
+        if (!this.practice.step)
+          toast(
+            "Rotation: every stock was turned over and its top card moved to the bottom.",
+            "info",
+            4000,
+          );
         break;
       case "next_match":
         this.flash(`Match ${e.match} — series ${e.wins.join("–")}`, "info", 2500);
         break;
       case "options":
         toast(optionsNotice(this, e), "info", 6000);
-        if (this.dialog.open && this.dialog.dataset.kind === "host") this.showHostDialog();
-        break;
-      case "seat":
-      case "connected":
-      case "takeover": // the host's list of people, and who a bot plays for, as they are now
-        if (this.dialog.open && this.dialog.dataset.kind === "host") this.showHostDialog();
+        if (this.dialog.open && this.ui.dialog === "host") this.showHostDialog();
         break;
       case "host":
         if (isHost(this)) toast("You are the host now.", "info", 4000);
@@ -319,9 +417,8 @@ class TableView {
       // R40: my partner holds that card: put it down here too, and say why.
       this.pickSeq = null;
       this.sentHold = null;
-      this.selected = null;
-      this.chooser = null;
-      if (this.drag) this.drag.refused = true; // let go of it: it springs back on release
+      // A card being dragged is let go of: it springs back on release.
+      this.dispatch({ type: "pickRefused" });
       toast(reason, "error", 3200);
       this.render();
       return;
@@ -349,13 +446,22 @@ class TableView {
   onHold(msg) {
     const s = this.table && this.table.seats[msg.seat];
     if (!s || !s.holding) return;
-    if (msg.seat === this.me && msg.partner === this.partner && msg.src === null && this.sentHold !== null) {
+    if (
+      msg.seat === this.me &&
+      msg.partner === this.partner &&
+      msg.src === null &&
+      this.sentHold !== null
+    ) {
       // My own hold lapsed (R40: a resting hand lets go): put the card down here too,
       // so that picking it up again asks the server again.
       this.sentHold = null;
-      if (this.selected && !this.drag) {
-        this.selected = null;
-        toast("You held that card a while: it is put down so your partner may take it (R40).", "info", 3000);
+      if (this.ui.selected && !this.ui.drag) {
+        this.dispatch({ type: "holdLapsed" });
+        toast(
+          "You held that card a while: it is put down so your partner may take it (R40).",
+          "info",
+          3000,
+        );
       }
     }
     this.render();
@@ -365,10 +471,11 @@ class TableView {
    * go puts it down. Only at a partnership table; a play puts it down by itself. */
   syncHold() {
     if (this.me === null || this.partner === null || !this.socket || !this.playable()) return;
-    const dragged = this.drag && !this.drag.refused ? this.drag.src : null;
+    const { drag, selected, chooser } = this.ui;
+    const dragged = drag && !drag.refused ? drag.src : null;
     // A joker whose card is being chosen (R41) is still in hand.
-    const held = this.selected ? this.selected.src : this.chooser ? this.chooser.src : null;
-    const want = this.drag ? dragged : held;
+    const held = selected ? selected.src : chooser ? chooser.src : null;
+    const want = drag ? dragged : held;
     if (want === this.sentHold) return;
     this.sentHold = want;
     if (want === null) this.socket.send({ type: "drop" });
@@ -380,25 +487,28 @@ class TableView {
 
   // ------------------------------------------------------------------ sending
 
-  send(move, cards = null) {
+  /** Send a play: shown at once (``pending``) until the server answers. ``before``:
+   * where the cards were (rects); ``lost``: how a play not sent for want of a
+   * connection is told. Whether it went out. */
+  send(move, cards = null, before = rects(this), lost = "error") {
     if (!this.playable()) {
       toast(notPlayable(this.st).reason, "warn");
-      return;
+      return false;
     }
     const seq = ++this.seq;
     if (!this.socket.send({ type: "play", seq, move })) {
-      toast("Not connected: the card stays where it was.", "error");
-      return;
+      toast("Not connected: the card stays where it was.", lost);
+      return false;
     }
-    const before = rects(this);
     this.pending.push({ seq, move, cards: cards ? cards : null });
-    this.selected = null;
+    this.dispatch({ type: "played" });
     this.sentHold = null; // the play puts the card down (R40)
     this.render(before);
+    return true;
   }
 
   playable() {
-    return !this.removed && notPlayable(this.st) === null;
+    return !this.ui.removed && notPlayable(this.st) === null;
   }
 
   call() {
@@ -416,10 +526,10 @@ class TableView {
   }
 
   ready() {
-    if (this.me === null || this.removed) return;
+    if (this.me === null || this.ui.removed) return;
     // Once the match is over, "ready" is "Play again" (the next match of the series).
     this.socket.send({ type: this.table && this.table.stage === "over" ? "again" : "ready" });
-    myPlace(this.st).ready = true;
+    saidReady(this.st);
     this.render();
   }
 
@@ -427,10 +537,10 @@ class TableView {
    * (a page merely closed keeps it for a while), so this page forgets it too. */
   leave() {
     this.socket.send({ type: "leave" });
-    const seats = store.get("seats", {});
-    delete seats[this.code];
-    store.set("seats", seats);
-    setTimeout(() => { location.href = "/"; }, 100);
+    forgetSeat(this.code);
+    setTimeout(() => {
+      location.href = "/";
+    }, 100);
   }
 
   turn() {
@@ -444,7 +554,7 @@ class TableView {
   }
 
   pick(src, depth) {
-    this.selected = { src, depth };
+    this.dispatch({ type: "pick", src, depth });
     this.render();
   }
 
@@ -469,16 +579,17 @@ class TableView {
     this.chat.place();
     this.practice.render();
     this.syncHold();
-    if (this.removed) {
+    if (this.ui.removed) {
       this.status.textContent = "The host removed you from this table.";
       this.status.className = "status error";
       this.board.classList.add("was-removed");
-      for (const part of [this.opponents, this.middle, this.mine.parentElement, this.help]) part.inert = true;
+      for (const part of [this.opponents, this.middle, this.mine.parentElement, this.help])
+        part.inert = true;
     }
   }
 
   flash(text, kind, ms) {
-    this.banner = { text, kind, until: performance.now() + ms };
+    this.dispatch({ type: "flash", text, kind, ms, now: performance.now() });
     this.tickBanner();
   }
 
@@ -489,14 +600,15 @@ class TableView {
     tickHostStart(this, now);
     let text = "";
     let kind = "";
-    if (this.removed) {
+    const { banner, countdownEnd } = this.ui;
+    if (this.ui.removed) {
       text = "";
-    } else if (this.table && this.table.stage === "countdown" && this.countdownEnd) {
-      const left = Math.max(1, Math.ceil((this.countdownEnd - now) / 1000));
+    } else if (this.table && this.table.stage === "countdown" && countdownEnd) {
+      const left = Math.max(1, Math.ceil((countdownEnd - now) / 1000));
       text = `${left}`;
       kind = "count";
-    } else if (this.banner && this.banner.until > now) {
-      ({ text, kind } = this.banner);
+    } else if (banner && banner.until > now) {
+      ({ text, kind } = banner);
     }
     if (this.bannerEl.textContent !== text) {
       if (kind === "count") play("count");
@@ -506,7 +618,7 @@ class TableView {
   }
 
   toggleStrip() {
-    this.stripOpen = !this.stripOpen;
+    this.dispatch({ type: "toggleStrip" });
     this.render();
   }
 
@@ -516,8 +628,14 @@ class TableView {
     if (action.do !== "options" && this.dialog.open) this.dialog.close();
   }
 
+  /** A dialog of kind ``kind`` ("rules", "host", "invite") is opening in the page's
+   * one <dialog>. */
+  opensDialog(kind) {
+    this.dispatch({ type: "dialog", kind });
+  }
+
   showHostDialog() {
-    this.dialog.dataset.kind = "host";
+    this.opensDialog("host");
     this.dialog.replaceChildren(dialogHead("Host"), hostContent(this));
     if (!this.dialog.open) this.dialog.showModal();
   }

@@ -8,8 +8,10 @@
 // shown, never run. Muting is this page's own: a per-table list in localStorage, of
 // people (the server's ``person`` handle, the same whatever name they sit down under,
 // so leaving and coming back as "Bob2" does not escape it) with the names they had.
-import { h, store } from "../api.js";
+import { h } from "../api.js";
 import { seatColour } from "../cards.js";
+import { mutedAt, saveChatOpen, saveMutedAt } from "../storage.js";
+import { chatOpen } from "./ui.js";
 
 /** The reactions the server accepts (server/chat.py, ``REACTIONS``). */
 export const REACTIONS = ["👍", "😂", "😮", "😬", "🎉", "Nertz!"];
@@ -56,29 +58,98 @@ export class Chat {
     this.reactions = new Map(); // "seat/partner" -> { what, name, until }
     this.unread = 0;
     this.sent = null; // the text of my last line until the server echoes it
-    const open = store.get("chatOpen", {});
-    this.open = { play: open.play ?? false, rest: open.rest ?? true, narrow: false };
     this.build();
   }
 
   build() {
-    this.toggle = h("button", { type: "button", class: "chat-btn", "aria-expanded": "false", title: "Table chat and reactions", onclick: () => this.setOpen(!this.isOpen()) },
-      "Chat", this.badge = h("span", { class: "chat-unread", hidden: true }));
+    this.badge = h("span", { class: "chat-unread", hidden: true });
+    this.toggle = h(
+      "button",
+      {
+        type: "button",
+        class: "chat-btn",
+        "aria-expanded": "false",
+        title: "Table chat and reactions",
+        onclick: () => this.setOpen(!this.isOpen()),
+      },
+      "Chat",
+      this.badge,
+    );
     this.log = h("ol", { class: "chat-log", "aria-live": "polite", "aria-label": "Chat lines" });
     this.note = h("p", { class: "chat-note", role: "status" });
-    this.input = h("input", { type: "text", class: "chat-input", autocomplete: "off", "aria-label": "Say something to the table", placeholder: "Say something…", oninput: () => this.count(),
-      onkeydown: (e) => { if (e.key === "Escape") this.tv.board.focus({ preventScroll: true }); } });
+    this.input = h("input", {
+      type: "text",
+      class: "chat-input",
+      autocomplete: "off",
+      "aria-label": "Say something to the table",
+      placeholder: "Say something…",
+      oninput: () => this.count(),
+      onkeydown: (e) => {
+        if (e.key === "Escape") this.tv.board.focus({ preventScroll: true });
+      },
+    });
     this.counter = h("small", { class: "chat-count" });
-    this.form = h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); this.say(); } },
-      this.input, h("button", { type: "submit", class: "chat-send", text: "Send" }), this.counter);
-    this.reactRow = h("div", { class: "chat-reactions", role: "group", "aria-label": "Reactions" },
-      REACTIONS.map((what) => h("button", { type: "button", class: "react-btn", "data-what": what, title: `React: ${what}`, onclick: () => this.react(what), text: what })));
-    this.mute = h("details", { class: "chat-mute" }, h("summary", { text: "Mute…" }), this.muteList = h("div", { class: "mute-list" }));
-    this.readOnly = h("p", { class: "chat-readonly", text: "Spectators read the chat; the people playing write in it." });
-    this.panel = h("aside", { class: "chat-panel", "aria-label": "Table chat", hidden: true },
-      h("div", { class: "chat-head" }, h("b", { text: "Chat" }), this.mute,
-        h("button", { type: "button", class: "chat-close", title: "Hide the chat", "aria-label": "Hide the chat", onclick: () => this.setOpen(false), text: "×" })),
-      this.log, this.note, this.reactRow, this.form, this.readOnly);
+    this.form = h(
+      "form",
+      {
+        class: "chat-form",
+        onsubmit: (e) => {
+          e.preventDefault();
+          this.say();
+        },
+      },
+      this.input,
+      h("button", { type: "submit", class: "chat-send", text: "Send" }),
+      this.counter,
+    );
+    this.reactRow = h(
+      "div",
+      { class: "chat-reactions", role: "group", "aria-label": "Reactions" },
+      REACTIONS.map((what) =>
+        h("button", {
+          type: "button",
+          class: "react-btn",
+          "data-what": what,
+          title: `React: ${what}`,
+          onclick: () => this.react(what),
+          text: what,
+        }),
+      ),
+    );
+    this.muteList = h("div", { class: "mute-list" });
+    this.mute = h(
+      "details",
+      { class: "chat-mute" },
+      h("summary", { text: "Mute…" }),
+      this.muteList,
+    );
+    this.readOnly = h("p", {
+      class: "chat-readonly",
+      text: "Spectators read the chat; the people playing write in it.",
+    });
+    this.panel = h(
+      "aside",
+      { class: "chat-panel", "aria-label": "Table chat", hidden: true },
+      h(
+        "div",
+        { class: "chat-head" },
+        h("b", { text: "Chat" }),
+        this.mute,
+        h("button", {
+          type: "button",
+          class: "chat-close",
+          title: "Hide the chat",
+          "aria-label": "Hide the chat",
+          onclick: () => this.setOpen(false),
+          text: "×",
+        }),
+      ),
+      this.log,
+      this.note,
+      this.reactRow,
+      this.form,
+      this.readOnly,
+    );
     // The panel is not the table: a press in it is never a tap on a card.
     this.panel.addEventListener("pointerdown", (e) => e.stopPropagation());
   }
@@ -101,7 +172,9 @@ export class Chat {
   /** A refusal of mine the chat shows (``chat_*``, ``reaction_*``, a spectator's
    * ``not_seated``); true when it was the chat's. */
   refused(msg) {
-    const ours = /^(chat_|reaction_|bad_reaction)/.test(msg.code) || (msg.code === "not_seated" && /chat/.test(msg.reason));
+    const ours =
+      /^(chat_|reaction_|bad_reaction)/.test(msg.code) ||
+      (msg.code === "not_seated" && /chat/.test(msg.reason));
     if (!ours) return false;
     if (this.sent !== null && !this.input.value) this.input.value = this.sent; // keep it to mend
     this.sent = null;
@@ -172,7 +245,7 @@ export class Chat {
   // ------------------------------------------------------------------ muting
 
   mutedList() {
-    return mutedEntries(store.get("mutes", {})[this.tv.code]);
+    return mutedEntries(mutedAt(this.tv.code));
   }
 
   /** Is the sender of ``msg`` (a line, a reaction, a place) muted on this page? */
@@ -183,12 +256,12 @@ export class Chat {
   /** Mute (or not) the person in place ``p`` (``person``, ``name``): by their handle,
    * so a new name does not escape it, and by the name they had. */
   setMuted(p, on) {
-    const all = store.get("mutes", {});
     const list = this.mutedList().filter((e) => !mutes(e, p));
     if (on) list.push({ person: p.person || null, names: [who(p.name)] });
-    all[this.tv.code] = list;
-    store.set("mutes", all);
-    if (on) for (const [key, r] of this.reactions) if (mutes(list[list.length - 1], r)) this.reactions.delete(key);
+    saveMutedAt(this.tv.code, list);
+    if (on)
+      for (const [key, r] of this.reactions)
+        if (mutes(list[list.length - 1], r)) this.reactions.delete(key);
     this.drawLog();
     this.place();
   }
@@ -199,7 +272,9 @@ export class Chat {
     const t = this.tv.table;
     const out = [];
     for (const s of t.seats) {
-      const places = s.partners ? s.partners.map((p) => [s.seat, p.partner, p]) : [[s.seat, null, s]];
+      const places = s.partners
+        ? s.partners.map((p) => [s.seat, p.partner, p])
+        : [[s.seat, null, s]];
       for (const [seat, partner, p] of places) {
         const mine = seat === this.tv.me && (partner ?? null) === (this.tv.st.partner ?? null);
         if (p.name && !p.bot && !mine) out.push({ person: p.person || null, name: p.name });
@@ -213,10 +288,19 @@ export class Chat {
     const key = people.map((p) => `${p.person}/${p.name}`).join("\n");
     if (key === this.muteKey) return;
     this.muteKey = key;
-    this.muteList.replaceChildren(...(people.length ? people.map((p) => {
-      const box = h("input", { type: "checkbox", checked: this.muted(p), "data-name": p.name, onchange: () => this.setMuted(p, box.checked) });
-      return h("label", {}, box, ` ${p.name}`);
-    }) : [h("small", { text: "Nobody else is here yet." })]));
+    this.muteList.replaceChildren(
+      ...(people.length
+        ? people.map((p) => {
+            const box = h("input", {
+              type: "checkbox",
+              checked: this.muted(p),
+              "data-name": p.name,
+              onchange: () => this.setMuted(p, box.checked),
+            });
+            return h("label", {}, box, ` ${p.name}`);
+          })
+        : [h("small", { text: "Nobody else is here yet." })]),
+    );
   }
 
   // ------------------------------------------------------------------ drawing
@@ -225,40 +309,43 @@ export class Chat {
     const rows = [];
     for (const line of this.lines.values()) {
       if (this.muted(line)) continue;
-      rows.push(h("li", { class: "chat-line", "data-n": String(line.n) },
-        // The seat's colour as a chip: a name in it would not read on every colour.
-        h("span", { class: "chip", style: `background:${seatColour(line.seat)}` }),
-        h("b", { class: "chat-who", text: line.name }), " ",
-        h("span", { class: "chat-text", text: line.text })));
+      rows.push(
+        h(
+          "li",
+          { class: "chat-line", "data-n": String(line.n) },
+          // The seat's colour as a chip: a name in it would not read on every colour.
+          h("span", { class: "chip", style: `background:${seatColour(line.seat)}` }),
+          h("b", { class: "chat-who", text: line.name }),
+          " ",
+          h("span", { class: "chat-text", text: line.text }),
+        ),
+      );
     }
-    if (!rows.length) rows.push(h("li", { class: "chat-empty", text: "Nobody has said anything yet." }));
+    if (!rows.length)
+      rows.push(h("li", { class: "chat-empty", text: "Nobody has said anything yet." }));
     const atEnd = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 24;
     this.log.replaceChildren(...rows);
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
   }
 
-  /** Which of the remembered open states applies now: during play, between hands, or
-   * between hands on a narrow screen (not stored: each visit starts with it shut). */
-  mode() {
-    const t = this.tv.table;
-    return PLAYING.includes(t.stage) ? "play" : narrow() ? "narrow" : "rest";
-  }
-
+  /** Whether the panel is open (the page's UI state, table/ui.js: remembered apart
+   * during play, between hands, and between hands on a narrow screen). */
   isOpen() {
-    const t = this.tv.table;
-    // A practice table is one person's (server/practice.py): nobody to talk to.
-    return !!t && !t.practice && this.open[this.mode()];
+    return chatOpen(this.tv.ui, this.tv.table, narrow());
   }
 
   setOpen(on) {
     const t = this.tv.table;
     if (!t) return;
-    this.open[this.mode()] = on;
-    store.set("chatOpen", { play: this.open.play, rest: this.open.rest });
+    this.tv.dispatch({ type: "chat", stage: t.stage, narrow: narrow(), on });
+    // On a narrow screen between hands it is not stored: each visit starts with it shut.
+    const { play, rest } = this.tv.ui.chat;
+    saveChatOpen({ play, rest });
     this.place();
     if (on) {
       this.log.scrollTop = this.log.scrollHeight;
-      if (this.tv.me !== null && !PLAYING.includes(t.stage)) this.input.focus({ preventScroll: true });
+      if (this.tv.me !== null && !PLAYING.includes(t.stage))
+        this.input.focus({ preventScroll: true });
     } else this.tv.board.focus({ preventScroll: true });
   }
 
@@ -295,7 +382,9 @@ export class Chat {
     if (open) {
       const board = tv.board.getBoundingClientRect();
       const top = tv.bar.getBoundingClientRect().bottom - board.top + 2;
-      const bottom = over ? 4 : board.bottom - tv.mine.parentElement.getBoundingClientRect().top + 4;
+      const bottom = over
+        ? 4
+        : board.bottom - tv.mine.parentElement.getBoundingClientRect().top + 4;
       this.panel.style.top = `${top}px`;
       this.panel.style.bottom = `${Math.max(0, bottom)}px`;
     }
@@ -311,7 +400,11 @@ export class Chat {
     // Its place as drawn (right: 8px), not as it grows in (its scale animation).
     const right = seat.right - 8;
     const top = seat.top + bubble.offsetTop;
-    const under = right > chat.left && right - bubble.offsetWidth < chat.right && top + bubble.offsetHeight > chat.top && top < chat.bottom;
+    const under =
+      right > chat.left &&
+      right - bubble.offsetWidth < chat.right &&
+      top + bubble.offsetHeight > chat.top &&
+      top < chat.bottom;
     if (under) bubble.style.right = `${Math.max(8, seat.right - chat.left + 8)}px`;
   }
 
@@ -328,7 +421,13 @@ export class Chat {
       const seatEl = mine ? tv.mine : tv.opponents.querySelector(`.opp[data-seat="${r.seat}"]`);
       if (!seatEl) continue;
       const label = `${mine && (r.partner ?? null) === (tv.st.partner ?? null) ? "You" : r.name}: ${r.what}`;
-      const bubble = h("span", { class: `reaction${/\w/.test(r.what) ? " word" : ""}`, role: "img", "aria-label": label, title: label, text: r.what });
+      const bubble = h("span", {
+        class: `reaction${/\w/.test(r.what) ? " word" : ""}`,
+        role: "img",
+        "aria-label": label,
+        title: label,
+        text: r.what,
+      });
       seatEl.append(bubble);
       this.besideChat(seatEl, bubble);
     }

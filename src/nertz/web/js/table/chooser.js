@@ -20,26 +20,30 @@ export function openChooser(tv, src, target) {
     return;
   }
   if (view.announcements.some((a) => a.seat === tv.me && a.joker === joker)) {
-    toast("This joker is already announced: it lands, or stays home, when its window ends (R41).", "info", 3000);
+    toast(
+      "This joker is already announced: it lands, or stays home, when its window ends (R41).",
+      "info",
+      3000,
+    );
     return;
   }
-  tv.chooser = { src, joker, foundation: target.length > 1 ? Number(target.slice(1)) : null };
-  tv.selected = null;
+  const foundation = target.length > 1 ? Number(target.slice(1)) : null;
+  tv.dispatch({ type: "chooserOpen", src, joker, foundation });
   tv.render();
   const first = tv.chooserEl.querySelector("button.choice");
   if (first) first.focus();
 }
 
 export function closeChooser(tv) {
-  if (!tv.chooser) return;
-  tv.chooser = null;
+  if (!tv.ui.chooser) return;
+  tv.dispatch({ type: "chooserClose" });
   tv.render();
   tv.board.focus();
 }
 
 function announce(tv, move) {
-  const { joker } = tv.chooser;
-  tv.chooser = null;
+  const { joker } = tv.ui.chooser;
+  tv.dispatch({ type: "chooserClose" });
   tv.send(move, [joker]);
   tv.board.focus();
 }
@@ -48,36 +52,73 @@ function announce(tv, move) {
  * ``=`` moves), rebuilt as the middle changes; the focused choice keeps its focus. */
 export function renderChooser(tv, view) {
   const box = tv.chooserEl;
-  const ch = tv.chooser;
+  const ch = tv.ui.chooser;
   const seat = view && tv.me !== null ? view.seats[tv.me] : null;
   const top = seat && ch ? (sourceCards(seat, ch.src, 1) || [])[0] : null;
   if (!ch || top !== ch.joker || !tv.playable()) {
-    tv.chooser = null;
+    tv.dispatch({ type: "chooserClose" }); // the joker was played, or can no longer be
     box.hidden = true;
     box.replaceChildren();
     return;
   }
-  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.move : null;
+  const focused =
+    document.activeElement && box.contains(document.activeElement)
+      ? document.activeElement.dataset.move
+      : null;
   const options = announceable(view);
-  options.sort((a, b) => (b.foundation !== null && b.foundation === ch.foundation) - (a.foundation !== null && a.foundation === ch.foundation));
+  options.sort(
+    (a, b) =>
+      (b.foundation !== null && b.foundation === ch.foundation) -
+      (a.foundation !== null && a.foundation === ch.foundation),
+  );
   const buttons = options.map((o) => {
     const c = parse(o.card);
     const move = `${ch.src}>F${o.foundation ?? ""}=${o.card}`;
     const where = o.foundation ? `on F${o.foundation}` : "to start a new foundation";
-    return h("button", {
-      type: "button", class: `choice suit-${c.suit} ${c.red ? "red" : "black"}`, "data-move": move,
-      "aria-label": `${cardName(o.card)} ${where}`, title: `Announce the joker as the ${cardName(o.card)} ${where}`,
-      onclick: () => announce(tv, move),
-    }, h("b", { text: shortName(o.card) }), h("small", { text: o.foundation ? `F${o.foundation}` : "new" }));
+    return h(
+      "button",
+      {
+        type: "button",
+        class: `choice suit-${c.suit} ${c.red ? "red" : "black"}`,
+        "data-move": move,
+        "aria-label": `${cardName(o.card)} ${where}`,
+        title: `Announce the joker as the ${cardName(o.card)} ${where}`,
+        onclick: () => announce(tv, move),
+      },
+      h("b", { text: shortName(o.card) }),
+      h("small", { text: o.foundation ? `F${o.foundation}` : "new" }),
+    );
   });
   box.replaceChildren(
-    h("div", { class: "panel-head" },
-      h("p", { class: "chooser-head", text: "Announce your joker as… (R41)", title: "Everyone sees the announcement; anyone holding that card may play it there first, else your joker lands when the time is up (R41)." }),
-      h("button", { type: "button", class: "close-x", "aria-label": "Close: keep the joker", title: "Keep the joker (Esc)", onclick: () => closeChooser(tv), text: "✕" })),
+    h(
+      "div",
+      { class: "panel-head" },
+      h("p", {
+        class: "chooser-head",
+        text: "Announce your joker as… (R41)",
+        title:
+          "Everyone sees the announcement; anyone holding that card may play it there first, else your joker lands when the time is up (R41).",
+      }),
+      h("button", {
+        type: "button",
+        class: "close-x",
+        "aria-label": "Close: keep the joker",
+        title: "Keep the joker (Esc)",
+        onclick: () => closeChooser(tv),
+        text: "✕",
+      }),
+    ),
     h("div", { class: "choices" }, buttons),
-    h("button", { type: "button", class: "link", onclick: () => closeChooser(tv), text: "Cancel (Esc)" }));
+    h("button", {
+      type: "button",
+      class: "link",
+      onclick: () => closeChooser(tv),
+      text: "Cancel (Esc)",
+    }),
+  );
   box.hidden = false;
-  const again = focused && [...box.querySelectorAll("button.choice")].find((b) => b.dataset.move === focused);
+  const again =
+    focused && [...box.querySelectorAll("button.choice")].find((b) => b.dataset.move === focused);
   if (again) again.focus();
 }
 

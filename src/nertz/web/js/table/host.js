@@ -11,10 +11,18 @@ import { nameOf } from "./state.js";
  * /api/rules ``bots``), the gentlest first; the server gives the empty places the
  * choice's bots in turn. */
 function botChoice() {
-  const select = h("select", { class: "host-bots", "aria-label": "bots" }, h("option", { value: "relaxed", text: "Relaxed" }));
+  const select = h(
+    "select",
+    { class: "host-bots", "aria-label": "bots" },
+    h("option", { value: "relaxed", text: "Relaxed" }),
+  );
   ruleOptions().then(({ bots }) => {
     const was = select.value;
-    select.replaceChildren(...bots.map((b) => h("option", { value: b.name, text: b.label, title: b.blurb, selected: b.name === was })));
+    select.replaceChildren(
+      ...bots.map((b) =>
+        h("option", { value: b.name, text: b.label, title: b.blurb, selected: b.name === was }),
+      ),
+    );
   });
   return select;
 }
@@ -30,14 +38,28 @@ export function isHost(tv) {
 export function hostLine(tv) {
   const host = tv.table.host;
   if (!host) return null;
-  if (!isHost(tv)) return h("p", { class: "host-line", text: `${placeName(tv, host.seat, host.partner)} is the host.` });
-  return h("p", {}, h("span", { class: "host-line", text: "You are the host." }), " ",
-    h("button", { type: "button", class: "host-open", onclick: () => tv.showHostDialog() }, "Host: start, bots, options"));
+  if (!isHost(tv))
+    return h("p", {
+      class: "host-line",
+      text: `${placeName(tv, host.seat, host.partner)} is the host.`,
+    });
+  return h(
+    "p",
+    {},
+    h("span", { class: "host-line", text: "You are the host." }),
+    " ",
+    h(
+      "button",
+      { type: "button", class: "host-open", onclick: () => tv.showHostDialog() },
+      "Host: start, bots, options",
+    ),
+  );
 }
 
 function placeName(tv, seat, partner) {
   const s = tv.table.seats[seat];
-  if (s.partners && partner !== null && partner !== undefined) return s.partners[partner].name || `seat ${seat + 1}`;
+  if (s.partners && partner !== null && partner !== undefined)
+    return s.partners[partner].name || `seat ${seat + 1}`;
   return nameOf(tv.st, seat);
 }
 
@@ -60,48 +82,135 @@ export function hostContent(tv) {
   const t = tv.table;
   const level = botChoice();
   const between = t.stage === "seating" || t.stage === "over";
-  const out = h("div", { class: "host-panel" },
+  const out = h(
+    "div",
+    { class: "host-panel" },
     h("p", { text: "You are the host: you made this table." }),
     between
-      ? h("p", {}, "Start now; every empty seat gets a bot: ", h("label", {}, "bots ", level), " ",
-        h("button", { type: "button", class: "primary host-start", onclick: () => tv.hostDo({ do: "start", bot: level.value }) }, "Start now"))
+      ? h(
+          "p",
+          {},
+          "Start now; every empty seat gets a bot: ",
+          h("label", {}, "bots ", level),
+          " ",
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary host-start",
+              onclick: () => tv.hostDo({ do: "start", bot: level.value }),
+            },
+            "Start now",
+          ),
+        )
       : null,
     h("h3", { text: "People" }),
-    h("ul", { class: "seat-list" }, others(tv).map(([seat, partner, p]) => {
-      const name = p.name;
-      const at = partner === null ? { seat } : { seat, partner };
-      // A bot the host put in stands in for them: the place stays theirs, and the host
-      // may take the bot out again (they take the place back themselves by coming back).
-      let action;
-      if (p.connected) action = h("button", { type: "button", class: "host-pass", onclick: () => tv.hostDo({ do: "pass", ...at }) }, `Make ${name} host`);
-      else if (p.stand_in) action = h("button", { type: "button", class: "host-bot-off", onclick: () => tv.hostDo({ do: "bot_off", ...at }) }, `No bot for ${name}`);
-      else action = h("button", { type: "button", class: "host-bot", onclick: () => tv.hostDo({ do: "bot", bot: level.value, ...at }) }, `A bot for ${name}`);
-      const away = p.stand_in ? " (away: a bot plays for them until they come back)" : " (away)";
-      return h("li", { "data-seat": String(seat) },
-        h("span", { class: "chip", style: `background:${seatColour(seat)}` }),
-        ` ${name}${p.connected ? "" : away} `,
-        action,
-        " ",
-        h("button", { type: "button", class: "host-remove", onclick: () => tv.hostDo({ do: "remove", ...at }) }, `Remove ${name}`));
-    })),
-    between ? optionsForm(tv) : h("p", { text: "Options change between matches." }));
+    h(
+      "ul",
+      { class: "seat-list" },
+      others(tv).map(([seat, partner, p]) => {
+        const name = p.name;
+        const at = partner === null ? { seat } : { seat, partner };
+        // A bot the host put in stands in for them: the place stays theirs, and the host
+        // may take the bot out again (they take the place back themselves by coming back).
+        let action;
+        if (p.connected)
+          action = h(
+            "button",
+            { type: "button", class: "host-pass", onclick: () => tv.hostDo({ do: "pass", ...at }) },
+            `Make ${name} host`,
+          );
+        else if (p.stand_in)
+          action = h(
+            "button",
+            {
+              type: "button",
+              class: "host-bot-off",
+              onclick: () => tv.hostDo({ do: "bot_off", ...at }),
+            },
+            `No bot for ${name}`,
+          );
+        else
+          action = h(
+            "button",
+            {
+              type: "button",
+              class: "host-bot",
+              onclick: () => tv.hostDo({ do: "bot", bot: level.value, ...at }),
+            },
+            `A bot for ${name}`,
+          );
+        const away = p.stand_in ? " (away: a bot plays for them until they come back)" : " (away)";
+        return h(
+          "li",
+          { "data-seat": String(seat) },
+          h("span", { class: "chip", style: `background:${seatColour(seat)}` }),
+          ` ${name}${p.connected ? "" : away} `,
+          action,
+          " ",
+          h(
+            "button",
+            {
+              type: "button",
+              class: "host-remove",
+              onclick: () => tv.hostDo({ do: "remove", ...at }),
+            },
+            `Remove ${name}`,
+          ),
+        );
+      }),
+    ),
+    between ? optionsForm(tv) : h("p", { text: "Options change between matches." }),
+  );
   return out;
 }
 
 /** The options, each as GET /api/rules declares it, filled with those in force. */
 function optionsForm(tv) {
-  const form = h("form", { class: "host-options" }, h("h3", { text: "Options for the next match" }), h("p", { text: "Loading the options…" }));
+  const form = h(
+    "form",
+    { class: "host-options" },
+    h("h3", { text: "Options for the next match" }),
+    h("p", { text: "Loading the options…" }),
+  );
   ruleOptions().then(({ options }) => {
     const rules = tv.table.rules;
-    const fields = options.filter((o) => o.name !== "partnerships").map((o) => {
-      const value = formValue(rules[o.name]);
-      const input = o.values
-        ? h("select", { name: o.name, title: o.help }, o.values.map((v) => h("option", { value: formValue(v), text: formValue(v), selected: formValue(v) === value })))
-        : h("input", { name: o.name, type: "number", min: o.min, max: o.max, value, title: o.help });
-      return h("label", { class: "opt", title: `${o.help} (${o.rule})` }, h("span", { class: "opt-name", text: o.label }), input);
-    });
-    form.replaceChildren(form.firstChild, h("div", { class: "opts" }, fields),
-      h("button", { type: "submit", class: "primary host-apply", text: "Change the options" }));
+    const fields = options
+      .filter((o) => o.name !== "partnerships")
+      .map((o) => {
+        const value = formValue(rules[o.name]);
+        const input = o.values
+          ? h(
+              "select",
+              { name: o.name, title: o.help },
+              o.values.map((v) =>
+                h("option", {
+                  value: formValue(v),
+                  text: formValue(v),
+                  selected: formValue(v) === value,
+                }),
+              ),
+            )
+          : h("input", {
+              name: o.name,
+              type: "number",
+              min: o.min,
+              max: o.max,
+              value,
+              title: o.help,
+            });
+        return h(
+          "label",
+          { class: "opt", title: `${o.help} (${o.rule})` },
+          h("span", { class: "opt-name", text: o.label }),
+          input,
+        );
+      });
+    form.replaceChildren(
+      form.firstChild,
+      h("div", { class: "opts" }, fields),
+      h("button", { type: "submit", class: "primary host-apply", text: "Change the options" }),
+    );
   });
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -119,6 +228,8 @@ function optionsForm(tv) {
 export function optionsNotice(tv, e) {
   const host = tv.table.host;
   const who = host ? placeName(tv, host.seat, host.partner) : "The host";
-  const what = Object.entries(e.changed).map(([k, v]) => `${k.replace(/_/g, " ")} to ${formValue(v)}`);
+  const what = Object.entries(e.changed).map(
+    ([k, v]) => `${k.replace(/_/g, " ")} to ${formValue(v)}`,
+  );
   return `${who === "You" ? "You" : who} changed ${what.join(", ")} (from the next match)`;
 }

@@ -1,38 +1,41 @@
 // What a person does at the table, as moves: drag and drop (drop zones are forgiving),
 // tap-then-tap, a double tap to the middle, and the keyboard. A drop is turned into move
 // notation here (docs/engine.md) and sent by table.js; a joker to the middle opens the
-// chooser instead (R41).
+// chooser instead (R41). What is in hand (picked up, dragged) is the page's UI state
+// (table/ui.js): read here as ``tv.ui``, changed by actions (``tv.dispatch``); what only
+// a drag under way needs (its ghost, where it was grabbed) is the gesture's own.
 import { h, toast } from "../api.js";
 import { cardEl, fitsWork, isJoker, parse, pinOf } from "../cards.js";
 import { chooserKey, closeChooser, openChooser } from "./chooser.js";
 import { closePanel } from "./panels.js";
 import { rects } from "./render.js";
-import { myPlace, notPlayable, sourceCards, srcName, topOf, wasteTop } from "./state.js";
+import { myPlace, sourceCards, srcName, topOf, wasteTop } from "./state.js";
 
 /** Tap on a card or a place (tap-then-tap). */
 function tap(tv, target) {
-  if (tv.chooser && !tv.chooserEl.contains(target)) {
+  if (tv.ui.chooser && !tv.chooserEl.contains(target)) {
     closeChooser(tv); // a tap elsewhere puts the joker down
     return;
   }
   const cardSrc = target.closest("[data-src]");
   const now = performance.now();
-  if (cardSrc && tv.lastTap && tv.lastTap.card === cardSrc.dataset.card && now - tv.lastTap.at < 400) {
-    tv.lastTap = null;
+  const last = tv.ui.lastTap;
+  if (cardSrc && last && last.card === cardSrc.dataset.card && now - last.at < 400) {
+    tv.dispatch({ type: "tap", card: null });
     toMiddle(tv, cardSrc.dataset.src, Number(cardSrc.dataset.depth));
     return;
   }
-  tv.lastTap = cardSrc ? { card: cardSrc.dataset.card, at: now } : null;
+  tv.dispatch({ type: "tap", card: cardSrc ? cardSrc.dataset.card : null, at: now });
   if (target.closest("[data-turn]")) {
-    tv.selected = null;
+    tv.dispatch({ type: "putDown" });
     tv.turn();
     return;
   }
   const drop = target.closest("[data-drop]");
-  if (tv.selected) {
-    const sel = tv.selected;
+  const sel = tv.ui.selected;
+  if (sel) {
     if (cardSrc && cardSrc.dataset.src === sel.src && Number(cardSrc.dataset.depth) === sel.depth) {
-      tv.selected = null; // tap the same card again: put it down
+      tv.dispatch({ type: "putDown" }); // tap the same card again: put it down
       tv.render();
       return;
     }
@@ -42,8 +45,8 @@ function tap(tv, target) {
     }
   }
   if (cardSrc) tv.pick(cardSrc.dataset.src, Number(cardSrc.dataset.depth));
-  else if (tv.selected) {
-    tv.selected = null;
+  else if (sel) {
+    tv.dispatch({ type: "putDown" });
     tv.render();
   }
 }
@@ -51,7 +54,7 @@ function tap(tv, target) {
 function dropOn(tv, src, depth, target) {
   const m = moveFor(tv, src, depth, target);
   if (!m) {
-    tv.selected = null;
+    tv.dispatch({ type: "putDown" });
     tv.render();
     return;
   }
@@ -82,7 +85,8 @@ function moveFor(tv, src, depth, target) {
     if (number) {
       const f = view.foundations.find((x) => x.number === number);
       const c = parse(cards[0]);
-      if (f && !f.finished && f.suit === c.suit && topOf(f).rank === c.rank - 1) return { move: `${src}>F${number}`, cards };
+      if (f && !f.finished && f.suit === c.suit && topOf(f).rank === c.rank - 1)
+        return { move: `${src}>F${number}`, cards };
     }
     return { move: `${src}>F`, cards };
   }
@@ -94,7 +98,8 @@ function moveFor(tv, src, depth, target) {
   const pin = from ? pinOf(from, from.length - depth) : null;
   if (!pile.length || fitsWork(cards[0], pile[pile.length - 1], pin)) return { move: plain, cards };
   const space = seat.work.some((p) => !p.length);
-  if (depth === 1 && space && fitsWork(pile[0], cards[0], pinOf(pile, 0))) return { move: `${src}<${target}`, cards };
+  if (depth === 1 && space && fitsWork(pile[0], cards[0], pinOf(pile, 0)))
+    return { move: `${src}<${target}`, cards };
   return { move: plain, cards };
 }
 
@@ -108,7 +113,7 @@ function toMiddle(tv, src, depth) {
 
 /** A double click on a card of mine does nothing by itself (the second tap of a double
  * tap sends it to the middle): keep the browser from selecting text. */
-export function onDoubleClick(tv, e) {
+export function onDoubleClick(_tv, e) {
   const card = e.target.closest("[data-src]");
   if (card && e.pointerType !== "touch") {
     e.preventDefault();
@@ -134,18 +139,19 @@ export function onPointerDown(tv, e) {
   e.preventDefault();
   const src = card.dataset.src;
   const depth = Number(card.dataset.depth);
+  let gesture = null; // the drag's ghost and where it was grabbed, once it moves
   const move = (ev) => {
-    if (!tv.drag) {
+    if (!tv.ui.drag) {
       if (Math.hypot(ev.clientX - start.x, ev.clientY - start.y) < 6) return;
-      beginDrag(tv, card, src, depth, start);
+      gesture = beginDrag(tv, card, src, depth, start);
     }
-    moveDrag(tv, ev.clientX, ev.clientY);
+    moveDrag(tv, gesture, ev.clientX, ev.clientY);
   };
   const up = (ev) => {
     window.removeEventListener("pointermove", move);
     window.removeEventListener("pointerup", up);
     window.removeEventListener("pointercancel", up);
-    if (tv.drag) endDrag(tv, ev.clientX, ev.clientY, ev.type === "pointercancel");
+    if (tv.ui.drag) endDrag(tv, gesture, ev.clientX, ev.clientY, ev.type === "pointercancel");
     else tap(tv, target);
   };
   window.addEventListener("pointermove", move);
@@ -166,13 +172,12 @@ function beginDrag(tv, card, src, depth, start) {
   });
   ghost.style.width = `${rect.width}px`;
   document.body.append(ghost);
-  tv.drag = { src, depth, cards, ghost, dx: start.x - rect.left, dy: start.y - rect.top, hover: null };
-  tv.selected = null;
+  tv.dispatch({ type: "dragStart", src, depth, cards });
   tv.render();
+  return { ghost, dx: start.x - rect.left, dy: start.y - rect.top, hover: null };
 }
 
-function moveDrag(tv, x, y) {
-  const d = tv.drag;
+function moveDrag(tv, d, x, y) {
   d.ghost.style.transform = `translate(${x - d.dx}px, ${y - d.dy}px)`;
   const target = dropTarget(tv, x, y);
   if (d.hover !== target) {
@@ -189,12 +194,16 @@ function dropTarget(tv, x, y) {
   let bestScore = Infinity;
   for (const el of tv.board.querySelectorAll("[data-drop]")) {
     const r = el.getBoundingClientRect();
-    if (x < r.left - slack || x > r.right + slack || y < r.top - slack || y > r.bottom + slack) continue;
+    if (x < r.left - slack || x > r.right + slack || y < r.top - slack || y > r.bottom + slack)
+      continue;
     const inside = x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
     const cx = Math.max(r.left, Math.min(x, r.right));
     const cy = Math.max(r.top, Math.min(y, r.bottom));
     const general = el.dataset.drop === "F" ? 1 : 0;
-    const score = (inside ? 0 : 1000 + Math.hypot(x - cx, y - cy)) + general * 500 + Math.hypot(x - (r.left + r.right) / 2, y - (r.top + r.bottom) / 2) * 0.01;
+    const score =
+      (inside ? 0 : 1000 + Math.hypot(x - cx, y - cy)) +
+      general * 500 +
+      Math.hypot(x - (r.left + r.right) / 2, y - (r.top + r.bottom) / 2) * 0.01;
     if (score < bestScore) {
       bestScore = score;
       best = el;
@@ -203,9 +212,9 @@ function dropTarget(tv, x, y) {
   return best;
 }
 
-function endDrag(tv, x, y, cancelled) {
-  const d = tv.drag;
-  tv.drag = null;
+function endDrag(tv, gesture, x, y, cancelled) {
+  const d = { ...tv.ui.drag, ...gesture };
+  tv.dispatch({ type: "dragEnd" });
   if (d.hover) d.hover.classList.remove("drop-hover");
   const target = cancelled ? null : dropTarget(tv, x, y);
   const before = rects(tv);
@@ -227,15 +236,8 @@ function endDrag(tv, x, y, cancelled) {
     openChooser(tv, d.src, m.announce);
     return;
   }
-  const seq = ++tv.seq;
-  if (!tv.playable() || !tv.socket.send({ type: "play", seq, move: m.move })) {
-    toast(tv.playable() ? "Not connected: the card stays where it was." : notPlayable(tv.st).reason, "warn");
-    tv.render(before);
-    return;
-  }
-  tv.pending.push({ seq, move: m.move, cards: m.cards });
-  tv.sentHold = null; // the play puts the card down (R40)
-  tv.render(before);
+  // The card springs back from where it was let go when the play cannot go out.
+  if (!tv.send(m.move, m.cards, before, "warn")) tv.render(before);
 }
 
 /** Tab opens and closes the score strip wherever focus is on the table (a card, a
@@ -246,7 +248,13 @@ function tabIsScores(tv, e) {
   if (e.key !== "Tab" || e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return false;
   if (!tv.table || tv.dialog.open || !tv.overlay.hidden) return false;
   const target = e.target instanceof Element ? e.target : null;
-  if (target && target.closest("input, select, textarea, [contenteditable], details, dialog, [role=dialog], .overlay")) return false;
+  if (
+    target &&
+    target.closest(
+      "input, select, textarea, [contenteditable], details, dialog, [role=dialog], .overlay",
+    )
+  )
+    return false;
   return target === null || target === document.body || tv.board.contains(target);
 }
 
@@ -259,7 +267,7 @@ export function onKey(tv, e) {
   }
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
   if (tv.dialog.open) return;
-  if (tv.chooser) {
+  if (tv.ui.chooser) {
     chooserKey(tv, e);
     return;
   }
@@ -272,15 +280,20 @@ export function onKey(tv, e) {
     tv.showRulesDialog();
     return;
   }
-  if (key === "Enter" && ["seating", "between", "over"].includes(t.stage) && tv.me !== null && !myPlace(tv.st).ready) {
+  if (
+    key === "Enter" &&
+    ["seating", "between", "over"].includes(t.stage) &&
+    tv.me !== null &&
+    !myPlace(tv.st).ready
+  ) {
     e.preventDefault();
     tv.ready();
     return;
   }
   if (key === "Escape") {
     if (closePanel(tv)) return;
-    if (tv.selected) {
-      tv.selected = null;
+    if (tv.ui.selected) {
+      tv.dispatch({ type: "putDown" });
       tv.render();
     }
     return;
@@ -315,14 +328,15 @@ export function onKey(tv, e) {
   }
   if (lower === "f") {
     e.preventDefault();
-    if (tv.selected) toMiddle(tv, tv.selected.src, tv.selected.depth);
+    const sel = tv.ui.selected;
+    if (sel) toMiddle(tv, sel.src, sel.depth);
     else toast("Pick a card first: 0 Nertz, W waste, 1–4 a work pile.", "info");
     return;
   }
   if (/^[1-4]$/.test(key)) {
     e.preventDefault();
     const pile = vs.work[Number(key) - 1];
-    const sel = tv.selected;
+    const sel = tv.ui.selected;
     if (sel && sel.src === key) {
       // The same pile again: take one more card of its run.
       const depth = sel.depth >= pile.length ? 1 : sel.depth + 1;

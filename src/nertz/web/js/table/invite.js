@@ -37,26 +37,34 @@ async function handOn(text, url) {
 }
 
 function copyButton(label, text, url, done) {
-  return h("button", {
-    type: "button",
-    class: "copy-btn",
-    onclick: async () => {
-      try {
-        const how = await handOn(text, url);
-        if (how) toast(how === "shared" ? "Invite shared" : done);
-      } catch {
-        toast("The clipboard is not available here: select the text and copy it.", "error", 5000);
-      }
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "copy-btn",
+      onclick: async () => {
+        try {
+          const how = await handOn(text, url);
+          if (how) toast(how === "shared" ? "Invite shared" : done);
+        } catch {
+          toast("The clipboard is not available here: select the text and copy it.", "error", 5000);
+        }
+      },
     },
-  }, label);
+    label,
+  );
 }
 
 /** The QR code the server drew (SVG), inline so that it takes the page's colours. */
 async function qrCode(path) {
   const response = await fetch(path);
   if (!response.ok) return h("p", { class: "error", text: "The QR code could not be loaded." });
-  const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
-  if (svg.nodeName !== "svg") return h("p", { class: "error", text: "The QR code could not be read." });
+  const svg = new DOMParser().parseFromString(
+    await response.text(),
+    "image/svg+xml",
+  ).documentElement;
+  if (svg.nodeName !== "svg")
+    return h("p", { class: "error", text: "The QR code could not be read." });
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "QR code of the invite link");
   return h("div", { class: "qr-box" }, document.importNode(svg, true));
@@ -74,19 +82,46 @@ export async function showInvite(tv, dialog) {
   }
   const link = absolute(shared.link);
   const watch = absolute(shared.watch);
-  dialog.dataset.kind = "invite";
+  tv.opensDialog("invite");
   dialog.replaceChildren(
     dialogHead("Invite people"),
     shared.invite
-      ? h("p", { class: "invite-code-line" }, "Code to type on the home page: ",
-        h("strong", { class: "invite-code", text: shared.invite }))
+      ? h(
+          "p",
+          { class: "invite-code-line" },
+          "Code to type on the home page: ",
+          h("strong", { class: "invite-code", text: shared.invite }),
+        )
       : null,
     h("p", {}, "Link: ", h("code", { class: "invite-link", text: link })),
-    h("div", { class: "invite-actions" },
-      copyButton("Copy invite", inviteText(shared), link, "Invite copied: paste it to your friends"),
-      watch ? copyButton("Copy watch link", `Watch my Nertz table: ${watch}`, watch, "Watch link copied") : null),
+    h(
+      "div",
+      { class: "invite-actions" },
+      copyButton(
+        "Copy invite",
+        inviteText(shared),
+        link,
+        "Invite copied: paste it to your friends",
+      ),
+      watch
+        ? copyButton(
+            "Copy watch link",
+            `Watch my Nertz table: ${watch}`,
+            watch,
+            "Watch link copied",
+          )
+        : null,
+    ),
     h("div", { class: "qr-slot" }),
-    watch ? h("p", { class: "watch-line" }, "To watch without a seat: ", h("code", { class: "watch-link", text: watch })) : null);
+    watch
+      ? h(
+          "p",
+          { class: "watch-line" },
+          "To watch without a seat: ",
+          h("code", { class: "watch-link", text: watch }),
+        )
+      : null,
+  );
   if (!dialog.open) dialog.showModal();
   const qr = await qrCode(shared.qr);
   const slot = dialog.querySelector(".qr-slot");

@@ -44,7 +44,8 @@ export function lifetimeStatus(tv, now) {
   const t = tv.table;
   if (t.closed) return CLOSED[t.closed] || "Table closed: nobody was here";
   const readyEnd = t.stage === "seating" ? onPage(tv.st, t.ready_by_ms) : null;
-  if (readyEnd !== null) return `Dealing in ${secondsLeft(readyEnd, now)} s — a bot plays for anyone not ready until they play`;
+  if (readyEnd !== null)
+    return `Dealing in ${secondsLeft(readyEnd, now)} s — a bot plays for anyone not ready until they play`;
   const next = nextHandText(tv, now);
   return next ? `Hand over · ${next}` : null;
 }
@@ -62,7 +63,8 @@ export function awayText(tv, place, now, word = "away") {
   const parts = [word];
   const bot = onPage(tv.st, place.bot_from_ms);
   if (place.takeover) parts.push("a bot plays meanwhile");
-  else if (bot !== null && bot > now && stage !== "seating") parts.push(`a bot in ${minutes(bot, now)}`);
+  else if (bot !== null && bot > now && stage !== "seating")
+    parts.push(`a bot in ${minutes(bot, now)}`);
   parts.push(`seat kept ${minutes(onPage(tv.st, place.kept_until_ms), now)}`);
   return parts.join(", ");
 }
@@ -79,18 +81,24 @@ export function ticking(tag, attrs, text) {
 /** Who is away at ``seat`` and how long their place is kept, for a seat list: " — away,
  * seat kept 1:54" (at a partnership seat, R40, each partner away by name), or null. */
 export function awayLine(tv, seat, word = "away") {
-  const places = seat.partners ? seat.partners.filter((p) => (p.kept_until_ms != null || p.stand_in) && !p.connected) : [seat];
+  const places = seat.partners
+    ? seat.partners.filter((p) => (p.kept_until_ms != null || p.stand_in) && !p.connected)
+    : [seat];
   if (!places.some((p) => awayText(tv, p, 0) !== null)) return null;
-  return ticking("span", { class: "away" }, (now) => places
-    .map((p) => awayText(tv, p, now, seat.partners ? `${p.name} ${word}` : word))
-    .filter(Boolean).map((x) => ` — ${x}`).join(""));
+  return ticking("span", { class: "away" }, (now) =>
+    places
+      .map((p) => awayText(tv, p, now, seat.partners ? `${p.name} ${word}` : word))
+      .filter(Boolean)
+      .map((x) => ` — ${x}`)
+      .join(""),
+  );
 }
 
 /** Count everything down (table.js calls it a few times a second): the status line and
  * every ``ticking`` line on the board. */
 export function tickLifetimes(tv, now, renderStatus) {
   if (!tv.table) return;
-  if (tv.connected && lifetimeStatus(tv, now)) renderStatus(tv); // never over "Disconnected"
+  if (tv.ui.connected && lifetimeStatus(tv, now)) renderStatus(tv); // never over "Disconnected"
   for (const el of tv.board.querySelectorAll(".ticks")) {
     const text = el.tick(now) || "";
     if (el.textContent !== text) el.textContent = text;

@@ -20,72 +20,148 @@ export function renderOverlay(tv) {
   const t = tv.table;
   const box = tv.overlay;
   let content = null;
-  if (tv.removed) content = removedPanel();
-  else if (t.stage === "seating") content = tv.practice.lesson ? null : seatingPanel(tv); // a lesson deals at once
-  else if ((t.stage === "between" || t.stage === "over") && tv.st.handEnd && !tv.overlayHidden) content = handEndPanel(tv);
-  else if (t.stage === "between" && !tv.overlayHidden) content = betweenPanel(tv);
-  else if (t.stage === "over" && !tv.overlayHidden) content = matchPanel(tv);
+  if (tv.ui.removed) content = removedPanel();
+  else if (t.stage === "seating")
+    content = tv.practice.lesson ? null : seatingPanel(tv); // a lesson deals at once
+  else if ((t.stage === "between" || t.stage === "over") && tv.st.handEnd && !tv.ui.overlayHidden)
+    content = handEndPanel(tv);
+  else if (t.stage === "between" && !tv.ui.overlayHidden) content = betweenPanel(tv);
+  else if (t.stage === "over" && !tv.ui.overlayHidden) content = matchPanel(tv);
   box.hidden = !content;
   if (content) box.replaceChildren(content);
   else box.replaceChildren();
   const me = tv.me !== null ? myPlace(tv.st) : null;
   const after = t.stage === "between" || t.stage === "over";
-  tv.readyBtn.hidden = !(after && !content && me && !me.ready) || !!tv.removed;
+  tv.readyBtn.hidden = !(after && !content && me && !me.ready) || tv.ui.removed;
   tv.readyBtn.firstChild.textContent = t.stage === "over" ? "Play again " : "Ready ";
 }
 
 /** The notice to a person the host removed (``error`` ``removed``): over the table, in
  * view whatever the stage, with the way home. */
 function removedPanel() {
-  return h("div", { class: "panel removed", role: "alert" },
+  return h(
+    "div",
+    { class: "panel removed", role: "alert" },
     h("h2", { text: "The host removed you from this table" }),
     h("p", { text: "Your seat is free again: this page no longer plays here." }),
-    h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" })));
+    h("p", {}, h("a", { href: "/", class: "button primary", text: "Back home" })),
+  );
 }
 
 /** The Ready button beside the table, for when the panel after a hand is closed. */
 export function readyButton(tv) {
-  return h("button", { class: "primary ready-side", type: "button", hidden: true, onclick: () => tv.ready(), title: "Ready for the next hand (Enter)" }, "Ready ", h("kbd", { text: "Enter" }));
+  return h(
+    "button",
+    {
+      class: "primary ready-side",
+      type: "button",
+      hidden: true,
+      onclick: () => tv.ready(),
+      title: "Ready for the next hand (Enter)",
+    },
+    "Ready ",
+    h("kbd", { text: "Enter" }),
+  );
 }
 
 /** Close the panel after a hand, if one is up ("Look at the table"): whether it was. */
 export function closePanel(tv) {
   const t = tv.table;
   if (!t || tv.overlay.hidden || !(t.stage === "between" || t.stage === "over")) return false;
-  tv.overlayHidden = true;
+  tv.dispatch({ type: "closePanel" });
   tv.render();
   return true;
 }
 
 /** A panel's head: its title and the ✕ that closes it. */
 function panelHead(tv, title) {
-  return h("div", { class: "panel-head" }, h("h2", { text: title }),
-    h("button", { type: "button", class: "close-x", "aria-label": "Close: look at the table", title: "Look at the table (Esc)", onclick: () => closePanel(tv), text: "✕" }));
+  return h(
+    "div",
+    { class: "panel-head" },
+    h("h2", { text: title }),
+    h("button", {
+      type: "button",
+      class: "close-x",
+      "aria-label": "Close: look at the table",
+      title: "Look at the table (Esc)",
+      onclick: () => closePanel(tv),
+      text: "✕",
+    }),
+  );
 }
 
 /** The buttons at a panel's foot, kept in sight while the panel scrolls. */
 function panelFoot(tv, ...lines) {
-  return h("div", { class: "panel-foot" }, ...lines,
-    h("button", { type: "button", class: "link", onclick: () => closePanel(tv), text: "Look at the table" }));
+  return h(
+    "div",
+    { class: "panel-foot" },
+    ...lines,
+    h("button", {
+      type: "button",
+      class: "link",
+      onclick: () => closePanel(tv),
+      text: "Look at the table",
+    }),
+  );
 }
 
 function seatingPanel(tv) {
   const t = tv.table;
   const me = tv.me !== null ? myPlace(tv.st) : null;
-  return h("div", { class: "panel seating" },
+  return h(
+    "div",
+    { class: "panel seating" },
     h("h2", { text: `Table ${tv.code}` }),
     canInvite(tv)
-      ? h("p", {}, h("button", { type: "button", class: "invite-open", onclick: () => showInvite(tv, tv.dialog) }, "Invite people"), " a link, a code to type, a QR code")
+      ? h(
+          "p",
+          {},
+          h(
+            "button",
+            { type: "button", class: "invite-open", onclick: () => showInvite(tv, tv.dialog) },
+            "Invite people",
+          ),
+          " a link, a code to type, a QR code",
+        )
       : null,
-    h("ul", { class: "seat-list" }, t.seats.map((s) => h("li", {},
-      h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
-      ` ${s.name || s.bot ? playedName(tv.st, s.seat) : "waiting for a player"}`,
-      s.bot || s.ready ? " — ready" : s.name ? (s.connected ? " — not ready" : awayLine(tv, s, "not here") || " — not here") : ""))),
+    h(
+      "ul",
+      { class: "seat-list" },
+      t.seats.map((s) =>
+        h(
+          "li",
+          {},
+          h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
+          ` ${s.name || s.bot ? playedName(tv.st, s.seat) : "waiting for a player"}`,
+          s.bot || s.ready
+            ? " — ready"
+            : s.name
+              ? s.connected
+                ? " — not ready"
+                : awayLine(tv, s, "not here") || " — not here"
+              : "",
+        ),
+      ),
+    ),
     me && !me.ready
-      ? h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "I'm ready — deal! ", h("kbd", { text: "Enter" }))
+      ? h(
+          "button",
+          { class: "primary ready-btn", type: "button", onclick: () => tv.ready() },
+          "I'm ready — deal! ",
+          h("kbd", { text: "Enter" }),
+        )
       : h("p", { text: "The deal comes when every seat is taken and everyone is ready." }),
     hostLine(tv),
-    h("p", {}, h("a", { href: `/rules?t=${tv.code}${tv.key ? `&key=${encodeURIComponent(tv.key)}` : ""}`, target: "_blank", text: "Rules and options in force" })));
+    h(
+      "p",
+      {},
+      h("a", {
+        href: `/rules?t=${tv.code}${tv.key ? `&key=${encodeURIComponent(tv.key)}` : ""}`,
+        target: "_blank",
+        text: "Rules and options in force",
+      }),
+    ),
+  );
 }
 
 /** Per seat, the running totals from the start (0) through every finished hand: the
@@ -93,28 +169,51 @@ function seatingPanel(tv) {
 function series(tv) {
   const n = tv.table.seats.length;
   const out = Array.from({ length: n }, () => [0]);
-  for (const totals of tv.table.history || []) totals.forEach((v, i) => out[i].push(v));
+  for (const totals of tv.table.history || []) {
+    for (const [i, v] of totals.entries()) out[i].push(v);
+  }
   return out;
 }
 
 function chart(tv) {
   const t = tv.table;
-  return totalsChart(series(tv), t.seats.map((s) => playedName(tv.st, s.seat)), { target: t.rules.match === "race" ? t.rules.target : null });
+  return totalsChart(
+    series(tv),
+    t.seats.map((s) => playedName(tv.st, s.seat)),
+    { target: t.rules.match === "race" ? t.rules.target : null },
+  );
 }
 
 /** "Ready for the next hand" (or who it waits for) and the next deal's countdown. */
 function readyLine(tv) {
   const me = tv.me !== null ? tv.table.seats[tv.me] : null;
-  const next = ticking("span", { class: "next-hand", role: "timer" }, (now) => nextHandText(tv, now));
+  const next = ticking("span", { class: "next-hand", role: "timer" }, (now) =>
+    nextHandText(tv, now),
+  );
   if (!me) return h("p", {}, next);
   return me.ready
     ? h("p", { class: "waiting" }, "Waiting for the others… ", next)
-    : [h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "Ready for the next hand ", h("kbd", { text: "Enter" })), next];
+    : [
+        h(
+          "button",
+          { class: "primary ready-btn", type: "button", onclick: () => tv.ready() },
+          "Ready for the next hand ",
+          h("kbd", { text: "Enter" }),
+        ),
+        next,
+      ];
 }
 
 /** A seat's name in a list after a hand, with how long the place of one away is kept. */
 function seatName(tv, s, extra = "") {
-  return h("th", {}, h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }), ` ${playedName(tv.st, s.seat)}`, extra, awayLine(tv, s));
+  return h(
+    "th",
+    {},
+    h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
+    ` ${playedName(tv.st, s.seat)}`,
+    extra,
+    awayLine(tv, s),
+  );
 }
 
 /** Between hands without the breakdown (this page was opened or reloaded after the
@@ -125,17 +224,40 @@ function betweenPanel(tv) {
   const last = hist[hist.length - 1] || t.totals;
   const before = hist[hist.length - 2] || last.map(() => 0);
   const n = handInMatch(t);
-  return h("div", { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} over` },
+  return h(
+    "div",
+    { class: "panel hand-end", role: "dialog", "aria-label": `Hand ${n} over` },
     panelHead(tv, `Hand ${n} over`),
-    h("table", { class: "breakdown" },
-      h("thead", {}, h("tr", {}, ["", "hand score", "total"].map((x) => h("th", { text: x })))),
-      h("tbody", {}, t.seats.map((s) => h("tr", {},
-        seatName(tv, s),
-        h("td", { text: String(last[s.seat] - before[s.seat]) }),
-        h("td", { class: "total", text: `${before[s.seat]} → ${last[s.seat]}` }))))),
+    h(
+      "table",
+      { class: "breakdown" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["", "hand score", "total"].map((x) => h("th", { text: x })),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        t.seats.map((s) =>
+          h(
+            "tr",
+            {},
+            seatName(tv, s),
+            h("td", { text: String(last[s.seat] - before[s.seat]) }),
+            h("td", { class: "total", text: `${before[s.seat]} → ${last[s.seat]}` }),
+          ),
+        ),
+      ),
+    ),
     h("h3", { text: "Running totals" }),
     chart(tv),
-    panelFoot(tv, readyLine(tv)));
+    panelFoot(tv, readyLine(tv)),
+  );
 }
 
 /** The hand's breakdown (R29, R30); ``totals``: with each seat's running total. */
@@ -143,43 +265,110 @@ function breakdownTable(tv, e, totals = true) {
   const t = tv.table;
   const rules = (tv.base && tv.base.rules) || t.rules;
   const before = e.totals.map((v, i) => v - e.scores[i].score);
-  const heads = ["", "cards in the middle, sorted by back (R29)", "Nertz cards left", "caller bonus", "hand score (R30)", totals ? "total" : null];
-  return h("table", { class: "breakdown" },
-    h("thead", {}, h("tr", {}, heads.filter((x) => x !== null).map((x) => h("th", { text: x })))),
-    h("tbody", {}, e.scores.map((s, i) => h("tr", { class: e.caller === i ? "caller" : "" },
-      seatName(tv, t.seats[i], e.caller === i ? " (called)" : ""),
-      h("td", {}, h("span", { class: "stackbar", style: `--n:${s.middle};--back:${seatColour(i)}`, title: `${s.middle} cards with ${playedName(tv.st, i)}'s back` }), ` ${s.middle}`),
-      h("td", { text: `${s.nertz_left} × −${rules.penalty}` }),
-      h("td", { text: s.bonus ? `+${s.bonus}` : "—" }),
-      h("td", { class: "arith", text: `${s.middle} − ${rules.penalty}×${s.nertz_left}${s.bonus ? ` + ${s.bonus}` : ""} = ${s.score}` }),
-      totals ? h("td", { class: "total", text: `${before[i]} → ${e.totals[i]}` }) : null))));
+  const heads = [
+    "",
+    "cards in the middle, sorted by back (R29)",
+    "Nertz cards left",
+    "caller bonus",
+    "hand score (R30)",
+    totals ? "total" : null,
+  ];
+  return h(
+    "table",
+    { class: "breakdown" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        heads.filter((x) => x !== null).map((x) => h("th", { text: x })),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      e.scores.map((s, i) =>
+        h(
+          "tr",
+          { class: e.caller === i ? "caller" : "" },
+          seatName(tv, t.seats[i], e.caller === i ? " (called)" : ""),
+          h(
+            "td",
+            {},
+            h("span", {
+              class: "stackbar",
+              style: `--n:${s.middle};--back:${seatColour(i)}`,
+              title: `${s.middle} cards with ${playedName(tv.st, i)}'s back`,
+            }),
+            ` ${s.middle}`,
+          ),
+          h("td", { text: `${s.nertz_left} × −${rules.penalty}` }),
+          h("td", { text: s.bonus ? `+${s.bonus}` : "—" }),
+          h("td", {
+            class: "arith",
+            text: `${s.middle} − ${rules.penalty}×${s.nertz_left}${s.bonus ? ` + ${s.bonus}` : ""} = ${s.score}`,
+          }),
+          totals ? h("td", { class: "total", text: `${before[i]} → ${e.totals[i]}` }) : null,
+        ),
+      ),
+    ),
+  );
 }
 
 function handEndPanel(tv) {
   const e = tv.st.handEnd;
   const t = tv.table;
-  const why = e.reason === "called" && e.caller !== null
-    ? `${playedName(tv.st, e.caller)} called Nertz!`
-    : "Nobody could play: the hand ends with no call (R26).";
+  const why =
+    e.reason === "called" && e.caller !== null
+      ? `${playedName(tv.st, e.caller)} called Nertz!`
+      : "Nobody could play: the hand ends with no call (R26).";
   const best = Math.max(...e.scores.map((s) => s.score));
-  const top = e.scores.map((s, i) => (s.score === best ? playedName(tv.st, i) : null)).filter(Boolean);
+  const top = e.scores
+    .map((s, i) => (s.score === best ? playedName(tv.st, i) : null))
+    .filter(Boolean);
   const n = handInMatch({ ...t, hand: e.hand });
   // A hand before the match's first is a lesson's (server/practice.py): its score is
   // shown, not carried on, and the practice hand follows when the learner is ready.
   const lesson = n < 1;
   const title = lesson ? "The lesson hand is over" : `Hand ${n} over`;
-  const panel = h("div", { class: "panel hand-end", role: "dialog", "aria-label": `${lesson ? "The lesson hand" : `Hand ${n}`} breakdown` },
+  const panel = h(
+    "div",
+    {
+      class: "panel hand-end",
+      role: "dialog",
+      "aria-label": `${lesson ? "The lesson hand" : `Hand ${n}`} breakdown`,
+    },
     panelHead(tv, `${title} — ${why}`),
     // The match's winner first, in sight on a phone either way up (R32).
     tv.st.matchEnd ? winnersLine(tv, tv.st.matchEnd.winners) : null,
-    h("p", { text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).` }),
+    h("p", {
+      text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).`,
+    }),
     breakdownTable(tv, e, !lesson),
     ...lostRaces(tv, e),
-    ...(lesson ? [] : [h("h3", { text: "Running totals" }), chart(tv)]));
+    ...(lesson ? [] : [h("h3", { text: "Running totals" }), chart(tv)]),
+  );
   if (lesson) {
-    panel.append(panelFoot(tv, h("button", { class: "primary ready-btn", type: "button", onclick: () => tv.ready() }, "Deal the practice hand ", h("kbd", { text: "Enter" }))));
+    panel.append(
+      panelFoot(
+        tv,
+        h(
+          "button",
+          { class: "primary ready-btn", type: "button", onclick: () => tv.ready() },
+          "Deal the practice hand ",
+          h("kbd", { text: "Enter" }),
+        ),
+      ),
+    );
   } else if (tv.st.matchEnd) {
-    panel.append(...[seriesTable(tv), hostLine(tv), panelFoot(tv, playAgainLine(tv), hostStartLine(tv))].filter(Boolean));
+    panel.append(
+      ...[
+        seriesTable(tv),
+        hostLine(tv),
+        panelFoot(tv, playAgainLine(tv), hostStartLine(tv)),
+      ].filter(Boolean),
+    );
   } else {
     panel.append(panelFoot(tv, readyLine(tv)));
   }
@@ -191,27 +380,39 @@ function lostRaces(tv, e) {
   if (!e.lost || !e.lost.length) return [];
   const bySeat = new Map();
   for (const [seat, ms] of e.lost) bySeat.set(seat, [...(bySeat.get(seat) || []), ms]);
-  const parts = [...bySeat].map(([seat, all]) =>
-    `${playedName(tv.st, seat)} ${all.length} (by ${all.map((ms) => `${ms} ms`).join(", ")})`);
-  return [h("p", { class: "lost-races", text: `Races lost to a card played first (R16): ${parts.join("; ")}.` })];
+  const parts = [...bySeat].map(
+    ([seat, all]) =>
+      `${playedName(tv.st, seat)} ${all.length} (by ${all.map((ms) => `${ms} ms`).join(", ")})`,
+  );
+  return [
+    h("p", {
+      class: "lost-races",
+      text: `Races lost to a card played first (R16): ${parts.join("; ")}.`,
+    }),
+  ];
 }
 
 function winnersLine(tv, w) {
   const t = tv.table;
   const names = w.map((i) => playedName(tv.st, i));
-  const text = w.length > 1
-    ? `Shared win: ${names.join(" and ")} with ${t.totals[w[0]]}!`
-    : `${names[0] === "You" ? "You win" : `${names[0]} wins`} the match with ${t.totals[w[0]]}!`;
+  const text =
+    w.length > 1
+      ? `Shared win: ${names.join(" and ")} with ${t.totals[w[0]]}!`
+      : `${names[0] === "You" ? "You win" : `${names[0]} wins`} the match with ${t.totals[w[0]]}!`;
   return h("p", { class: "winners", text });
 }
 
 function matchPanel(tv) {
   const t = tv.table;
   // The match ended before this page opened: the table says who won.
-  return h("div", { class: "panel match-end", role: "dialog", "aria-label": "Match over" },
-    panelHead(tv, "Match over"), winnersLine(tv, (tv.st.matchEnd || t).winners),
+  return h(
+    "div",
+    { class: "panel match-end", role: "dialog", "aria-label": "Match over" },
+    panelHead(tv, "Match over"),
+    winnersLine(tv, (tv.st.matchEnd || t).winners),
     chart(tv),
     seriesTable(tv),
     hostLine(tv),
-    panelFoot(tv, playAgainLine(tv), hostStartLine(tv)));
+    panelFoot(tv, playAgainLine(tv), hostStartLine(tv)),
+  );
 }

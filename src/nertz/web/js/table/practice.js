@@ -8,7 +8,12 @@ import { h } from "../api.js";
 /** After this long with no move of yours in a practice hand, the best move glows. */
 export const HINT_IDLE_MS = 8000;
 const GLOW_MS = 6000;
-const PACES = [[25, "very slow"], [40, "slow"], [60, "steady"], [100, "full speed"]];
+const PACES = [
+  [25, "very slow"],
+  [40, "slow"],
+  [60, "steady"],
+  [100, "full speed"],
+];
 
 /** The elements a place name of a step's ``look`` or a hint's move stands for. */
 function placeOf(tv, name) {
@@ -36,12 +41,40 @@ export class Practice {
     this.wrong = null; // the explanation of the last refused move, on its step
     this.lastMove = performance.now();
     this.asked = false;
-    this.pause = h("button", { type: "button", class: "pause-btn", onclick: () => this.togglePause() });
-    this.hintBtn = h("button", { type: "button", class: "hint-btn", onclick: () => this.askHint(), title: "Show the best move (H)" }, "Hint ", h("kbd", { text: "H" }));
-    this.pace = h("select", { class: "pace", "aria-label": "bots' pace", onchange: () => tv.socket.send({ type: "pace", pace: Number(this.pace.value) }) },
-      PACES.map(([pct, label]) => h("option", { value: String(pct), text: `bots: ${label}` })));
+    this.pause = h("button", {
+      type: "button",
+      class: "pause-btn",
+      onclick: () => this.togglePause(),
+    });
+    this.hintBtn = h(
+      "button",
+      {
+        type: "button",
+        class: "hint-btn",
+        onclick: () => this.askHint(),
+        title: "Show the best move (H)",
+      },
+      "Hint ",
+      h("kbd", { text: "H" }),
+    );
+    this.pace = h(
+      "select",
+      {
+        class: "pace",
+        "aria-label": "bots' pace",
+        onchange: () => tv.socket.send({ type: "pace", pace: Number(this.pace.value) }),
+      },
+      PACES.map(([pct, label]) => h("option", { value: String(pct), text: `bots: ${label}` })),
+    );
     this.card = h("section", { class: "lesson", "aria-label": "Lesson", "aria-live": "polite" });
-    this.controls = h("div", { class: "practice-bar" }, h("span", { class: "tag", text: "Practice: nothing counts" }), this.pause, this.hintBtn, this.pace);
+    this.controls = h(
+      "div",
+      { class: "practice-bar" },
+      h("span", { class: "tag", text: "Practice: nothing counts" }),
+      this.pause,
+      this.hintBtn,
+      this.pace,
+    );
     this.el = h("div", { class: "practice", hidden: true }, this.card, this.controls);
     window.addEventListener("keydown", (e) => this.key(e));
     setInterval(() => this.idle(), 1000);
@@ -93,9 +126,12 @@ export class Practice {
    * Whether it paused. */
   pauseWhile(dialog) {
     // A lesson's step waits for the player anyway: nothing to stop.
-    if (!this.info || this.info.paused || this.step || this.tv.table.stage !== "playing") return false;
+    if (!this.info || this.info.paused || this.step || this.tv.table.stage !== "playing")
+      return false;
     this.tv.socket.send({ type: "pause", on: true });
-    dialog.addEventListener("close", () => this.tv.socket.send({ type: "pause", on: false }), { once: true });
+    dialog.addEventListener("close", () => this.tv.socket.send({ type: "pause", on: false }), {
+      once: true,
+    });
     return true;
   }
 
@@ -136,7 +172,10 @@ export class Practice {
   refused(code, reason) {
     const step = this.step;
     if (!step) return false;
-    this.wrong = code === "lesson" ? `Not quite. ${reason}` : `Not quite: ${reason.replace(/\.$/, "")}. ${step.hint}`;
+    this.wrong =
+      code === "lesson"
+        ? `Not quite. ${reason}`
+        : `Not quite: ${reason.replace(/\.$/, "")}. ${step.hint}`;
     this.tv.render();
     return true;
   }
@@ -151,7 +190,12 @@ export class Practice {
     this.pause.textContent = info.paused ? "Carry on (P)" : "Pause (P)";
     this.pause.disabled = tv.table.stage !== "playing";
     this.hintBtn.disabled = !this.playing;
-    this.pace.value = String(PACES.reduce((best, [pct]) => (Math.abs(pct - info.pace) < Math.abs(best - info.pace) ? pct : best), 100));
+    this.pace.value = String(
+      PACES.reduce(
+        (best, [pct]) => (Math.abs(pct - info.pace) < Math.abs(best - info.pace) ? pct : best),
+        100,
+      ),
+    );
     const step = this.step;
     this.controls.hidden = !!step;
     tv.board.classList.toggle("paused", !!info.paused);
@@ -161,7 +205,8 @@ export class Practice {
       for (const name of step.look) for (const el of placeOf(tv, name)) el.classList.add("look");
     }
     if (this.glow && this.glow.until > performance.now() && this.playing) {
-      for (const name of placesOfMove(this.glow.move)) for (const el of placeOf(tv, name)) el.classList.add("glow");
+      for (const name of placesOfMove(this.glow.move))
+        for (const el of placeOf(tv, name)) el.classList.add("glow");
     }
   }
 
@@ -169,13 +214,19 @@ export class Practice {
     const lesson = info.lesson;
     const t = this.tv.table;
     if (info.paused) {
-      this.card.replaceChildren(h("h2", { text: "Paused" }), h("p", { text: "The bots and the hand's clocks have stopped. Carry on when you like (P)." }));
+      this.card.replaceChildren(
+        h("h2", { text: "Paused" }),
+        h("p", {
+          text: "The bots and the hand's clocks have stopped. Carry on when you like (P).",
+        }),
+      );
     } else if (step) {
       this.card.replaceChildren(
         h("p", { class: "step-no", text: `Step ${info.step + 1} of ${lesson.steps.length}` }),
         h("h2", { text: step.title }),
         h("p", { class: "step-text", text: step.text }),
-        this.wrong ? h("p", { class: "wrong", role: "alert", text: this.wrong }) : "");
+        this.wrong ? h("p", { class: "wrong", role: "alert", text: this.wrong }) : "",
+      );
     } else if (lesson && t.hand > 1) {
       this.card.replaceChildren(h("h2", { text: "Practice hand" }), h("p", { text: lesson.after }));
     } else {

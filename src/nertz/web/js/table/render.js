@@ -3,7 +3,18 @@
 // announcements (R41), your own layout large, the cards partners hold (R40), and the
 // flight of a card from where it was to where it is now.
 import { h } from "../api.js";
-import { backEl, cardEl, cardName, isJoker, jokerName, parse, pinOf, seatColour, shortName, slotEl } from "../cards.js";
+import {
+  backEl,
+  cardEl,
+  cardName,
+  isJoker,
+  jokerName,
+  parse,
+  pinOf,
+  seatColour,
+  shortName,
+  slotEl,
+} from "../cards.js";
 import { awayText, lifetimeStatus, ticking } from "./lifetimes.js";
 import { handInMatch, seriesLabel } from "./series.js";
 import { heldBy, myNames, nameOf, playedName, topOf, wasteFan } from "./state.js";
@@ -30,8 +41,8 @@ export function finish(tv, view, before) {
       if (el) el.classList.add("announced");
     }
   }
-  if (tv.drag) {
-    for (const c of tv.drag.cards) {
+  if (tv.ui.drag) {
+    for (const c of tv.ui.drag.cards) {
       const el = tv.board.querySelector(`[data-card="${c}@${tv.me}"]`);
       if (el) el.classList.add("lifted");
     }
@@ -43,7 +54,8 @@ export function finish(tv, view, before) {
 export function rects(tv) {
   const out = new Map();
   if (reducedMotion()) return out;
-  for (const el of tv.board.querySelectorAll("[data-card]")) out.set(el.dataset.card, el.getBoundingClientRect());
+  for (const el of tv.board.querySelectorAll("[data-card]"))
+    out.set(el.dataset.card, el.getBoundingClientRect());
   return out;
 }
 
@@ -59,7 +71,10 @@ function animate(tv, before) {
     if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
     const scale = old.width / Math.max(1, now.width);
     el.animate(
-      [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 50 }, { transform: "none", zIndex: 50 }],
+      [
+        { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 50 },
+        { transform: "none", zIndex: 50 },
+      ],
       { duration: 220, easing: "cubic-bezier(.2,.8,.3,1)" },
     );
   }
@@ -73,40 +88,58 @@ function liveScore(view, seat) {
 function renderStrip(tv, view) {
   const t = tv.table;
   const chips = t.seats.map((s) => {
-    const live = view && ["playing", "countdown"].includes(t.stage) ? liveScore(view, s.seat) : null;
+    const live =
+      view && ["playing", "countdown"].includes(t.stage) ? liveScore(view, s.seat) : null;
     // A match over shows its totals under the names of who played it (``playedName``).
     const who = playedName(tv.st, s.seat);
     const label = `${who}: total ${t.totals[s.seat]}${live !== null ? `, this hand ${live}` : ""}`;
     // The figures say what they are: the total, then "hand +3", this hand's score so far.
-    const chip = h("span", { class: `score-chip${s.seat === tv.me ? " me" : ""}`, title: label },
+    const chip = h(
+      "span",
+      { class: `score-chip${s.seat === tv.me ? " me" : ""}`, title: label },
       h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
       h("span", { class: "who", text: who }),
       h("b", { text: String(t.totals[s.seat]) }),
-      live !== null ? h("small", { class: "live", text: ` hand ${live >= 0 ? "+" : ""}${live}` }) : null);
-    if (tv.stripOpen && view) {
+      live !== null
+        ? h("small", { class: "live", text: ` hand ${live >= 0 ? "+" : ""}${live}` })
+        : null,
+    );
+    if (tv.ui.stripOpen && view) {
       const vs = view.seats[s.seat];
-      chip.append(h("small", { class: "detail", text: ` · ${vs.middle} in middle, ${vs.nertz_count} Nertz left` }));
+      chip.append(
+        h("small", {
+          class: "detail",
+          text: ` · ${vs.middle} in middle, ${vs.nertz_count} Nertz left`,
+        }),
+      );
     }
     return chip;
   });
   const series = seriesLabel(t);
   // (replaceChildren would write a null out as the text "null".)
-  tv.strip.replaceChildren(...[
-    // A hand before the match's first is a lesson's (server/practice.py).
-    h("span", { class: "hand-no", text: t.hand ? (handInMatch(t) > 0 ? `Hand ${handInMatch(t)}` : "Lesson") : "Table" }),
-    series ? h("span", { class: "series-no", text: series }) : null,
-    ...chips].filter(Boolean));
-  tv.strip.setAttribute("aria-expanded", String(tv.stripOpen));
-  tv.strip.classList.toggle("open", tv.stripOpen);
+  tv.strip.replaceChildren(
+    ...[
+      // A hand before the match's first is a lesson's (server/practice.py).
+      h("span", {
+        class: "hand-no",
+        text: t.hand ? (handInMatch(t) > 0 ? `Hand ${handInMatch(t)}` : "Lesson") : "Table",
+      }),
+      series ? h("span", { class: "series-no", text: series }) : null,
+      ...chips,
+    ].filter(Boolean),
+  );
+  tv.strip.setAttribute("aria-expanded", String(tv.ui.stripOpen));
+  tv.strip.classList.toggle("open", tv.ui.stripOpen);
 }
 
 export function renderStatus(tv) {
-  if (!tv.table || tv.connected === false) return;
+  if (!tv.table || tv.ui.connected === false) return;
   const t = tv.table;
   const words = {
     seating: "Waiting for players",
     countdown: "Get ready…",
-    playing: tv.base && tv.base.phase === "landing" ? "Nertz! called — last cards landing" : "Play!",
+    playing:
+      tv.base && tv.base.phase === "landing" ? "Nertz! called — last cards landing" : "Play!",
     between: "Hand over",
     over: "Match over",
   };
@@ -121,7 +154,8 @@ function seatBadges(tv, s, now) {
   const badges = [];
   const away = s.bot || !s.name ? null : awayText(tv, s, now);
   if (s.bot) badges.push("bot");
-  else if (!s.name) badges.push("waiting for a player"); // nobody sits here yet
+  else if (!s.name)
+    badges.push("waiting for a player"); // nobody sits here yet
   else if (!s.connected) badges.push(away || "away");
   if (s.takeover && !away) badges.push("bot playing");
   return badges.filter(Boolean).join(" · ");
@@ -132,26 +166,44 @@ function renderOpponents(tv, view) {
   const order = t.seats.map((s) => s.seat).filter((n) => n !== tv.me);
   tv.opponents.style.setProperty("--opp", String(Math.max(1, order.length)));
   tv.opponents.dataset.count = String(order.length); // fewer opponents are drawn larger
-  tv.opponents.replaceChildren(...order.map((n) => {
-    const s = t.seats[n];
-    const vs = view && view.seats[n];
-    const head = h("div", { class: "opp-head" },
-      h("span", { class: "chip", style: `background:${seatColour(n)}` }),
-      h("b", { text: nameOf(tv.st, n) }),
-      ticking("small", {}, (now) => seatBadges(tv, s, now)),
-      vs && vs.stuck ? h("span", { class: "tag", text: "stuck" }) : null,
-      view && view.caller === n ? h("span", { class: "tag call-tag", text: "called" }) : null);
-    const panel = h("div", { class: "opp", "data-seat": String(n), style: `--seat:${seatColour(n)}`, "aria-label": `${nameOf(tv.st, n)}'s layout` }, head);
-    if (vs) panel.append(layoutEl(tv, vs, n, false));
-    return panel;
-  }));
+  tv.opponents.replaceChildren(
+    ...order.map((n) => {
+      const s = t.seats[n];
+      const vs = view && view.seats[n];
+      const head = h(
+        "div",
+        { class: "opp-head" },
+        h("span", { class: "chip", style: `background:${seatColour(n)}` }),
+        h("b", { text: nameOf(tv.st, n) }),
+        ticking("small", {}, (now) => seatBadges(tv, s, now)),
+        vs && vs.stuck ? h("span", { class: "tag", text: "stuck" }) : null,
+        view && view.caller === n ? h("span", { class: "tag call-tag", text: "called" }) : null,
+      );
+      const panel = h(
+        "div",
+        {
+          class: "opp",
+          "data-seat": String(n),
+          style: `--seat:${seatColour(n)}`,
+          "aria-label": `${nameOf(tv.st, n)}'s layout`,
+        },
+        head,
+      );
+      if (vs) panel.append(layoutEl(tv, vs, n, false));
+      return panel;
+    }),
+  );
 }
 
 /** A seat's layout: Nertz pile, four work piles, stock, waste. */
 function layoutEl(tv, vs, n, mine) {
   const box = h("div", { class: mine ? "layout big" : "layout small" });
   // Nertz pile
-  const nertz = h("div", { class: "pile nertz", "data-pile": "N", "aria-label": `Nertz pile: ${vs.nertz_count} card${vs.nertz_count === 1 ? "" : "s"}${vs.nertz_top ? `, top ${cardName(vs.nertz_top)}` : ""}` });
+  const nertz = h("div", {
+    class: "pile nertz",
+    "data-pile": "N",
+    "aria-label": `Nertz pile: ${vs.nertz_count} card${vs.nertz_count === 1 ? "" : "s"}${vs.nertz_top ? `, top ${cardName(vs.nertz_top)}` : ""}`,
+  });
   if (vs.nertz_count > 0) {
     if (vs.nertz_count > 1) nertz.append(backEl(n, "face-down Nertz cards", "under"));
     const top = vs.nertz_top ? cardEl(vs.nertz_top, n) : backEl(n, "the next Nertz card");
@@ -161,13 +213,16 @@ function layoutEl(tv, vs, n, mine) {
     nertz.append(slotEl("empty Nertz pile", "nertz-empty"));
   }
   nertz.append(h("span", { class: "count", text: String(vs.nertz_count), "aria-hidden": "true" }));
-  box.append(h("div", { class: "col nertz-col" }, h("span", { class: "lbl", text: "Nertz" }), nertz));
+  box.append(
+    h("div", { class: "col nertz-col" }, h("span", { class: "lbl", text: "Nertz" }), nertz),
+  );
   // work piles
   const work = h("div", { class: "work" });
   vs.work.forEach((pile, i) => {
     const d = String(i + 1);
     const el = h("div", {
-      class: "pile fan", "data-pile": d,
+      class: "pile fan",
+      "data-pile": d,
       "aria-label": `work pile ${d}: ${pile.length ? pile.map((card, j) => (isJoker(card) ? jokerName(pinOf(pile, j)) : cardName(card))).join(", ") : "empty"}`,
     });
     if (mine) el.dataset.drop = d;
@@ -185,13 +240,24 @@ function layoutEl(tv, vs, n, mine) {
   });
   box.append(h("div", { class: "col work-col" }, work));
   // stock and waste
-  const stock = h("div", { class: "pile stock", "data-pile": "T", "aria-label": `stock: ${vs.stock_count} cards${mine ? "; turn it with Space" : ""}` });
+  const stock = h("div", {
+    class: "pile stock",
+    "data-pile": "T",
+    "aria-label": `stock: ${vs.stock_count} cards${mine ? "; turn it with Space" : ""}`,
+  });
   if (vs.stock_count > 0) stock.append(backEl(n, "stock"));
-  else stock.append(slotEl(vs.waste_count ? "empty stock: turn the waste over" : "empty stock", "stock-empty"));
+  else
+    stock.append(
+      slotEl(vs.waste_count ? "empty stock: turn the waste over" : "empty stock", "stock-empty"),
+    );
   stock.append(h("span", { class: "count", text: String(vs.stock_count), "aria-hidden": "true" }));
   if (mine) stock.dataset.turn = "1";
   const fan = wasteFan(vs);
-  const waste = h("div", { class: "pile waste", "data-pile": "W", "aria-label": `waste: ${vs.waste_count} cards${fan.length ? `, top ${cardName(fan[fan.length - 1])}` : ""}` });
+  const waste = h("div", {
+    class: "pile waste",
+    "data-pile": "W",
+    "aria-label": `waste: ${vs.waste_count} cards${fan.length ? `, top ${cardName(fan[fan.length - 1])}` : ""}`,
+  });
   if (!fan.length) waste.append(slotEl(vs.waste_count ? "waste" : "empty waste"));
   fan.forEach((card, j) => {
     if (card === null) {
@@ -203,8 +269,10 @@ function layoutEl(tv, vs, n, mine) {
     if (mine && j === fan.length - 1) live(tv, c, "W", 1);
     waste.append(c);
   });
-  box.append(h("div", { class: "col stock-col" }, h("span", { class: "lbl", text: "Stock" }), stock),
-    h("div", { class: "col waste-col" }, h("span", { class: "lbl", text: "Waste" }), waste));
+  box.append(
+    h("div", { class: "col stock-col" }, h("span", { class: "lbl", text: "Stock" }), stock),
+    h("div", { class: "col waste-col" }, h("span", { class: "lbl", text: "Waste" }), waste),
+  );
   markHolds(tv, box, n);
   return box;
 }
@@ -214,7 +282,8 @@ function live(tv, el, src, depth) {
   el.dataset.src = src;
   el.dataset.depth = String(depth);
   el.classList.add("live");
-  if (tv.selected && tv.selected.src === src && depth <= tv.selected.depth) el.classList.add("selected");
+  const sel = tv.ui.selected;
+  if (sel && sel.src === src && depth <= sel.depth) el.classList.add("selected");
 }
 
 /** Mark the cards partners hold in a layout: everyone sees where they act (R40). */
@@ -231,42 +300,48 @@ function markHolds(tv, box, n) {
     if (!card) continue;
     card.classList.add("held");
     card.title = `${who} is holding this card`;
-    pile.append(h("span", { class: "held-by", text: `${who} holds`, "aria-label": `${who} is holding this card` }));
+    pile.append(
+      h("span", {
+        class: "held-by",
+        text: `${who} holds`,
+        "aria-label": `${who} is holding this card`,
+      }),
+    );
   }
-}
-
-function slotOf(tv, number, capacity) {
-  if (!tv.slots.has(number)) {
-    const used = new Set(tv.slots.values());
-    let i = 0;
-    while (used.has(i)) i++;
-    tv.slots.set(number, i);
-  }
-  return tv.slots.get(number) % capacity;
 }
 
 function renderMiddle(tv, view) {
   const capacity = tv.table.seats.length * 4;
   tv.foundations.style.setProperty("--slots", String(Math.min(capacity, 16)));
-  const cells = Array.from({ length: capacity }, (_, i) => h("div", { class: "fslot", role: "listitem", "data-slot": String(i) }));
+  const cells = Array.from({ length: capacity }, (_, i) =>
+    h("div", { class: "fslot", role: "listitem", "data-slot": String(i) }),
+  );
   const done = [];
+  // Each foundation keeps its place in the middle (table/ui.js places them).
+  if (view) tv.dispatch({ type: "shown", foundations: view.foundations });
+  const slots = tv.ui.slots;
   if (view) {
     for (const f of view.foundations) {
       if (f.finished) {
-        if (tv.slots.has(f.number)) tv.slots.delete(f.number);
         done.push(f);
         continue;
       }
-      const slot = slotOf(tv, f.number, capacity);
+      const slot = slots.get(f.number) % capacity;
       const cell = cells[slot];
       cell.dataset.drop = `F${f.number}`;
       // A joker in the middle shows the card it was announced as (R41).
       const means = f.top_as ? { card: f.top_as } : null;
       const name = means ? jokerName(means) : cardName(f.top);
       const card = cardEl(f.top, f.owners[f.owners.length - 1], "", means);
-      card.setAttribute("aria-label", `foundation F${f.number}: ${name}, ${f.count} card${f.count === 1 ? "" : "s"}`);
-      const strip = h("div", { class: "owners", "aria-hidden": "true" },
-        f.owners.map((o) => h("i", { style: `background:${seatColour(o)}` })));
+      card.setAttribute(
+        "aria-label",
+        `foundation F${f.number}: ${name}, ${f.count} card${f.count === 1 ? "" : "s"}`,
+      );
+      const strip = h(
+        "div",
+        { class: "owners", "aria-hidden": "true" },
+        f.owners.map((o) => h("i", { style: `background:${seatColour(o)}` })),
+      );
       cell.append(card, strip);
       if (f.tie) cell.classList.add("tie");
       const needs = topOf(f).rank;
@@ -276,7 +351,9 @@ function renderMiddle(tv, view) {
     // A second one on the same foundation (a server before one place had one
     // announcement) stacks above the first, never exactly over it.
     for (const a of view.announcements) {
-      const cell = a.foundation ? cells.find((c) => c.dataset.drop === `F${a.foundation}`) : cells.find((c) => !c.dataset.drop && !c.childElementCount);
+      const cell = a.foundation
+        ? cells.find((c) => c.dataset.drop === `F${a.foundation}`)
+        : cells.find((c) => !c.dataset.drop && !c.childElementCount);
       if (!cell) continue;
       if (!a.foundation) cell.classList.add("new-announce");
       const badge = announceBadge(tv, a);
@@ -285,13 +362,24 @@ function renderMiddle(tv, view) {
     }
   }
   tv.foundations.replaceChildren(...cells);
-  const used = new Set(tv.slots.values());
+  const used = new Set(slots.values());
   const shown = Math.max(4, ...[...used].map((i) => i + 1));
   tv.foundations.style.setProperty("--shown", String(shown));
   tv.aside.replaceChildren(
     ...(done.length ? [h("span", { class: "lbl", text: "Finished" })] : []),
-    ...done.map((f) => h("div", { class: "done", title: `F${f.number} finished: ${f.count} cards (R15)`, "aria-label": `finished foundation F${f.number} of ${f.suit}, ${f.count} cards` },
-      cardEl(f.top, f.owners[f.owners.length - 1], "mini", f.top_as ? { card: f.top_as } : null), h("span", { class: "count", text: `×${f.count}` }))));
+    ...done.map((f) =>
+      h(
+        "div",
+        {
+          class: "done",
+          title: `F${f.number} finished: ${f.count} cards (R15)`,
+          "aria-label": `finished foundation F${f.number} of ${f.suit}, ${f.count} cards`,
+        },
+        cardEl(f.top, f.owners[f.owners.length - 1], "mini", f.top_as ? { card: f.top_as } : null),
+        h("span", { class: "count", text: `×${f.count}` }),
+      ),
+    ),
+  );
   if (view && !view.foundations.length && tv.table.stage === "playing") {
     tv.foundations.classList.add("empty-hint");
   } else tv.foundations.classList.remove("empty-hint");
@@ -300,15 +388,22 @@ function renderMiddle(tv, view) {
 function renderMine(tv, view) {
   const t = tv.table;
   if (tv.me === null || !view) {
-    tv.mine.replaceChildren(h("p", { class: "waiting", text: tv.me === null ? "You are watching this table." : "" }));
+    tv.mine.replaceChildren(
+      h("p", { class: "waiting", text: tv.me === null ? "You are watching this table." : "" }),
+    );
     tv.callBtn.disabled = true;
     tv.stuckBtn.disabled = true;
     return;
   }
   const vs = view.seats[tv.me];
-  const head = h("div", { class: "my-head" }, h("span", { class: "chip", style: `background:${seatColour(tv.me)}` }),
-    h("b", { text: myNames(tv.st) }), h("small", { text: `${vs.middle} in the middle · ${vs.nertz_count} Nertz left` }),
-    vs.stuck ? h("span", { class: "tag", text: "you said stuck" }) : null);
+  const head = h(
+    "div",
+    { class: "my-head" },
+    h("span", { class: "chip", style: `background:${seatColour(tv.me)}` }),
+    h("b", { text: myNames(tv.st) }),
+    h("small", { text: `${vs.middle} in the middle · ${vs.nertz_count} Nertz left` }),
+    vs.stuck ? h("span", { class: "tag", text: "you said stuck" }) : null,
+  );
   tv.mine.replaceChildren(head, layoutEl(tv, vs, tv.me, true));
   const on = t.stage === "playing" && view.phase === "playing";
   tv.callBtn.disabled = !(on && vs.nertz_count === 0);
@@ -319,18 +414,30 @@ function renderMine(tv, view) {
 /** An open announcement on its foundation: who, which card, and the time left. */
 function announceBadge(tv, a) {
   const where = a.foundation ? `F${a.foundation}` : "a new foundation";
-  const badge = h("div", {
-    class: "announce", style: `--seat:${seatColour(a.seat)}`, "data-deadline": String(a.deadline),
-    "data-window": String((tv.base && tv.base.rules.joker_announce_ms) || 1),
-    role: "status",
-    title: `${nameOf(tv.st, a.seat)} announced a joker as the ${cardName(a.as)} for ${where}: it lands when the time is up, unless that card gets there first (R41)`,
-  },
-  h("span", { class: "ann-card" }, h("span", { class: "star", text: "★", "aria-hidden": "true" }),
-    h("b", { class: parse(a.as).red ? "red" : "black", text: shortName(a.as) })),
-  h("span", { class: "ann-who", text: nameOf(tv.st, a.seat) }),
-  h("span", { class: "ann-left" }),
-  h("i", { class: "ann-bar", "aria-hidden": "true" }));
-  badge.setAttribute("aria-label", `${nameOf(tv.st, a.seat)} announced a joker as the ${cardName(a.as)} for ${where}`);
+  const badge = h(
+    "div",
+    {
+      class: "announce",
+      style: `--seat:${seatColour(a.seat)}`,
+      "data-deadline": String(a.deadline),
+      "data-window": String((tv.base && tv.base.rules.joker_announce_ms) || 1),
+      role: "status",
+      title: `${nameOf(tv.st, a.seat)} announced a joker as the ${cardName(a.as)} for ${where}: it lands when the time is up, unless that card gets there first (R41)`,
+    },
+    h(
+      "span",
+      { class: "ann-card" },
+      h("span", { class: "star", text: "★", "aria-hidden": "true" }),
+      h("b", { class: parse(a.as).red ? "red" : "black", text: shortName(a.as) }),
+    ),
+    h("span", { class: "ann-who", text: nameOf(tv.st, a.seat) }),
+    h("span", { class: "ann-left" }),
+    h("i", { class: "ann-bar", "aria-hidden": "true" }),
+  );
+  badge.setAttribute(
+    "aria-label",
+    `${nameOf(tv.st, a.seat)} announced a joker as the ${cardName(a.as)} for ${where}`,
+  );
   tickBadge(badge, performance.now());
   return badge;
 }
@@ -341,5 +448,6 @@ export function tickBadge(badge, now) {
   const text = `${(left / 1000).toFixed(1)} s`;
   const span = badge.querySelector(".ann-left");
   if (span.textContent !== text) span.textContent = text;
-  badge.querySelector(".ann-bar").style.width = `${Math.min(100, (100 * left) / Number(badge.dataset.window))}%`;
+  badge.querySelector(".ann-bar").style.width =
+    `${Math.min(100, (100 * left) / Number(badge.dataset.window))}%`;
 }

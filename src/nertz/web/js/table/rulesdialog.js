@@ -10,13 +10,19 @@ import { rulesContent } from "../rules.js";
 export function showRules(tv) {
   const t = tv.table;
   const dialog = tv.dialog;
-  dialog.dataset.kind = "rules";
+  tv.opensDialog("rules");
   const rules = (t && t.rules) || (tv.base && tv.base.rules);
   const paused = tv.practice.pauseWhile(dialog);
   const racing = !paused && t && !t.practice && ["countdown", "playing"].includes(t.stage);
   const note = paused
     ? "The hand is paused while you read; it carries on when you close the rules."
-    : racing ? "The hand goes on while you read: the others are still playing." : null;
-  dialog.replaceChildren(dialogHead("Rules"), note ? h("p", { class: "rules-note", text: note }) : "", rulesContent(rules, `table ${tv.code}`));
+    : racing
+      ? "The hand goes on while you read: the others are still playing."
+      : null;
+  dialog.replaceChildren(
+    dialogHead("Rules"),
+    note ? h("p", { class: "rules-note", text: note }) : "",
+    rulesContent(rules, `table ${tv.code}`),
+  );
   if (!dialog.open) dialog.showModal();
 }

@@ -29,29 +29,60 @@ export function seriesTable(tv) {
   const s = t.series;
   if (!s) return null;
   const chip = (seat) => h("span", { class: "chip", style: `background:${seatColour(seat.seat)}` });
-  const status = (seat) => (seat.name && !seat.bot
-    ? (seat.ready ? " — plays again" : seat.connected ? "" : awayLine(tv, seat) || " — away")
-    : "");
+  const status = (seat) =>
+    seat.name && !seat.bot
+      ? seat.ready
+        ? " — plays again"
+        : seat.connected
+          ? ""
+          : awayLine(tv, seat) || " — away"
+      : "";
   const rows = [];
   for (const seat of t.seats) {
     const won = new Map(); // name -> matches won at this seat, in the order they played
     (s.names || []).forEach((names, m) => {
       const name = names[seat.seat];
       if (name == null) return;
-      won.set(name, (won.get(name) || 0) + ((s.winners && s.winners[m] || []).includes(seat.seat) ? 1 : 0));
+      won.set(
+        name,
+        (won.get(name) || 0) + (((s.winners && s.winners[m]) || []).includes(seat.seat) ? 1 : 0),
+      );
     });
     // Whoever won here and has left keeps their wins; whoever sits here now has theirs.
     for (const [name, wins] of won) {
       if (name === seat.name || !wins) continue;
-      rows.push(h("li", {}, chip(seat), ` ${name}: `, h("b", { class: "wins", text: String(wins) }), " won — left the table"));
+      rows.push(
+        h(
+          "li",
+          {},
+          chip(seat),
+          ` ${name}: `,
+          h("b", { class: "wins", text: String(wins) }),
+          " won — left the table",
+        ),
+      );
     }
     const mine = s.names ? won.get(seat.name) || 0 : s.wins[seat.seat]; // an older server: by seat
-    rows.push(h("li", {}, chip(seat),
-      ` ${nameOf(tv.st, seat.seat)}: `, h("b", { class: "wins", text: String(mine) }), " won", status(seat)));
+    rows.push(
+      h(
+        "li",
+        {},
+        chip(seat),
+        ` ${nameOf(tv.st, seat.seat)}: `,
+        h("b", { class: "wins", text: String(mine) }),
+        " won",
+        status(seat),
+      ),
+    );
   }
-  return h("div", { class: "series", "aria-label": "Series" },
-    h("h3", { text: `Series after ${s.match} match${s.match === 1 ? "" : "es"}: ${s.wins.join("–")}` }),
-    h("ul", { class: "seat-list" }, rows));
+  return h(
+    "div",
+    { class: "series", "aria-label": "Series" },
+    h("h3", {
+      text: `Series after ${s.match} match${s.match === 1 ? "" : "es"}: ${s.wins.join("–")}`,
+    }),
+    h("ul", { class: "seat-list" }, rows),
+  );
 }
 
 /** "Play again" (the ``ready`` message once a match is over) and "Leave the table"
@@ -64,14 +95,35 @@ export function playAgainLine(tv) {
   const waiting = tv.table.seats
     .filter((s) => s.name && !s.bot && s.connected && !s.ready && s.seat !== tv.me)
     .map((s) => nameOf(tv.st, s.seat));
-  const leave = h("button", { type: "button", class: "leave-btn", onclick: () => tv.leave(), text: "Leave the table" });
+  const leave = h("button", {
+    type: "button",
+    class: "leave-btn",
+    onclick: () => tv.leave(),
+    text: "Leave the table",
+  });
   if (me.ready) {
-    return h("p", { class: "waiting" },
-      waiting.length ? `Waiting for ${waiting.join(" and ")} to play again…` : "The next match deals now…", " ", leave);
+    return h(
+      "p",
+      { class: "waiting" },
+      waiting.length
+        ? `Waiting for ${waiting.join(" and ")} to play again…`
+        : "The next match deals now…",
+      " ",
+      leave,
+    );
   }
-  return h("p", {},
-    h("button", { class: "primary again-btn", type: "button", onclick: () => tv.ready() }, "Play again ", h("kbd", { text: "Enter" })),
-    " ", leave);
+  return h(
+    "p",
+    {},
+    h(
+      "button",
+      { class: "primary again-btn", type: "button", onclick: () => tv.ready() },
+      "Play again ",
+      h("kbd", { text: "Enter" }),
+    ),
+    " ",
+    leave,
+  );
 }
 
 /** Once a match is over, the host need not wait for everyone's "Play again": from
@@ -79,9 +131,18 @@ export function playAgainLine(tv) {
  * next match. The host's page has the button; everyone sees when. */
 export function hostStartLine(tv) {
   if (tv.st.hostStartAt === null || tv.table.stage !== "over" || !tv.table.host) return null;
-  const line = h("p", { class: "host-start-line" },
-    isHost(tv) ? h("button", { type: "button", class: "host-start-next", onclick: () => tv.hostDo({ do: "start" }) }, "Start the next match") : null,
-    h("span", { class: "host-start-wait" }));
+  const line = h(
+    "p",
+    { class: "host-start-line" },
+    isHost(tv)
+      ? h(
+          "button",
+          { type: "button", class: "host-start-next", onclick: () => tv.hostDo({ do: "start" }) },
+          "Start the next match",
+        )
+      : null,
+    h("span", { class: "host-start-wait" }),
+  );
   tickHostStart(tv, performance.now(), line);
   return line;
 }
@@ -94,9 +155,15 @@ export function tickHostStart(tv, now, line = tv.overlay.querySelector(".host-st
   let text;
   if (button) {
     button.disabled = left > 0;
-    text = left > 0 ? ` in ${left} s, or when everyone has said Play again` : " now: bots keep the places of those away";
+    text =
+      left > 0
+        ? ` in ${left} s, or when everyone has said Play again`
+        : " now: bots keep the places of those away";
   } else {
-    text = left > 0 ? `The host may start the next match in ${left} s.` : "The host may start the next match now.";
+    text =
+      left > 0
+        ? `The host may start the next match in ${left} s.`
+        : "The host may start the next match now.";
   }
   const wait = line.querySelector(".host-start-wait");
   if (wait.textContent !== text) wait.textContent = text;

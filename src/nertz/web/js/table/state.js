@@ -29,7 +29,19 @@ export function srcName(src) {
 // ---------------------------------------------------------------------- the state
 
 export function emptyState() {
-  return { v: 0, epoch: null, table: null, model: null, me: null, partner: null, handEnd: null, matchEnd: null, hostStartAt: null, clock: 0, resyncing: false };
+  return {
+    v: 0,
+    epoch: null,
+    table: null,
+    model: null,
+    me: null,
+    partner: null,
+    handEnd: null,
+    matchEnd: null,
+    hostStartAt: null,
+    clock: 0,
+    resyncing: false,
+  };
 }
 
 /** Apply one message from the server to ``st``. Returns the events applied (in order)
@@ -51,7 +63,10 @@ export function receive(st, msg, now) {
         // An open announcement's window, counted on this page's clock (R41).
         model: fromView(msg.view, now, (until) => until - (msg.now_ms ?? until)),
         // Once a match is over: when (this page's clock) the host may start the next.
-        hostStartAt: msg.host_start_ms == null ? null : now + msg.host_start_ms - (msg.now_ms ?? msg.host_start_ms),
+        hostStartAt:
+          msg.host_start_ms == null
+            ? null
+            : now + msg.host_start_ms - (msg.now_ms ?? msg.host_start_ms),
       });
       break;
     case "event":
@@ -169,7 +184,10 @@ function applyEvent(st, e, now) {
       // Hands are numbered across a series; ``history`` holds the current match's. A
       // hand before the match's first is a lesson's (server/practice.py): not in it.
       if (e.hand >= ((t.series && t.series.first_hand) || 1)) {
-        t.history = [...(t.history || []).slice(0, e.hand - ((t.series && t.series.first_hand) || 1)), e.totals];
+        t.history = [
+          ...(t.history || []).slice(0, e.hand - ((t.series && t.series.first_hand) || 1)),
+          e.totals,
+        ];
       }
       break;
     case "match_end":
@@ -195,7 +213,12 @@ function applyEvent(st, e, now) {
       break;
     case "next_match":
       // The series' next match (the ``dealt`` follows): totals from zero (R32).
-      t.series = { match: e.match, wins: e.wins, first_hand: t.hand + 1, ...(t.series && t.series.names ? { names: t.series.names, winners: t.series.winners } : {}) };
+      t.series = {
+        match: e.match,
+        wins: e.wins,
+        first_hand: t.hand + 1,
+        ...(t.series && t.series.names ? { names: t.series.names, winners: t.series.winners } : {}),
+      };
       t.totals = t.totals.map(() => 0);
       t.history = [];
       t.winners = [];
@@ -317,7 +340,11 @@ export function playedName(st, seat) {
 export function myNames(st) {
   const s = st.table.seats[st.me];
   if (!s.partners || st.partner === null) return "You";
-  return s.partners.map((p, i) => `${p.name || (p.bot ? "a bot" : "free place")}${i === st.partner ? " (you)" : ""}`).join(" & ");
+  return s.partners
+    .map(
+      (p, i) => `${p.name || (p.bot ? "a bot" : "free place")}${i === st.partner ? " (you)" : ""}`,
+    )
+    .join(" & ");
 }
 
 /** Why this page cannot send a play now, as the server would refuse it: ``{code,
@@ -326,9 +353,12 @@ export function myNames(st) {
 export function notPlayable(st) {
   const t = st.table;
   const m = st.model;
-  if (st.me === null) return { code: "not_seated", reason: "Spectators watch: take a seat to play." };
-  if (!t || !m || t.stage === "seating") return { code: "not_started", reason: "The hand has not been dealt yet: wait for Go (R8)." };
-  if (!["countdown", "playing"].includes(t.stage) || m.phase === "over") return { code: "hand_over", reason: "The hand is over (R28)." };
+  if (st.me === null)
+    return { code: "not_seated", reason: "Spectators watch: take a seat to play." };
+  if (!t || !m || t.stage === "seating")
+    return { code: "not_started", reason: "The hand has not been dealt yet: wait for Go (R8)." };
+  if (!["countdown", "playing"].includes(t.stage) || m.phase === "over")
+    return { code: "hand_over", reason: "The hand is over (R28)." };
   return null;
 }
 
@@ -336,6 +366,12 @@ export function notPlayable(st) {
 export function myPlace(st) {
   const s = st.table.seats[st.me];
   return s.partners && st.partner !== null ? s.partners[st.partner] : s;
+}
+
+/** This page said ``ready`` (or ``again`` once a match is over): its place shows ready
+ * at once; the server's ``ready`` event confirms it. */
+export function saidReady(st) {
+  myPlace(st).ready = true;
 }
 
 /** Who holds a card of seat ``n`` at ``src``, other than me: a name, or null (R40). */
@@ -357,7 +393,9 @@ export function heldBy(st, n, src) {
 /** A seat of a view, with the waste remembered as ``wasteAll`` and ``fan``. */
 function seatFromView(s) {
   const fan = s.waste.length;
-  const wasteAll = Array(Math.max(0, s.waste_count - fan)).fill(null).concat(s.waste);
+  const wasteAll = Array(Math.max(0, s.waste_count - fan))
+    .fill(null)
+    .concat(s.waste);
   return { ...s, work: s.work.map((p) => [...p]), wasteAll, fan, nertzKnown: true };
 }
 
@@ -370,7 +408,10 @@ export function fromView(view, now, leftMs = () => 0) {
     rules: view.rules,
     seats: view.seats.map(seatFromView),
     foundations: view.foundations.map((f) => ({ ...f, owners: [...f.owners] })),
-    announcements: (view.announcements || []).map((a) => ({ ...a, deadline: now + leftMs(a.until_ms) })),
+    announcements: (view.announcements || []).map((a) => ({
+      ...a,
+      deadline: now + leftMs(a.until_ms),
+    })),
     caller: view.caller,
     rotations: view.rotations,
     end: view.end,
@@ -425,7 +466,8 @@ export function announceable(model) {
   const out = [];
   for (const f of model.foundations) {
     const top = topOf(f);
-    if (!f.finished && top.rank < 13) out.push({ card: cardText(top.rank + 1, f.suit), foundation: f.number });
+    if (!f.finished && top.rank < 13)
+      out.push({ card: cardText(top.rank + 1, f.suit), foundation: f.number });
   }
   for (const suit of ["C", "D", "H", "S"]) out.push({ card: cardText(1, suit), foundation: null });
   return out;
@@ -433,7 +475,15 @@ export function announceable(model) {
 
 /** R41: a joker was announced (``announced`` event): its window is open. */
 function applyAnnounced(model, e, deadline) {
-  model.announcements.push({ seat: e.seat, move: e.move, joker: e.joker, as: e.as, foundation: e.foundation, until_ms: e.until_ms, deadline });
+  model.announcements.push({
+    seat: e.seat,
+    move: e.move,
+    joker: e.joker,
+    as: e.as,
+    foundation: e.foundation,
+    until_ms: e.until_ms,
+    deadline,
+  });
 }
 
 /** R41: an announcement ended (the joker landed or stayed home). */
@@ -536,7 +586,9 @@ function applyRotated(model) {
 function foundationFor(model, card) {
   const c = parse(card);
   if (c.rank === 1) return { number: model.foundations.length + 1, isNew: true };
-  const f = model.foundations.find((x) => !x.finished && x.suit === c.suit && topOf(x).rank === c.rank - 1);
+  const f = model.foundations.find(
+    (x) => !x.finished && x.suit === c.suit && topOf(x).rank === c.rank - 1,
+  );
   return f ? { number: f.number, isNew: false } : null;
 }
 
