@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import uvicorn
 
@@ -41,11 +41,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(config: Config, http: str | None = None, loop: str | None = None) -> Iterator[int]:
-    """Serve ``create_app(config)`` on ``config.port`` until the block ends (``http``
-    and ``loop``: the HTTP parser and event loop, by default the server's)."""
+def running(
+    config: Config, http: str | None = None, loop: str | None = None, app: Any = None
+) -> Iterator[int]:
+    """Serve ``app`` (by default ``create_app(config)``) on ``config.port`` until the
+    block ends (``http`` and ``loop``: the HTTP parser and event loop, by default the
+    server's)."""
     assert config.host == "127.0.0.1"
-    server = uvicorn.Server(uvicorn_config(create_app(config), config, http=http, loop=loop))
+    app = create_app(config) if app is None else app
+    server = uvicorn.Server(uvicorn_config(app, config, http=http, loop=loop))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
