@@ -146,7 +146,8 @@ def test_the_wire_round_trip_bounds_a_page_that_answers_late_and_stamps_early() 
     """Issue 23: a page 10 ms away that holds its pongs back 100 ms and stamps its plays
     100 ms early looks, to the table's pings, like an honest page 60 ms away; the
     WebSocket ping frames, answered by its network stack, show its true 20 ms round
-    trip, and no claim is credited past half of it plus the margin (R16)."""
+    trip: the 100 ms it held its answers are taken off them, and its early stamp is
+    credited no more than its true trip plus the margin (R16)."""
     liar = synced([(10, 10)] * 8, answer_late_ms=100)
     offset = liar.offset_ms
     assert offset is not None

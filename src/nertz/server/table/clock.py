@@ -32,12 +32,15 @@ that do not fit what the connection has shown get less than they ask for:
 Answering pings late makes a connection look farther away, but the same late answers
 shift its offset, so its stamps come out late by as much: alone, the lie costs what it
 buys. Answering late *and* stamping early by as much fits everything the pings show:
-it is what a connection that far away shows (docs/fairness.md, "Liars"). What bounds
-it is the **wire's round trip** (``wire``): a WebSocket ping frame timed by the
-server's transport, answered by the client's network stack, which no page script sees
-or can delay. Once the wire has shown its trips, no claim is credited more than half
-the wire's longest round trip (a single spike dropped) plus ``MARGIN_MS``: a page that
-holds its pongs back looks no farther away than it is.
+it is what a connection that far away shows (docs/fairness.md, "Liars"). What tells
+them apart is the **wire's round trip** (``wire``): a WebSocket ping frame timed by
+the server's transport, answered by the client's network stack, which no page script
+sees or can delay. Once the wire has been timed, the pings' median round trip less the
+wire's is how long the page holds its pongs (``held_ms``: a liar's delay, or an honest
+page's own few milliseconds), and every estimate above is made from the pings with
+that taken off their answers: the offset is the true one, the late answers buy no
+trip, and a stamp made early claims a trip past the bound, paid from the quota like
+any other claim.
 """
 
 from __future__ import annotations
@@ -159,7 +162,8 @@ class ConnectionClock:
     def wire(self, round_trip_ms: float) -> None:
         """A round trip of a WebSocket ping frame, timed by the server's transport
         (``Connection.round_trip``): answered by the client's network stack, so a page
-        cannot lengthen it. It bounds every claim from then on (``highest_ms``)."""
+        cannot lengthen it. With it the pings' estimates leave out how long the page
+        held its answers (``held_ms``)."""
         if 0 <= round_trip_ms <= 2 * MAX_ONE_WAY_MS:
             self.wire_trips.append(round_trip_ms)
             self._estimate = None
@@ -168,10 +172,11 @@ class ConnectionClock:
 
     def _estimates(self) -> tuple[float, float, float, float] | None:
         if self._estimate is None and self.samples:
+            held = self.held_ms  # the page's own time before it answered: not the path's
             samples = sorted(self.samples, key=lambda s: s.round_trip_ms)
             best = samples[: max(1, len(samples) // 4)]
-            offset = _median([s.offset_ms for s in best])
-            trips = sorted(s.received_ms - (s.client_ms - offset) for s in samples)
+            offset = _median([s.offset_ms + held / 2 for s in best])
+            trips = sorted(s.received_ms - held - (s.client_ms - offset) for s in samples)
             high = trips[-2] if len(trips) >= 4 else trips[-1]
             self._estimate = (offset, _median(trips), high, trips[0])
         return self._estimate
@@ -191,18 +196,20 @@ class ConnectionClock:
     @property
     def highest_ms(self) -> float:
         """The longest trip a claim may show: what the pings showed plus ``MARGIN_MS``,
-        at most half the wire's longest round trip plus ``MARGIN_MS`` once the wire has
-        shown one (``wire``), and at most ``MAX_ONE_WAY_MS``; 0 before any answer
-        (nothing shown, nothing credited)."""
+        at most ``MAX_ONE_WAY_MS``; 0 before any answer (nothing shown, nothing credited)."""
         estimate = self._estimates()
         if estimate is None:
             return 0.0
-        highest = min(float(MAX_ONE_WAY_MS), max(0.0, estimate[2]) + MARGIN_MS)
-        if self.wire_trips:
-            trips = sorted(self.wire_trips)
-            longest = trips[-2] if len(trips) >= 4 else trips[-1]  # a single spike dropped
-            highest = min(highest, longest / 2 + MARGIN_MS)
-        return highest
+        return min(float(MAX_ONE_WAY_MS), max(0.0, estimate[2]) + MARGIN_MS)
+
+    @property
+    def held_ms(self) -> float:
+        """How long the page holds its answers to the pings: their median round trip
+        less the wire's (``wire``), never below 0; 0 before the wire was timed."""
+        if not self.wire_trips or not self.samples:
+            return 0.0
+        pings = _median([float(s.round_trip_ms) for s in self.samples])
+        return max(0.0, pings - _median(list(self.wire_trips)))
 
     @property
     def jitter_ms(self) -> float:
