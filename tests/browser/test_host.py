@@ -187,9 +187,8 @@ def test_a_bot_for_cat_stands_in_and_cat_takes_her_seat_back_by_the_invite_link(
     cat.keyboard.press("n")  # Cat calls: she wins the one-hand match
     won = ann.locator(".winners")
     expect(won).to_have_text("Cat wins the match with 1!", timeout=10_000)
+    host_dialog(ann)  # open while Cat is here: it shows her going away as it happens
     cat.close()  # Cat closes her tab
-
-    host_dialog(ann)
     away = ann.locator("dialog .host-panel li").filter(has_text="Cat (away)")
     away.locator(".host-bot").click()
     expect(ann.locator(".series li").filter(has_text="Cat")).to_contain_text("a bot plays")

@@ -144,7 +144,8 @@ def test_the_watch_link_shows_the_table_to_a_spectator_who_cannot_sit(live: Live
     assert viewer.recv()["code"] == "not_seated"
     viewer.close()
     stranger = Client(live.ws)
-    stranger.send({"type": "hello", "table": code, "key": watch[:-1] + "A"})
+    wrong = watch[:-1] + ("A" if watch[-1] != "A" else "B")  # one character off
+    stranger.send({"type": "hello", "table": code, "key": wrong})
     assert stranger.recv()["code"] == "unknown_table"
     stranger.close()
 

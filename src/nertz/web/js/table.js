@@ -342,6 +342,13 @@ class TableView {
     // Told from what this page knew before the event (who was who, who was away).
     const notice = presenceNotice(this.st, this.ui.known, e);
     this.dispatch({ type: "event", e, st: this.st, now: performance.now() });
+    // The host's dialog lists the people and who is away: redrawn as they come and go.
+    if (
+      ["seat", "connected", "takeover"].includes(e.k) &&
+      this.dialog.open &&
+      this.ui.dialog === "host"
+    )
+      this.showHostDialog();
     switch (e.k) {
       case "seat":
       case "connected":
