@@ -311,11 +311,14 @@ class PlaySession:
         """A seated connection's wire round trips, each to its table (``WireTrip``):
         WebSocket ping frames, which the client's network stack answers and no page
         script can delay, bound what fair races credit its plays (R16; docs/fairness.md,
-        "Liars"). On a server whose transport cannot time them, nothing is sent."""
+        "Liars"). Nothing is sent while the table's fair races are off, nor on a server
+        whose transport cannot time ping frames."""
         for n in itertools.count():
             await asyncio.sleep(WIRE_FIRST_S[n] if n < len(WIRE_FIRST_S) else WIRE_EVERY_S)
             if conn.closing is not None or self.entry is not entry:
                 return
+            if not entry.table.rules.fair_races:
+                continue  # nothing to bound: no frame sent (the host may turn it on later)
             trip = await conn.round_trip()
             if trip is None:
                 if conn.socket is None:
