@@ -15,6 +15,7 @@ ALLOWED = {
     "collections",
     "dataclasses",
     "enum",
+    "fractions",
     "functools",
     "itertools",
     "random",

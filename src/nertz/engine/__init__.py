@@ -8,6 +8,15 @@ See ``docs/engine.md``.
 from .announcements import Announcement
 from .blocked import waste_reachable
 from .cards import MAX_SEATS, Card, Suit, full_deck
+from .duplicate import (
+    DuplicateScore,
+    dealt_seat,
+    duplicate_refusal,
+    duplicate_scores,
+    duplicate_totals,
+    rotated,
+    rotation_of,
+)
 from .foundations import Foundation
 from .hand import SETTLE_MS, Hand, LogEntry, Phase
 from .holds import PARTNERS, Holds, picked_up, touches
@@ -65,6 +74,7 @@ __all__ = [
     "Card",
     "CardsMoved",
     "Deal",
+    "DuplicateScore",
     "EndReason",
     "Event",
     "Foundation",
@@ -93,7 +103,11 @@ __all__ = [
     "StockTurned",
     "Suit",
     "deal",
+    "dealt_seat",
     "describe",
+    "duplicate_refusal",
+    "duplicate_scores",
+    "duplicate_totals",
     "full_deck",
     "hand_scores",
     "lies_on",
@@ -102,6 +116,8 @@ __all__ = [
     "pin",
     "preset",
     "replay",
+    "rotated",
+    "rotation_of",
     "score",
     "source_name",
     "source_text",

@@ -167,6 +167,15 @@ class Rules:
         help="Two people share each seat: one layout, one score; both play its cards (an even"
         " number of people; a bot can be a partner).",
     )
+    duplicate: bool = option(
+        False,
+        allowed=(False, True),
+        text="on or off",
+        rule="R42",
+        help="Every deal is played once per seat, the cards moving on one seat each hand; a"
+        " player's duplicate score is their score minus the average of everyone who played the"
+        " same cards. The match ends after whole rotations; the best duplicate total wins.",
+    )
     tie_window_ms: int = option(
         40,
         allowed=range(0, 1001),
@@ -217,6 +226,13 @@ class Rules:
     def __post_init__(self) -> None:
         for o in OPTIONS.values():
             o.check(getattr(self, o.name))
+        if self.duplicate and self.match == "gap":
+            # R45: a duplicate match ends after whole rotations; a gap between equal
+            # players' duplicate totals, which stay near zero, may never come.
+            raise RulesError(
+                "option 'duplicate' cannot be on with match 'gap' (R45): duplicate totals"
+                " stay near each other; choose match race, single or rounds"
+            )
 
     def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
         # Pickled to the simulator's worker processes: rebuilt through __init__, since

@@ -377,6 +377,13 @@ class HandEndEvent(_Event, tag="hand_end", kw_only=True, frozen=True):
     credited play time (docs/fairness.md); absent when none was lost."""
     next_at_ms: int | None = None
     next_in_ms: int | None = None
+    rotation: list[int] | None = None
+    """With ``duplicate`` (R42): ``[k, n]``, this hand was play ``k`` of ``n`` of its deal."""
+    duplicate_deal: list[float] | None = None
+    """With ``duplicate``, on a rotation's last hand: each seat's duplicate score over
+    the deal's ``n`` hands (R43, R44), to two decimals."""
+    duplicate_totals: list[float] | None = None
+    """With ``duplicate``: each seat's settled duplicate total (R44), to two decimals."""
 
 
 class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
@@ -388,6 +395,8 @@ class MatchEndEvent(_Event, tag="match_end", kw_only=True, frozen=True):
     winners: list[int]
     host_wait_ms: int = 0  # ms until the host may start the next anyway (host_start_s)
     names: list[str | None] = msgspec.field(default_factory=list)
+    duplicate_totals: list[float] | None = None
+    """With ``duplicate``: the duplicate totals, by which the match was won (R45)."""
 
 
 class NextMatchEvent(_Event, tag="next_match", kw_only=True, frozen=True):

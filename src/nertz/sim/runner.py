@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from nertz.bots import Bot, SeatSpec
-from nertz.engine import Match, Rules, SeatScore
+from nertz.engine import Deal, Match, Rules, SeatScore, deal, rotated, rotation_of
 
 from .table import HandResult, play_hand
 
@@ -67,11 +67,19 @@ def play_match(setup: Setup, index: int) -> MatchResult:
     ]
     match = Match(n, rules)
     hands: list[HandResult] = []
+    dealt: Deal | None = None
     while not match.over:
         if len(hands) >= MAX_HANDS:
             raise RuntimeError(f"match {index} did not end after {MAX_HANDS} hands")
         seed = _seed("deal", setup.seed, index, len(hands))
-        result = play_hand(bots, rules, seed, match.totals, partners=partners)
+        fixed = None
+        if rules.duplicate:  # R42: each deal once per seat, moved on one seat each hand
+            number, shift = rotation_of(len(hands), n)
+            if shift == 0:
+                dealt = deal(n, rules, _seed("deal", setup.seed, index, number))
+            assert dealt is not None
+            fixed = rotated(dealt, shift)
+        result = play_hand(bots, rules, seed, match.totals, fixed, partners)
         hands.append(result)
         match.record(_seat_scores(result, rules), result.caller)
     return MatchResult(tuple(hands), match.winners, tuple(match.totals))

@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 
 from nertz.bots import parse_places
-from nertz.engine import Rules, RulesError, preset
+from nertz.engine import Rules, RulesError, duplicate_refusal, preset
 from nertz.server.door.requests import RequestError
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
 from nertz.server.lobby.archive import Archived, finished_table
@@ -115,9 +115,13 @@ def table_request(body: CreateTable) -> tuple[Rules, Settings]:
         if value is not None:
             given[name] = value
     try:
-        return rules, Settings(**given).check()
+        settings = Settings(**given).check()
     except ValueError as error:
         raise LobbyError("bad_field", str(error)) from None
+    refused = duplicate_refusal(rules, settings.seats, settings.practice)
+    if refused is not None:
+        raise LobbyError("bad_rules", refused)
+    return rules, settings
 
 
 def _seats(body: CreateTable, rules: Rules) -> int | None:

@@ -21,7 +21,7 @@ from enum import Enum
 from typing import Any, NamedTuple, Protocol
 
 from nertz.bots import Driver
-from nertz.engine import Hand, Holds, Match, Move, Rules
+from nertz.engine import Deal, Hand, Holds, Match, Move, Rules
 from nertz.server.protocol import ErrorMsg, EventMsg, Refused, TableEvent, encode
 from nertz.server.table.commands import Out, Stage
 from nertz.server.table.records import EventRecord, Record
@@ -168,6 +168,10 @@ class TableContext:
     stage: Stage = Stage.SEATING
     hand: Hand | None = None
     hand_no: int = 0
+    rotation: Deal | None = None
+    """``duplicate`` (R42): the deal of the current rotation's first hand, which the
+    rotation's later hands play moved on seat by seat (never sent: its cards are
+    face down)."""
     go_at: int | None = None
     """When Go comes (R8), while counting down (the table's ``GO`` timer)."""
     next_at: int | None = None

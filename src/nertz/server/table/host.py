@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nertz.bots import CHOICES, bot_name, parse_seat
-from nertz.engine import Match, Rules, RulesError, view
+from nertz.engine import Match, Rules, RulesError, duplicate_refusal, view
 from nertz.server.protocol import (
     ConnectedEvent,
     ErrorMsg,
@@ -366,6 +366,10 @@ class Host:
             rules = self.ctx.rules.with_text({k: str(v) for k, v in given.items()})
         except RulesError as error:
             return str(error)
+        settings = self.ctx.settings
+        refused = duplicate_refusal(rules, settings.seats, settings.practice)
+        if refused is not None:
+            return refused
         before = self.ctx.rules.as_dict()
         changed = {k: v for k, v in rules.as_dict().items() if before[k] != v}
         if not changed:

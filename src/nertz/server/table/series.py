@@ -28,6 +28,7 @@ from nertz.engine import Match
 from nertz.server.protocol import MatchEndEvent, NextMatchEvent, ReadyEvent
 from nertz.server.table.commands import Stage
 from nertz.server.table.context import Actions, TableContext
+from nertz.server.table.duplicate import points
 from nertz.server.table.records import MatchBegunRecord, MatchRecord
 
 __all__ = ["Series"]
@@ -155,7 +156,15 @@ class Series:
         self.over_names = names = self.played_names()
         self.ctx.emit(
             MatchEndEvent(
-                totals=list(totals), winners=list(winners), host_wait_ms=wait, names=names
+                totals=list(totals),
+                winners=list(winners),
+                host_wait_ms=wait,
+                names=names,
+                duplicate_totals=(
+                    [points(t) for t in self.ctx.match.duplicate_totals]
+                    if self.ctx.match.rules.duplicate
+                    else None
+                ),
             )
         )
         players = tuple((p.number, p.partner, p.name or None, p.bot) for p in self.ctx.places)

@@ -60,6 +60,8 @@ from nertz.engine import (
     Rules,
     deal,
     replay,
+    rotated,
+    rotation_of,
     spectator_view,
     view,
 )
@@ -98,6 +100,7 @@ from nertz.server.table.commands import (
     WireTrip,
 )
 from nertz.server.table.context import Due, Place, Stamps, TableContext, Timer
+from nertz.server.table.duplicate import hand_end_duplicate, public_duplicate
 from nertz.server.table.fair import FairRaces
 from nertz.server.table.host import Host as HostRole
 from nertz.server.table.host import rules_from
@@ -341,6 +344,7 @@ class Table:
             "host": self.host.public(),
             **self.practice.public(),
             **self.lifetimes.info(),
+            **public_duplicate(ctx.match),
         }
 
     def adopt(self, conns: dict[int, int | None]) -> None:
@@ -354,8 +358,7 @@ class Table:
     def deal(self, now: int) -> None:
         """R33: each seat gets its own 52 cards back, shuffled; countdown to Go (R8)."""
         ctx = self.ctx
-        seed = secrets.randbits(63)
-        dealt = self.dealer(ctx.settings.seats, ctx.rules, seed)
+        dealt = self._dealt(secrets.randbits(63))
         ctx.hand_no += 1
         ctx.store(DealRecord(ctx.hand_no, dealt.layouts, dealt.seed, dealt.middle))
         ctx.hand = hand = Hand(dealt, ctx.rules)
@@ -372,6 +375,20 @@ class Table:
         for place in ctx.places:
             if place.driver is not None:
                 place.driver.begin(view(hand, place.number), ctx.match.totals)
+
+    def _dealt(self, seed: int) -> Deal:
+        """The next hand's deal: dealt from ``seed`` (R33); with ``duplicate``, a
+        rotation's first hand only, its later hands playing that deal moved on one seat
+        a hand (R42)."""
+        ctx = self.ctx
+        seats = ctx.settings.seats
+        if not ctx.rules.duplicate:
+            return self.dealer(seats, ctx.rules, seed)
+        shift = rotation_of(len(ctx.match.hands), seats)[1]
+        if shift == 0 or ctx.rotation is None:
+            ctx.rotation = self.dealer(seats, ctx.rules, seed)
+            return ctx.rotation
+        return rotated(ctx.rotation, shift)
 
     def play(self, place: Place, move: Move, now: int, conn: int | None, seq: int) -> bool:
         """A bot's move, or a lesson's teacher's, along the one path (``_play``)."""
@@ -444,7 +461,10 @@ class Table:
         for record, log in hands:
             ctx.rules = per_hand.get(record.hand, ctx.rules)  # as the host left them
             series.roll_match(record.hand)
-            replayed = replay(rebuild_deal(record, ctx.rules), ctx.rules, log)
+            dealt = rebuild_deal(record, ctx.rules)
+            if ctx.rules.duplicate and len(ctx.match.hands) % ctx.settings.seats == 0:
+                ctx.rotation = dealt  # R42: a rotation's first hand, the deal its later hands play
+            replayed = replay(dealt, ctx.rules, log)
             ctx.hand, ctx.hand_no, self._logged = replayed, record.hand, len(replayed.log)
             ctx.now = max(ctx.now, replayed.now)
             if replayed.over and self.practice.counts(record.hand):
@@ -790,6 +810,7 @@ class Table:
             lost=lost,
             next_at_ms=ctx.next_at,
             next_in_ms=in_ms,
+            **hand_end_duplicate(ctx.match),
         )
         ctx.emit(event)
         if ctx.match.over:
