@@ -72,9 +72,7 @@ def test_every_layouts_duplicate_scores_sum_to_zero_r43(
     played the cards dealt to one seat add up to zero, for every seat of the deal; so
     the duplicate scores of a whole rotation add up to zero too."""
     scores = st.integers(-26, 60)
-    hands = [
-        [data.draw(scores) for _ in range(seats)] for _ in range(seats * rotations)
-    ]
+    hands = [[data.draw(scores) for _ in range(seats)] for _ in range(seats * rotations)]
     got = duplicate_scores(hands, seats)
     for first in range(0, len(hands), seats):
         for dealt in range(seats):

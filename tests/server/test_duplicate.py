@@ -107,9 +107,7 @@ def test_a_restart_mid_rotation_deals_the_same_deal_on() -> None:
 def test_tables_that_cannot_play_duplicate_are_refused_clearly_r46(live: Live) -> None:
     """R46: one seat has nobody to compare with; match gap may never end (R45); a
     practice table is unscored. Each is refused naming what to change."""
-    one = httpx.post(
-        f"{live.http}/api/tables", json={"seats": 1, "options": {"duplicate": "on"}}
-    )
+    one = httpx.post(f"{live.http}/api/tables", json={"seats": 1, "options": {"duplicate": "on"}})
     assert one.status_code == 400
     assert one.json()["error"] == "bad_rules"
     assert "at least two seats" in one.json()["reason"]
