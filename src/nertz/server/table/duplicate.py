@@ -50,15 +50,14 @@ def hand_end_duplicate(match: Match) -> dict[str, Any]:
 
 def public_duplicate(match: Match) -> dict[str, Any]:
     """The table's ``duplicate`` as every connection sees it (``Table.info``), empty
-    when the option is off: the totals, each finished hand's duplicate scores (null
-    until its rotation is complete) and where the rotation stands."""
+    when the option is off: the settled totals and where the rotation stands (the hand
+    being played, or the next one: ``[k, n]``). Each event that changes them says how
+    (``hand_end``, ``next_match``), so a page keeps them without asking."""
     if not match.rules.duplicate:
         return {}
     return {
         "duplicate": {
             "totals": [points(t) for t in match.duplicate_totals],
-            "hands": [[None if v is None else points(v) for v in h] for h in match.duplicate],
             "rotation": _rotation(match, len(match.hands) + 1),
-            "of": match.seats,
         }
     }

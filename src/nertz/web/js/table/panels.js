@@ -7,6 +7,14 @@
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { totalsChart } from "../chart.js";
+import {
+  duplicateCells,
+  duplicateHeads,
+  duplicateLine,
+  duplicateText,
+  duplicateTotals,
+  matchTotals,
+} from "./duplicate.js";
 import { hostLine } from "./host.js";
 import { canInvite, showInvite } from "./invite.js";
 import { awayLine, nextHandText, ticking } from "./lifetimes.js";
@@ -237,7 +245,9 @@ function betweenPanel(tv) {
         h(
           "tr",
           {},
-          ["", "hand score", "total"].map((x) => h("th", { text: x })),
+          ["", "hand score", "total", ...(t.duplicate ? ["duplicate total"] : [])].map((x) =>
+            h("th", { text: x }),
+          ),
         ),
       ),
       h(
@@ -250,6 +260,12 @@ function betweenPanel(tv) {
             seatName(tv, s),
             h("td", { text: String(last[s.seat] - before[s.seat]) }),
             h("td", { class: "total", text: `${before[s.seat]} → ${last[s.seat]}` }),
+            t.duplicate
+              ? h("td", {
+                  class: "duplicate total",
+                  text: duplicateText(t.duplicate.totals[s.seat]),
+                })
+              : null,
           ),
         ),
       ),
@@ -272,6 +288,7 @@ function breakdownTable(tv, e, totals = true) {
     "caller bonus",
     "hand score (R30)",
     totals ? "total" : null,
+    ...(totals ? duplicateHeads(e) : []),
   ];
   return h(
     "table",
@@ -310,6 +327,7 @@ function breakdownTable(tv, e, totals = true) {
             text: `${s.middle} − ${rules.penalty}×${s.nertz_left}${s.bonus ? ` + ${s.bonus}` : ""} = ${s.score}`,
           }),
           totals ? h("td", { class: "total", text: `${before[i]} → ${e.totals[i]}` }) : null,
+          ...(totals ? duplicateCells(e, i) : []),
         ),
       ),
     ),
@@ -345,6 +363,7 @@ function handEndPanel(tv) {
     h("p", {
       text: `Best hand: ${top.join(" and ")} with ${best}. Each card in the middle +1, each Nertz card left −${((tv.base && tv.base.rules) || t.rules).penalty} (R30).`,
     }),
+    lesson ? null : duplicateLine(e),
     breakdownTable(tv, e, !lesson),
     ...lostRaces(tv, e),
     ...(lesson ? [] : [h("h3", { text: "Running totals" }), chart(tv)]),
@@ -364,6 +383,7 @@ function handEndPanel(tv) {
   } else if (tv.st.matchEnd) {
     panel.append(
       ...[
+        matchTotals(tv, t.totals, duplicateTotals(tv)),
         seriesTable(tv),
         hostLine(tv),
         panelFoot(tv, playAgainLine(tv), hostStartLine(tv)),
@@ -395,10 +415,15 @@ function lostRaces(tv, e) {
 function winnersLine(tv, w) {
   const t = tv.table;
   const names = w.map((i) => playedName(tv.st, i));
+  // A duplicate match is won on the duplicate totals (R45); the points come beside.
+  const duplicate = duplicateTotals(tv);
+  const score = duplicate
+    ? `${duplicateText(duplicate[w[0]])} duplicate (${t.totals[w[0]]} points)`
+    : `${t.totals[w[0]]}`;
   const text =
     w.length > 1
-      ? `Shared win: ${names.join(" and ")} with ${t.totals[w[0]]}!`
-      : `${names[0] === "You" ? "You win" : `${names[0]} wins`} the match with ${t.totals[w[0]]}!`;
+      ? `Shared win: ${names.join(" and ")} with ${score}!`
+      : `${names[0] === "You" ? "You win" : `${names[0]} wins`} the match with ${score}!`;
   return h("p", { class: "winners", text });
 }
 
@@ -411,6 +436,7 @@ function matchPanel(tv) {
     panelHead(tv, "Match over"),
     winnersLine(tv, (tv.st.matchEnd || t).winners),
     chart(tv),
+    matchTotals(tv, t.totals, duplicateTotals(tv)),
     seriesTable(tv),
     hostLine(tv),
     panelFoot(tv, playAgainLine(tv), hostStartLine(tv)),

@@ -179,6 +179,11 @@ function applyEvent(st, e, now) {
       t.stage = "between";
       t.totals = e.totals;
       st.handEnd = e;
+      if (e.rotation) {
+        // Duplicate (R42-R44): the settled totals, and the next play of the rotation.
+        const [k, n] = e.rotation;
+        t.duplicate = { totals: e.duplicate_totals, rotation: [(k % n) + 1, n] };
+      }
       if (e.next_at_ms != null) t.next_at_ms = e.next_at_ms; // the next deal at the latest
       // The server's per-hand totals (docs/protocol.md, ``history``), this hand added.
       // Hands are numbered across a series; ``history`` holds the current match's. A
@@ -210,6 +215,7 @@ function applyEvent(st, e, now) {
       break;
     case "options":
       t.rules = e.rules; // the host's change, from the next deal on
+      if (t.stage === "seating") freshDuplicate(t); // before the first deal: this match's
       break;
     case "next_match":
       // The series' next match (the ``dealt`` follows): totals from zero (R32).
@@ -222,6 +228,7 @@ function applyEvent(st, e, now) {
       t.totals = t.totals.map(() => 0);
       t.history = [];
       t.winners = [];
+      freshDuplicate(t);
       st.matchEnd = null;
       st.hostStartAt = null;
       break;
@@ -249,6 +256,14 @@ function applyEvent(st, e, now) {
       break;
   }
   return false;
+}
+
+/** A match about to begin, as the server shows it (``duplicate``, R42-R44): nothing
+ * settled, the rotation's first play; no ``duplicate`` at a table without the option. */
+function freshDuplicate(t) {
+  if (t.rules && t.rules.duplicate) {
+    t.duplicate = { totals: t.seats.map(() => 0), rotation: [1, t.seats.length] };
+  } else delete t.duplicate;
 }
 
 // ---------------------------------------------------------------------- seats (R40)
