@@ -1,10 +1,12 @@
 """Duplicate Nertz in the browser (option ``duplicate``, R42-R46 of
 docs/rules-decisions.md): the panel after each hand shows the points and the duplicate
 score, pending until the deal has been played from every seat; the match's end says
-who won on the duplicate total, with both totals."""
+who won on the duplicate total, with both totals; so does the match's sheet in "My
+games"."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -34,6 +36,9 @@ def test_the_panels_show_points_and_duplicate_scores_r43(
     f1 = foundation(page, 1)
     expect(f1).to_have_attribute("aria-label", "foundation F1: ace of hearts, 1 card")
     page.keyboard.press("Space")  # turns the 2H (draw 1)
+    expect(page.locator(".mine .pile.waste")).to_have_attribute(
+        "aria-label", re.compile(r"top 2 of hearts$")
+    )
     page.keyboard.press("w")
     page.keyboard.press("f")
     expect(f1).to_have_attribute("aria-label", "foundation F1: 2 of hearts, 2 cards")
@@ -66,4 +71,22 @@ def test_the_panels_show_points_and_duplicate_scores_r43(
     expect(totals.nth(0).locator("td")).to_have_text(["0", "+0.5"])
     expect(totals.nth(1).locator("td")).to_have_text(["-1", "-0.5"])
     panel.screenshot(path=str(tmp_path / "duplicate-end.png"))
+
+    # The match's sheet, hand by hand ("My games"): both scores on every hand.
+    page.locator(".settings summary").click()
+    page.locator(".settings a.my-games").click()
+    page.wait_for_url(f"{server.url}/me")
+    line = page.locator(".series-block .match")
+    expect(line).to_have_count(1)
+    line.get_by_role("link", name="Match 1").click()
+    page.wait_for_url(f"{server.url}/matches/**")
+    expect(page.locator(".match-result")).to_contain_text(
+        "won by you with +0.5 duplicate (0 points) (R45)"
+    )
+    hands = page.locator(".match-hands tr.hand")
+    expect(hands).to_have_count(2)
+    expect(hands.nth(0).locator("td .duplicate")).to_have_text([" duplicate +0.5", " duplicate 0"])
+    expect(hands.nth(1).locator("td .duplicate")).to_have_text([" duplicate 0", " duplicate -0.5"])
+    expect(page.locator(".match-hands tr.duplicate-totals td")).to_have_text(["+0.5", "-0.5"])
+    page.screenshot(path=str(tmp_path / "duplicate-sheet.png"), full_page=True)
     assert not console.errors

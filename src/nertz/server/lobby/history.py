@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from nertz.bots import bot_name, parse_places
+from nertz.engine import duplicate_scores, duplicate_totals
 from nertz.server.lobby.devices import DevicePlace, Devices
 from nertz.server.store.schema import (
     events_t,
@@ -38,6 +39,7 @@ from nertz.server.store.schema import (
     series_t,
     tables_t,
 )
+from nertz.server.table.duplicate import points
 
 __all__ = ["device_history", "finished_match", "match_breakdown"]
 
@@ -360,7 +362,7 @@ def match_breakdown(
     if table is None or match is None or not match.hands:
         return None
     last = match.hands[-1]
-    hands = []
+    hands: list[dict[str, Any]] = []
     for n in match.hands:
         hand = table.hands[n]
         seats = range(len(hand.scores))
@@ -374,7 +376,15 @@ def match_breakdown(
                 "races_lost": [hand.lost.get(s, 0) for s in seats],
             }
         )
+    duplicate: dict[str, Any] = {}
+    if table.rules.get("duplicate"):  # R43, R44: both scores on the match's sheet
+        played = [[s["score"] for s in table.hands[k].scores] for k in match.hands]
+        count = len(played[0])
+        for row, scores in zip(hands, duplicate_scores(played, count), strict=True):
+            row["duplicate"] = [None if v is None else points(v) for v in scores]
+        duplicate["duplicate_totals"] = [points(t) for t in duplicate_totals(played, count)]
     return {
+        **duplicate,
         "match": table.id,
         "code": table.code,
         "number": number,

@@ -5,6 +5,7 @@
 import { api, h } from "./api.js";
 import { seatColour } from "./cards.js";
 import { totalsChart } from "./chart.js";
+import { duplicateText } from "./table/duplicate.js";
 import { deviceHeaders } from "./device.js";
 
 const when = (seconds) => new Date(seconds * 1000).toLocaleString();
@@ -158,6 +159,13 @@ function handTable(m) {
               h("small", {
                 text: ` (${s.middle} in the middle, ${s.nertz_left} Nertz left${s.bonus ? `, +${s.bonus} call` : ""}${hand.caller === i ? ", called" : ""}${hand.races_lost[i] ? `, ${hand.races_lost[i]} races lost` : ""})`,
               }),
+              // Duplicate (R43): the score against everyone who played the same cards.
+              hand.duplicate
+                ? h("span", {
+                    class: "duplicate",
+                    text: ` duplicate ${hand.duplicate[i] === null ? "—" : duplicateText(hand.duplicate[i])}`,
+                  })
+                : null,
             ),
           ),
         ),
@@ -168,6 +176,16 @@ function handTable(m) {
         h("th", { text: "Total" }),
         m.totals.map((t) => h("td", { class: "total", text: signed(t) })),
       ),
+      m.duplicate_totals
+        ? h(
+            "tr",
+            { class: "totals duplicate-totals" },
+            h("th", { text: "Duplicate total (R45)" }),
+            m.duplicate_totals.map((t) =>
+              h("td", { class: "total duplicate", text: duplicateText(t) }),
+            ),
+          )
+        : null,
     ),
   );
 }
@@ -187,6 +205,11 @@ export async function showMatch(app, id, number) {
     return;
   }
   const won = m.winners.map((i) => (i === m.you ? "you" : m.names[i]));
+  const best = m.winners[0];
+  // A duplicate match is won on the duplicate total (R45), the points beside it.
+  const score = m.duplicate_totals
+    ? `${duplicateText(m.duplicate_totals[best])} duplicate (${signed(m.totals[best])} points) (R45)`
+    : `${signed(m.totals[best])} (R32)`;
   const title = `Table ${m.code}, match ${m.number}`;
   page(
     app,
@@ -195,7 +218,7 @@ export async function showMatch(app, id, number) {
     h("h1", { text: title }),
     h("p", {
       class: "match-result",
-      text: `${when(m.finished)} — ${won.length > 1 ? "shared win" : "won"} by ${won.join(" and ")} with ${signed(m.totals[m.winners[0]])} (R32).`,
+      text: `${when(m.finished)} — ${won.length > 1 ? "shared win" : "won"} by ${won.join(" and ")} with ${score}.`,
     }),
     h("h2", { text: "Running totals" }),
     totalsChart(running(m), m.names, { target: m.rules.match === "race" ? m.rules.target : null }),
