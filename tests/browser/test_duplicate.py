@@ -52,7 +52,7 @@ def test_the_panels_show_points_and_duplicate_scores_r43(
     expect(heads.nth(7)).to_have_text("duplicate total")
     mine = panel.locator(".breakdown tbody tr").nth(0)
     expect(mine.locator(".arith")).to_have_text("2 − 2×0 = 2")
-    expect(mine.locator("td.duplicate.pending")).to_have_text("after play 2")  # R44
+    expect(mine.locator("td.dup-score.pending")).to_have_text("after play 2")  # R44
 
     page.click(".overlay .ready-btn")  # hand 2: Tess gets the bot's cards, it gets hers
     expect(panel.locator(".duplicate-line")).to_contain_text(
@@ -62,8 +62,8 @@ def test_the_panels_show_points_and_duplicate_scores_r43(
     # Tess: 2 then -2 (the bot's 9S stays in her pile); the bot: -2 then 1. On Tess's
     # cards of hand 1, 2 and 1 (average 1.5); on the bot's, -2 and -2 (R43).
     expect(rows.nth(0).locator(".arith")).to_have_text("0 − 2×1 = -2")
-    expect(rows.nth(0).locator("td.duplicate").first).to_have_text("+0.5")
-    expect(rows.nth(1).locator("td.duplicate").first).to_have_text("-0.5")
+    expect(rows.nth(0).locator("td.dup-score").first).to_have_text("+0.5")
+    expect(rows.nth(1).locator("td.dup-score").first).to_have_text("-0.5")
     expect(panel.locator(".winners")).to_have_text(
         "You win the match with +0.5 duplicate (0 points)!"
     )
@@ -85,8 +85,8 @@ def test_the_panels_show_points_and_duplicate_scores_r43(
     )
     hands = page.locator(".match-hands tr.hand")
     expect(hands).to_have_count(2)
-    expect(hands.nth(0).locator("td .duplicate")).to_have_text([" duplicate +0.5", " duplicate 0"])
-    expect(hands.nth(1).locator("td .duplicate")).to_have_text([" duplicate 0", " duplicate -0.5"])
+    expect(hands.nth(0).locator("td .dup-score")).to_have_text([" duplicate +0.5", " duplicate 0"])
+    expect(hands.nth(1).locator("td .dup-score")).to_have_text([" duplicate 0", " duplicate -0.5"])
     expect(page.locator(".match-hands tr.duplicate-totals td")).to_have_text(["+0.5", "-0.5"])
     page.screenshot(path=str(tmp_path / "duplicate-sheet.png"), full_page=True)
     assert not console.errors

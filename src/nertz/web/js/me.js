@@ -162,7 +162,7 @@ function handTable(m) {
               // Duplicate (R43): the score against everyone who played the same cards.
               hand.duplicate
                 ? h("span", {
-                    class: "duplicate",
+                    class: "dup-score",
                     text: ` duplicate ${hand.duplicate[i] === null ? "—" : duplicateText(hand.duplicate[i])}`,
                   })
                 : null,
@@ -182,7 +182,7 @@ function handTable(m) {
             { class: "totals duplicate-totals" },
             h("th", { text: "Duplicate total (R45)" }),
             m.duplicate_totals.map((t) =>
-              h("td", { class: "total duplicate", text: duplicateText(t) }),
+              h("td", { class: "total dup-score", text: duplicateText(t) }),
             ),
           )
         : null,

@@ -41,9 +41,9 @@ export function duplicateCells(e, i) {
   if (!e.rotation) return [];
   const [, n] = e.rotation;
   const deal = e.duplicate_deal
-    ? h("td", { class: "duplicate", text: duplicateText(e.duplicate_deal[i]) })
-    : h("td", { class: "duplicate pending", text: `after play ${n}` });
-  return [deal, h("td", { class: "duplicate total", text: duplicateText(e.duplicate_totals[i]) })];
+    ? h("td", { class: "dup-score", text: duplicateText(e.duplicate_deal[i]) })
+    : h("td", { class: "dup-score pending", text: `after play ${n}` });
+  return [deal, h("td", { class: "dup-score total", text: duplicateText(e.duplicate_totals[i]) })];
 }
 
 /** The match's totals both ways (R32, R45): points and the duplicate totals, which
@@ -81,7 +81,7 @@ export function matchTotals(tv, totals, duplicate) {
               ` ${playedName(tv.st, s.seat)}`,
             ),
             h("td", { class: "total", text: String(totals[s.seat]) }),
-            h("td", { class: "duplicate total", text: duplicateText(duplicate[s.seat]) }),
+            h("td", { class: "dup-score total", text: duplicateText(duplicate[s.seat]) }),
           ),
         ),
       ),

@@ -262,7 +262,7 @@ function betweenPanel(tv) {
             h("td", { class: "total", text: `${before[s.seat]} → ${last[s.seat]}` }),
             t.duplicate
               ? h("td", {
-                  class: "duplicate total",
+                  class: "dup-score total",
                   text: duplicateText(t.duplicate.totals[s.seat]),
                 })
               : null,
