@@ -81,6 +81,7 @@ bench: $(STAMP)
 	$(PY) bench/engine.py --anchor
 	$(PY) bench/engine.py --jokers
 	$(PY) bench/simulate.py
+	$(PY) bench/duplicate.py
 	$(PY) bench/load.py --tables 300 --seconds 30
 
 # nertz.env against RLCard's Uno (docs/performance.md): RLCard, the extra `bench`, is
