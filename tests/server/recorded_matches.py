@@ -54,13 +54,14 @@ MATCHES: dict[str, tuple[Rules, int, dict[int, str], bool]] = {
         True,
     ),
     "series": (Rules(match="single"), 2, {1: "expert:racer"}, True),
+    "duplicate": (Rules(duplicate=True, match="single"), 2, {1: "expert:racer"}, True),
 }
 """Name -> the rules, the seats, the bots (seat -> spec; ``+skilled`` is a bot partner
 for the person at seat 0, R40) and whether a spectator's page is kept too (the long
 three-hand match keeps only the person's). A seat left free is Bob's: he only gets
 ready."""
 
-SERIES = {"series": 2}
+SERIES = {"series": 2, "duplicate": 2}
 """Name -> how many matches the table plays (the person says "Play again" after each)."""
 
 BOB = 4
