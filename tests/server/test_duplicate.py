@@ -12,6 +12,7 @@ import httpx
 from nertz.engine import Rules, rotated
 from nertz.server.table.records import DealRecord, rebuild_deal
 from nertz.server.table.settings import Settings
+from nertz.server.table.table import restore_from_records
 
 from .conftest import Live
 from .harness import Harness
@@ -94,8 +95,6 @@ def test_a_restart_mid_rotation_deals_the_same_deal_on() -> None:
     deals = [r for r in h.records if isinstance(r, DealRecord)]
     base = rebuild_deal(deals[0], rules)
     assert deals[1].layouts == rotated(base, 1).layouts
-    from nertz.server.table.table import restore_from_records
-
     again = restore_from_records("TEST", rules, settings, h.records)
     back = Harness(rules, settings, again)
     back.now = h.now
@@ -117,3 +116,28 @@ def test_tables_that_cannot_play_duplicate_are_refused_clearly_r46(live: Live) -
     assert gap.status_code == 400
     assert "'duplicate' cannot be on with match 'gap'" in gap.json()["reason"]
     assert "race, single or rounds" in gap.json()["reason"]
+
+
+def _host_error(h: Harness, options: dict[str, str]) -> dict[str, Any]:
+    before = len(h.wire.get(1, []))
+    h.send(1, {"type": "host", "do": "options", "options": options})
+    errors = [m for m in h.messages(1)[before:] if m["type"] == "error"]
+    assert errors, f"{options} was not refused"
+    return errors[0]
+
+
+def test_the_host_cannot_turn_duplicate_on_where_it_cannot_be_played_r46() -> None:
+    """Between matches the host may change options; duplicate is refused at a table of
+    one seat, and with match gap, each with a sentence; the rules stay as they were."""
+    alone = Harness(Rules(), Settings(seats=1))
+    alone.join("Ann", "t0")
+    alone.connect(1, "t0")
+    error = _host_error(alone, {"duplicate": "on"})
+    assert error["code"] == "host_refused" and "at least two seats" in error["reason"]
+    assert alone.table.rules.duplicate is False
+    pair = Harness(Rules(match="gap"), Settings(seats=2))
+    pair.join("Ann", "t0")
+    pair.connect(1, "t0")
+    error = _host_error(pair, {"duplicate": "on"})
+    assert "cannot be on with match 'gap'" in error["reason"]
+    assert pair.table.rules.duplicate is False
