@@ -138,6 +138,14 @@ const RULES_TEXT = [
     ],
   ],
   [
+    "Duplicate (when the duplicate option is on)",
+    [
+      "Every deal is played once from every seat, on hands in a row: after each hand everyone's cards move on one seat, so each player plays each seat's cards of the deal (R42).",
+      "Your duplicate score for a hand is your score minus the average of everyone who played the same cards, yours included: it says how well you did with those cards, not how good they were (R43). It counts once everyone has played the deal; until then it shows as pending (R44).",
+      "The match ends only after a whole deal has gone round. The target of a race is reached by points as usual, but the best duplicate total wins (R45).",
+    ],
+  ],
+  [
     "Playing here",
     [
       "Drag a card where it goes, or tap it and then tap where it goes. Double-click or double-tap sends a card to a foundation that takes it.",
