@@ -48,11 +48,12 @@ def test_the_panels_show_points_and_duplicate_scores_r43(
     expect(panel).to_be_visible(timeout=10_000)
     expect(panel.locator(".duplicate-line")).to_contain_text("play 1 of 2 of this deal")
     heads = panel.locator(".breakdown thead th")
-    expect(heads.nth(6)).to_have_text("duplicate, this deal (R43)")
+    expect(heads.nth(6)).to_have_text("duplicate this deal (R43)")
     expect(heads.nth(7)).to_have_text("duplicate total")
     mine = panel.locator(".breakdown tbody tr").nth(0)
     expect(mine.locator(".arith")).to_have_text("2 − 2×0 = 2")
     expect(mine.locator("td.dup-score.pending")).to_have_text("after play 2")  # R44
+    panel.screenshot(path=str(tmp_path / "duplicate-pending.png"))
 
     page.click(".overlay .ready-btn")  # hand 2: Tess gets the bot's cards, it gets hers
     expect(panel.locator(".duplicate-line")).to_contain_text(

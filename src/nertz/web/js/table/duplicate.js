@@ -32,7 +32,7 @@ export function duplicateLine(e) {
 
 /** The breakdown's duplicate headings, when the table is duplicate. */
 export function duplicateHeads(e) {
-  return e.rotation ? ["duplicate, this deal (R43)", "duplicate total"] : [];
+  return e.rotation ? ["duplicate this deal (R43)", "duplicate total"] : [];
 }
 
 /** Seat ``i``'s duplicate cells in the breakdown: the deal's duplicate score (or when

@@ -292,7 +292,7 @@ function breakdownTable(tv, e, totals = true) {
   ];
   return h(
     "table",
-    { class: "breakdown" },
+    { class: totals && e.rotation ? "breakdown with-duplicate" : "breakdown" },
     h(
       "thead",
       {},
