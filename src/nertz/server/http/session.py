@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import itertools
 import time
 from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any, Protocol
@@ -35,7 +34,7 @@ from nertz.server.protocol import (
     decode_client,
     encode,
 )
-from nertz.server.table.commands import Connect, Disconnect, Inbound, WireTrip
+from nertz.server.table.commands import Connect, Disconnect, Inbound
 from nertz.server.wire.connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 
 __all__ = ["Channel", "PlaySession", "SessionServices"]
@@ -46,13 +45,6 @@ hundreds of times a second."""
 _NOT_JOINED = encode(
     ErrorMsg("not_joined", 'say hello first: {"type": "hello", "table": CODE, "token": TOKEN}')
 )
-
-
-WIRE_FIRST_S = (0.25, 0.5, 1.0, 2.0)
-"""When a seated connection's first ping frames go, after its hello (seconds apart):
-its wire round trip is known within a few seconds of sitting down."""
-WIRE_EVERY_S = 10.0
-"""Then one ping frame every 10 s: at 4,000 seated connections, 400 a second."""
 
 
 class Channel(Protocol):
@@ -106,8 +98,6 @@ class PlaySession:
         self.asks = StateAsks()
         self.states = services.quotas.connection_states()
         self.conn: Connection | None = None
-        self.wire_timer: asyncio.Task[None] | None = None
-        """Times the seated connection's wire (``time_the_wire``) until it ends."""
 
     def origin_ok(self) -> bool:
         """A browser's ``Origin`` must be the site's (``site.py``); a program sends none
@@ -301,36 +291,10 @@ class PlaySession:
                 hello.epoch,
             )
         )
-        if hello.token and self.wire_timer is None:
-            self.wire_timer = asyncio.get_running_loop().create_task(
-                self.time_the_wire(conn, entry)
-            )
         return True
-
-    async def time_the_wire(self, conn: Connection, entry: Entry) -> None:
-        """A seated connection's wire round trips, each to its table (``WireTrip``):
-        WebSocket ping frames, which the client's network stack answers and no page
-        script can delay, bound what fair races credit its plays (R16; docs/fairness.md,
-        "Liars"). Nothing is sent while the table's fair races are off, nor on a server
-        whose transport cannot time ping frames."""
-        for n in itertools.count():
-            await asyncio.sleep(WIRE_FIRST_S[n] if n < len(WIRE_FIRST_S) else WIRE_EVERY_S)
-            if conn.closing is not None or self.entry is not entry:
-                return
-            if not entry.table.rules.fair_races:
-                continue  # nothing to bound: no frame sent (the host may turn it on later)
-            trip = await conn.round_trip()
-            if trip is None:
-                if conn.socket is None:
-                    return  # another transport: no ping frames to time
-                continue  # no pong in time: nothing learned
-            if conn.closing is None and self.entry is entry:
-                entry.actor.submit(WireTrip(conn.id, trip * 1000))
 
     async def _end(self, conn: Connection) -> None:
         services, address = self.services, self.address
-        if self.wire_timer is not None:
-            self.wire_timer.cancel()
         if self.entry is not None:
             self.entry.actor.submit(Disconnect(conn.id))
             self.entry.actor.outboxes.pop(conn.id, None)
