@@ -24,80 +24,56 @@ over HTTP); ``GET /metrics`` gives the figures to the operator (``metrics_from``
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from nertz.server.cluster.routing import ClusterRouting
-from nertz.server.door.edge import BodyLimit, Door, EarlyRefusals
-from nertz.server.door.limits import Quotas
+from nertz.server.door.edge import BodyLimit, EarlyRefusals
 from nertz.server.door.site import Site, SiteGuard
 from nertz.server.http.config import Config
 from nertz.server.http.matches_api import matches_routes
 from nertz.server.http.me import me_routes
-from nertz.server.http.metrics import Figures, Metrics
 from nertz.server.http.practice_api import practice_routes
-from nertz.server.http.session import SessionServices
+from nertz.server.http.services import Services
 from nertz.server.http.sharing import sharing_routes
 from nertz.server.http.sockets import socket_routes
 from nertz.server.http.startup import lifespan
 from nertz.server.http.status import index_routes, metrics_routes
 from nertz.server.http.tables_api import tables_routes
 from nertz.server.http.web import web_routes
-from nertz.server.lobby.lobby import CreateTable, Lobby
-from nertz.server.wire.connection import Connection
+from nertz.server.lobby.lobby import CreateTable
 
 __all__ = ["Config", "CreateTable", "create_app"]
 
 
 def create_app(config: Config) -> Starlette:
-    """The ASGI app; the store opens and every unfinished match resumes at startup."""
+    """The ASGI app; the store opens and every unfinished match resumes at startup
+    (``startup.py``). Its ``Services`` are ``services.services_of(app)``."""
     limits = config.limits
-    quotas = Quotas(limits)
-    connections: set[Connection] = set()
     site = Site.of(config.public_urls, config.host, config.port, config.allowed_origins)
-    state: dict[str, Any] = {"quotas": quotas, "cluster": None, "site": site}
-
-    def figures() -> Figures | None:
-        if "lobby" not in state:
-            return None  # not started yet
-        return Figures.of(lobby().tables.values(), state["store"], quotas.open, connections)
-
-    metrics = Metrics(figures)
-    state["metrics"] = metrics
-
-    def lobby() -> Lobby:
-        return state["lobby"]  # type: ignore[no-any-return]
-
-    sessions = SessionServices(lobby, quotas, limits, metrics, site, connections, state)
+    services = Services(limits, site)
     routes = [
-        *index_routes(state),
-        *tables_routes(state),
-        *matches_routes(state),
-        *metrics_routes(metrics, config.metrics_from, limits.ipv6_prefix),
-        *socket_routes(sessions),
-        *sharing_routes(state),
-        *me_routes(state),
-        *web_routes(state, test_hooks=config.test_hooks),
-        *practice_routes(state),
+        *index_routes(services),
+        *tables_routes(services),
+        *matches_routes(services),
+        *metrics_routes(services, config.metrics_from),
+        *socket_routes(services),
+        *sharing_routes(services),
+        *me_routes(services),
+        *web_routes(services, test_hooks=config.test_hooks),
+        *practice_routes(services),
     ]
+    refused = services.metrics.refused
+    early = Middleware(EarlyRefusals, door=services.door)
     body_limit = Middleware(
-        BodyLimit,
-        limit=limits.body_bytes,
-        stall_s=limits.header_timeout_s,
-        refused=metrics.refused,
+        BodyLimit, limit=limits.body_bytes, stall_s=limits.header_timeout_s, refused=refused
     )
-    door = state["door"] = Door(  # also the protocol's
-        quotas.memory, metrics.refused_early, quotas.request, limits.ipv6_prefix
-    )
-    early = Middleware(EarlyRefusals, door=door)
-    guard = Middleware(SiteGuard, site=site, refused=metrics.refused)
-    cluster = Middleware(ClusterRouting, state=state)  # tables on other nodes (cluster/)
+    guard = Middleware(SiteGuard, site=site, refused=refused)
+    cluster = Middleware(ClusterRouting, node=lambda: services.cluster)  # tables elsewhere
     app = Starlette(
         routes=routes,
-        lifespan=lifespan(config, state, quotas, site),
+        lifespan=lifespan(config, services),
         middleware=[early, body_limit, guard, cluster],
     )
-    app.state.nertz = state
+    app.state.services = services  # read through services_of
     return app

@@ -5,7 +5,6 @@ once made: ``kept.FinishedMatches``). A match hand by hand is ``me.py``'s."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -13,21 +12,22 @@ from starlette.routing import BaseRoute, Route
 
 from nertz.server.door.requests import error_response
 from nertz.server.http.kept import FinishedMatches
+from nertz.server.http.services import Services
 
 __all__ = ["matches_routes"]
 
 
-def matches_routes(state: dict[str, Any]) -> list[BaseRoute]:
-    """The routes above; ``state`` is the app's (``store`` once started)."""
+def matches_routes(services: Services) -> list[BaseRoute]:
+    """The routes above."""
 
     async def matches(request: Request) -> JSONResponse:
-        rows = await asyncio.to_thread(state["store"].history)
+        rows = await asyncio.to_thread(services.store.history)
         return JSONResponse({"matches": rows})
 
     finished = FinishedMatches()
 
     async def match(request: Request) -> Response:
-        body = await finished.get(state["store"].engine, request.path_params["match"])
+        body = await finished.get(services.store.engine, request.path_params["match"])
         if body is None:
             return error_response("unknown_match", "no finished match with that id", 404)
         return Response(body, media_type="application/json")

@@ -8,17 +8,18 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nertz.server.door.edge import client_address
-from nertz.server.http.session import PlaySession, SessionServices
+from nertz.server.http.services import Services
+from nertz.server.http.session import PlaySession
 
 __all__ = ["socket_routes"]
 
 
-def socket_routes(sessions: SessionServices) -> list[BaseRoute]:
-    """``/ws`` and ``/echo``, sharing ``sessions``."""
-    quotas, metrics = sessions.quotas, sessions.metrics
+def socket_routes(services: Services) -> list[BaseRoute]:
+    """``/ws`` and ``/echo``."""
+    quotas, metrics = services.quotas, services.metrics
 
     async def play_ws(websocket: WebSocket) -> None:
-        await PlaySession(sessions, websocket).run()  # session.py: all of /ws
+        await PlaySession(services, websocket).run()  # session.py: all of /ws
 
     async def echo_ws(websocket: WebSocket) -> None:
         address = client_address(websocket.scope)

@@ -11,18 +11,18 @@ import logging
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any
 
 from starlette.applications import Starlette
 
 from nertz.bots import bot_name, choice
 from nertz.engine import preset
 from nertz.server.cluster.routing import start_node
-from nertz.server.door.limits import Quotas
 from nertz.server.door.site import Site
 from nertz.server.http.config import Config
+from nertz.server.http.services import Running, Services
 from nertz.server.http.sheets import SheetStore, prune_sheets
 from nertz.server.http.status import freeze_survivors
+from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.lobby import Lobby
 from nertz.server.store.store import Store
 from nertz.server.table.settings import Settings
@@ -33,27 +33,26 @@ log = logging.getLogger("nertz.app")
 
 
 def lifespan(
-    config: Config, state: dict[str, Any], quotas: Quotas, site: Site
+    config: Config, services: Services
 ) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:
-    """The app's lifespan; ``state`` gets the ``store``, ``lobby``, ``cluster`` and
-    ``sheets`` it starts."""
+    """The app's lifespan: ``services`` started (``Services.start``) and stopped."""
     limits = config.limits
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:
         store = Store(config.db)
         lobby = Lobby(store, max_tables=limits.max_tables, speed=config.speed)
-        state["store"], state["lobby"] = store, lobby
-        cluster = state["cluster"] = await start_node(
-            config.redis, config.node_id, config.port, lobby, store, quotas
+        cluster = await start_node(
+            config.redis, config.node_id, config.port, lobby, store, services.quotas
         )
         resumed = lobby.restore() if cluster is None else 0  # a node's sweep takes them
-        sheets = state["sheets"] = SheetStore(store.engine)
+        sheets = SheetStore(store.engine)
+        services.start(Running(store, lobby, cluster, sheets, Devices(store.engine)))
         pruner = asyncio.get_running_loop().create_task(prune_sheets(sheets, limits.sheet_days))
         if resumed:
             log.info("resumed %d unfinished match(es)", resumed)
         if config.play:
-            await play_table(lobby, config, site)
+            await play_table(lobby, config, services.site)
         freeze_survivors()
         try:
             yield

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -17,10 +16,9 @@ from starlette.routing import BaseRoute, Route
 
 from nertz.server.door.edge import address_key, client_address
 from nertz.server.door.requests import error_response
-from nertz.server.http.metrics import CONTENT_TYPE, Metrics
+from nertz.server.http.metrics import CONTENT_TYPE
+from nertz.server.http.services import Services
 from nertz.server.http.web import page, wants_html
-from nertz.server.lobby.lobby import Lobby
-from nertz.server.store.store import Store
 
 __all__ = ["freeze_survivors", "index_routes", "metrics_routes"]
 
@@ -52,21 +50,18 @@ def freeze_survivors() -> None:
     _FROZEN[0] = gc.get_freeze_count()  # it walks them all: once, not per request
 
 
-def index_routes(state: dict[str, Any]) -> list[BaseRoute]:
-    """``GET /``; ``state`` is the app's (``store``, ``lobby``, ``cluster`` once started)."""
-
-    def lobby() -> Lobby:
-        return state["lobby"]  # type: ignore[no-any-return]
+def index_routes(services: Services) -> list[BaseRoute]:
+    """``GET /``."""
 
     async def index(request: Request) -> Response:
         if wants_html(request):
             return page(request)  # the browser client's home (web.py)
-        store: Store = state["store"]
+        store, lobby, cluster = services.store, services.lobby, services.cluster
         return JSONResponse(
             {
                 "nertz": "server",
                 "protocol": "docs/protocol.md",
-                "tables": len(lobby().tables),
+                "tables": len(lobby.tables),
                 "store": {
                     "batches": store.batches,
                     "errors": store.errors,
@@ -76,8 +71,8 @@ def index_routes(state: dict[str, Any]) -> list[BaseRoute]:
                     "writes_10s": store.recent_writes(10),
                     "refused": store.refused,
                 },
-                "cluster": None if state["cluster"] is None else state["cluster"].figures(),
-                "table_failures": sum(e.actor.failures for e in lobby().tables.values()),
+                "cluster": None if cluster is None else cluster.figures(),
+                "table_failures": sum(e.actor.failures for e in lobby.tables.values()),
                 "gc": {  # nothing here walks the heap: balancers ask twice a second
                     **_GC_PAUSES,
                     "young": gc.get_count()[0],
@@ -89,9 +84,10 @@ def index_routes(state: dict[str, Any]) -> list[BaseRoute]:
     return [Route("/", index)]
 
 
-def metrics_routes(metrics: Metrics, metrics_from: tuple[str, ...], prefix: int) -> list[BaseRoute]:
-    """``GET /metrics``, answered to the addresses ``metrics_from`` alone (``prefix``:
-    the IPv6 prefix quotas count an address by)."""
+def metrics_routes(services: Services, metrics_from: tuple[str, ...]) -> list[BaseRoute]:
+    """``GET /metrics``, answered to the addresses ``metrics_from`` alone (each counted
+    as quotas count an address: ``address_key``)."""
+    metrics, prefix = services.metrics, services.limits.ipv6_prefix
     operators = frozenset(address_key(a, prefix) for a in metrics_from)
 
     async def show_metrics(request: Request) -> Response:
