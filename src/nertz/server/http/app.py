@@ -1,15 +1,20 @@
 """The HTTP and WebSocket front end (Starlette): thin adapters around the lobby and
-the table actors.
+the table actors. ``create_app`` makes the server's ``Services`` (``services.py``) and
+mounts each module's routes with them, and the middleware.
 
-Routes (``docs/protocol.md``):
+Routes (``docs/protocol.md``), each in its module by concern:
 
 * ``POST /api/tables`` create; ``GET /api/tables`` open public tables;
-  ``GET /api/tables/{code}`` one table; ``POST /api/tables/{code}/join`` take a seat;
-  invites, the watch link and the QR code (``sharing.py``);
+  ``GET /api/tables/{code}`` one table; ``POST /api/tables/{code}/join`` take a seat
+  (``tables_api.py``); invites, the watch link and the QR code (``sharing.py``);
 * ``GET /api/matches`` finished matches; ``GET /api/matches/{id}`` a match's hands,
-  scores and full event log; ``GET /api/me`` a device's own history (``me.py``);
+  scores and full event log (``matches_api.py``); ``GET /api/me`` a device's own
+  history (``me.py``);
+* ``POST /api/practice``, ``POST /api/learn`` (``practice_api.py``); the client's pages,
+  files, rules and score sheets (``web.py``);
+* ``GET /`` and ``GET /metrics``, the server's figures (``status.py``);
 * ``WS /ws`` play or watch; ``WS /echo`` a bare echo on the same stack (the load
-  benchmark's baseline).
+  benchmark's baseline) (``sockets.py``).
 
 Every connection is limited: a message over 4 KiB is refused unread; 20 messages a
 second with a burst of 40, then refusals, then the connection is closed if the abuse

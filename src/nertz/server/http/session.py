@@ -4,7 +4,7 @@ table's end from the archive, the spectator quota), then each message to its tab
 
 ``PlaySession.run`` drives a ``Channel``: anything with an ASGI WebSocket scope,
 ``accept``, ``receive`` (ASGI messages), ``send_text`` and ``close``. Starlette's
-``WebSocket`` is one (``app.py`` is the thin adapter); a test's stand-in is another
+``WebSocket`` is one (``sockets.py`` is the thin adapter); a test's stand-in is another
 (``tests/server/test_session.py``), so the session is tested without a server."""
 
 from __future__ import annotations
