@@ -66,10 +66,6 @@ class Services:
         self._running = running
 
     @property
-    def started(self) -> bool:
-        return self._running is not None
-
-    @property
     def running(self) -> Running:
         if self._running is None:
             raise RuntimeError("the server has not started: its store and lobby open at startup")
