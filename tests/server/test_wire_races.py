@@ -15,6 +15,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from nertz.server.http.app import Config, create_app
+from nertz.server.http.services import services_of
 from nertz.server.protocol import PROTOCOL_VERSION
 
 from ..live_server import PATIENCE_S, free_port, running
@@ -84,7 +85,7 @@ async def race(config: Config, app: Any) -> tuple[dict[str, Any], dict[str, Any]
             hello = {"type": "hello", "table": code, "token": token, "protocol": PROTOCOL_VERSION}
             await page.ws.send(json.dumps(hello))
             await page.ws.send(json.dumps({"type": "ready"}))
-        table = app.state.nertz["lobby"].find(code).table
+        table = services_of(app).lobby.find(code).table
 
         def clocks() -> list[Any]:
             return list(table.fair.clocks.values())
