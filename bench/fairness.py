@@ -74,7 +74,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from nertz.engine import Deal, Rules
 from nertz.server.protocol import PROTOCOL_VERSION, Play, Pong, Ready
-from nertz.server.table.commands import Connect, Inbound, Join, Out, Wake
+from nertz.server.table.commands import Connect, Inbound, Join, Out, Wake, WirePong
 from nertz.server.table.settings import Settings
 from nertz.server.table.table import Table
 
@@ -479,10 +479,11 @@ def table_cost_us(fair: bool, plays: int = 3000) -> float:
         table.handle(Inbound(conn, Ready()), now)
 
     def answer_pings(out: Out) -> None:
-        for conn, body in out.sends:
+        for conn, body, _ in out.pings:
             message = json.loads(body)
             if message["type"] == "ping":  # 5 ms each way
                 pong = Pong(message["t"], float(message["t"] + 5 + 1000))
+                table.handle(WirePong(conn, message["t"]), message["t"] + 10)
                 table.handle(Inbound(conn, pong), message["t"] + 10)
 
     for _ in range(40):  # the first pings answered, the countdown over

@@ -26,32 +26,33 @@ from nertz.server.cluster.live import (
 from nertz.server.door.limits import Limits, Quotas
 
 
-def _nodes(url: str, limits: Limits) -> list[dict[str, Any]]:
-    """Two nodes' app state: their quotas, Redis and tables."""
+def _nodes(url: str, limits: Limits) -> list[Any]:
+    """Two nodes' services: their live counts (in Redis), quotas and tables."""
     nodes = []
     for me in ("n1", "n2"):
         live = LiveCounts(aioredis.Redis.from_url(url), me)
         tables: list[str] = []
         nodes.append(
-            {
-                "cluster": SimpleNamespace(live=live),
-                "quotas": Quotas(limits),
-                "lobby": SimpleNamespace(live_count=lambda tables=tables: len(tables)),
-                "tables": tables,
-            }
+            SimpleNamespace(
+                live=live,
+                quotas=Quotas(limits),
+                lobby=SimpleNamespace(live_count=lambda tables=tables: len(tables)),
+                tables=tables,
+            )
         )
     return nodes
 
 
-async def _close(nodes: list[dict[str, Any]]) -> None:
+async def _close(nodes: list[Any]) -> None:
     for n in nodes:
-        await n["cluster"].live.settled()
-        await n["cluster"].live.client.aclose()
+        await n.live.settled()
+        await n.live.client.aclose()
 
 
-async def _connect(node: dict[str, Any], address: str) -> str | None:
+async def _connect(node: Any, address: str) -> str | None:
     """What ``/ws`` does as a connection opens: this node's quota, then the cluster's."""
-    refusal = node["quotas"].open_connection(address) or await shared_connection(node, address)
+    quotas = node.quotas
+    refusal = quotas.open_connection(address) or await shared_connection(node.live, quotas, address)
     return None if refusal is None else refusal.code
 
 
@@ -61,24 +62,24 @@ def test_one_address_gets_one_share_of_connections_and_spectators(redis_clean: s
         n1, n2 = nodes = _nodes(redis_clean, limits)
         ann = "10.0.0.7"
         assert [await _connect(n, ann) for n in (n1, n2, n1)] == [None, None, None]
-        refused = n2["quotas"].open_connection(ann) or await shared_connection(n2, ann)
+        refused = n2.quotas.open_connection(ann) or await shared_connection(n2.live, n2.quotas, ann)
         assert refused is not None and refused.code == "too_many_connections"
         assert "across the servers" in refused.reason and refused.retry_after_s == 30
         # Refused: no longer counted on the node that let it in first.
-        assert n2["quotas"].connections[ann] == 1 and n2["quotas"].open == 1
+        assert n2.quotas.connections[ann] == 1 and n2.quotas.open == 1
         assert await _connect(n2, "10.0.0.8") is None  # another address meanwhile
-        n1["quotas"].close_connection(ann, spectator=False)
-        connection_closed(n1, ann, spectator=False)
-        await n1["cluster"].live.settled()
+        n1.quotas.close_connection(ann, spectator=False)
+        connection_closed(n1.live, n1.quotas, ann, spectator=False)
+        await n1.live.settled()
         assert await _connect(n2, ann) is None  # one closed on n1: one more on n2
 
-        assert n1["quotas"].spectate(ann) is None
-        assert await shared_spectator(n1, ann) is None
-        assert n2["quotas"].spectate(ann) is None  # n2 alone would let it watch
-        watching = await shared_spectator(n2, ann)
+        assert n1.quotas.spectate(ann) is None
+        assert await shared_spectator(n1.live, n1.quotas, ann) is None
+        assert n2.quotas.spectate(ann) is None  # n2 alone would let it watch
+        watching = await shared_spectator(n2.live, n2.quotas, ann)
         assert watching is not None and watching.code == "too_many_spectators"
         assert "across the servers" in watching.reason
-        assert ann not in n2["quotas"].spectators
+        assert ann not in n2.quotas.spectators
         await _close(nodes)
 
     asyncio.run(go())
@@ -92,17 +93,17 @@ def test_open_tables_of_an_address_and_all_the_tables_span_the_nodes(
         n1, n2 = nodes = _nodes(redis_clean, limits)
         codes = iter(f"T{i}" for i in range(10))
 
-        async def create(node: dict[str, Any], address: str) -> str | None:
+        async def create(node: Any, address: str) -> str | None:
             """As ``POST /api/tables``: this node's quota, the cluster's, the table."""
-            quotas = node["quotas"]
+            quotas = node.quotas
             refusal = quotas.create_table(address, lambda code: True)
-            refusal = refusal or await shared_table(node, address)
+            refusal = refusal or await shared_table(node.live, quotas, node.lobby, address)
             if refusal is not None:
                 assert "across the servers" in refusal.reason or "these servers" in refusal.reason
                 return refusal.code
             code = next(codes)
             quotas.table_created(address, code, lambda code: True)
-            node["tables"].append(code)
+            node.tables.append(code)
             return None
 
         answers = [

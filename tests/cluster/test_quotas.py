@@ -13,24 +13,35 @@ from nertz.server.cluster.quotas import shared_lookup, shared_missed, shared_rat
 from nertz.server.door.limits import Limits, Quotas
 
 
-def _node(url: str, limits: Limits) -> dict[str, Any]:
-    """What ``shared_rate`` reads of a node's app state: its Redis and its limits."""
-    return {
-        "cluster": SimpleNamespace(redis=aioredis.Redis.from_url(url)),
-        "quotas": Quotas(limits),
-    }
+def _node(url: str, limits: Limits) -> Any:
+    """What ``shared_rate`` reads of a node's services: its Redis and its quotas."""
+    return SimpleNamespace(
+        cluster=SimpleNamespace(redis=aioredis.Redis.from_url(url)), quotas=Quotas(limits)
+    )
+
+
+def _rate(node: Any, kind: str, address: str) -> Any:
+    return shared_rate(node.cluster, node.quotas, kind, address)
+
+
+def _lookup(node: Any, address: str) -> Any:
+    return shared_lookup(node.cluster, node.quotas, address)
+
+
+def _missed(node: Any, address: str) -> Any:
+    return shared_missed(node.cluster, node.quotas, address)
 
 
 def test_creates_and_joins_are_counted_across_the_nodes(redis_clean: str) -> None:
     async def go() -> list[str | None]:
         limits = Limits(creates_per_minute=3, joins_per_minute=5)
         nodes = [_node(redis_clean, limits) for _ in range(3)]
-        creates = [await shared_rate(n, "creates", "10.0.0.7") for n in nodes]  # one each
-        fourth = await shared_rate(nodes[0], "creates", "10.0.0.7")
-        other = await shared_rate(nodes[1], "creates", "10.0.0.8")  # another address
-        joins = [await shared_rate(nodes[i % 3], "joins", "10.0.0.7") for i in range(6)]
+        creates = [await _rate(n, "creates", "10.0.0.7") for n in nodes]  # one each
+        fourth = await _rate(nodes[0], "creates", "10.0.0.7")
+        other = await _rate(nodes[1], "creates", "10.0.0.8")  # another address
+        joins = [await _rate(nodes[i % 3], "joins", "10.0.0.7") for i in range(6)]
         for n in nodes:
-            await n["cluster"].redis.aclose()
+            await n.cluster.redis.aclose()
         assert creates == [None, None, None] and other is None
         assert fourth is not None and fourth.code == "too_many_creates"
         assert "across the servers" in fourth.reason and 1 <= fourth.retry_after_s <= 60
@@ -40,8 +51,8 @@ def test_creates_and_joins_are_counted_across_the_nodes(redis_clean: str) -> Non
 
 
 def test_a_single_server_counts_nothing_in_redis() -> None:
-    state = {"cluster": None, "quotas": Quotas(Limits(creates_per_minute=1))}
-    assert asyncio.run(shared_rate(state, "creates", "10.0.0.7")) is None
+    quotas = Quotas(Limits(creates_per_minute=1))
+    assert asyncio.run(shared_rate(None, quotas, "creates", "10.0.0.7")) is None
 
 
 def test_every_shared_rate_has_its_own_limit_and_window(redis_clean: str) -> None:
@@ -53,14 +64,14 @@ def test_every_shared_rate_has_its_own_limit_and_window(redis_clean: str) -> Non
         nodes = [_node(redis_clean, limits) for _ in range(3)]
         out: dict[str, list[str | None]] = {}
         for kind in ("sheets", "devices", "histories"):
-            answers = [await shared_rate(nodes[i % 3], kind, "10.0.0.9") for i in range(4)]
+            answers = [await _rate(nodes[i % 3], kind, "10.0.0.9") for i in range(4)]
             out[kind] = [None if a is None else a.code for a in answers]
             last = answers[-1]
             assert last is not None and "across the servers" in last.reason
             window = 3600 if kind != "histories" else 60
             assert 1 <= last.retry_after_s <= window
         for n in nodes:
-            await n["cluster"].redis.aclose()
+            await n.cluster.redis.aclose()
         return out
 
     assert asyncio.run(go()) == {
@@ -80,13 +91,13 @@ def test_misses_on_one_node_slow_lookups_on_every_node(redis_clean: str) -> None
         nodes = [_node(redis_clean, limits) for _ in range(3)]
         answers = []
         for i in range(3):  # three misses, one on each node, each looked up first
-            answers.append(await shared_lookup(nodes[i], "10.0.0.5"))
-            await shared_missed(nodes[i], "10.0.0.5")
+            answers.append(await _lookup(nodes[i], "10.0.0.5"))
+            await _missed(nodes[i], "10.0.0.5")
         for n in nodes:  # every node now refuses, though each saw only one miss
-            answers.append(await shared_lookup(n, "10.0.0.5"))
-        answers.append(await shared_lookup(nodes[0], "10.0.0.6"))  # another address
+            answers.append(await _lookup(n, "10.0.0.5"))
+        answers.append(await _lookup(nodes[0], "10.0.0.6"))  # another address
         for n in nodes:
-            await n["cluster"].redis.aclose()
+            await n.cluster.redis.aclose()
         return [None if a is None else a.code for a in answers]
 
     assert asyncio.run(go()) == [None] * 3 + ["too_many_misses"] * 3 + [None]

@@ -103,12 +103,10 @@ def test_the_shared_rates_let_a_request_through_when_redis_does_not_answer() -> 
 
     async def go() -> None:
         client = aioredis.Redis.from_url(gone)
-        state = {
-            "cluster": SimpleNamespace(id="n1", redis=client),
-            "quotas": Quotas(Limits()),
-        }
-        assert await shared_rate(state, "creates", "10.0.0.7") is None
-        assert await shared_lookup(state, "10.0.0.7") is None
+        node = SimpleNamespace(id="n1", redis=client)
+        quotas = Quotas(Limits())
+        assert await shared_rate(node, quotas, "creates", "10.0.0.7") is None
+        assert await shared_lookup(node, quotas, "10.0.0.7") is None
         await client.aclose()
 
     asyncio.run(go())

@@ -34,6 +34,8 @@ class Harness:
         out = self.table.handle(command, self.now)
         for conn, body in out.sends:
             self.wire.setdefault(conn, []).append(body)
+        for conn, body, _ in out.pings:  # the ping frame that goes with it: not kept
+            self.wire.setdefault(conn, []).append(body)
         for conn, why in out.closes:
             self.closed[conn] = why
         self.records += out.records

@@ -29,6 +29,9 @@ class Box:
     def send(self, body: bytes) -> None:
         self.got.append(json.loads(body))
 
+    def send_timed(self, body: bytes, answered: Callable[[], None]) -> None:
+        self.send(body)  # no ping frames here: never answered
+
     def close(self, reason: str) -> None:
         self.closed = reason
 

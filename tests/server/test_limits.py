@@ -419,6 +419,7 @@ def test_score_sheets_are_bounded_server_wide_and_old_ones_expire(tmp_path: Path
     from starlette.testclient import TestClient
 
     from nertz.server.http.app import create_app
+    from nertz.server.http.services import services_of
 
     config = Config(db=str(tmp_path / "s.db"), limits=Limits(max_sheets=2))
     with TestClient(create_app(config), base_url="http://127.0.0.1") as client:
@@ -427,7 +428,7 @@ def test_score_sheets_are_bounded_server_wide_and_old_ones_expire(tmp_path: Path
         assert [m.status_code for m in made] == [201, 201, 503]
         assert made[2].json()["error"] == "too_many_sheets"
         assert "at most 2 score sheets" in made[2].json()["reason"]
-        sheets = client.app.state.nertz["sheets"]  # type: ignore[attr-defined]
+        sheets = services_of(client.app).sheets
         assert sheets.prune(time.time() - 3600) == 0  # changed just now: kept
         assert sheets.prune(time.time() + 1) == 2  # unchanged since: deleted
         gone = client.get(f"/api/sheets/{made[0].json()['id']}")
@@ -487,7 +488,7 @@ def test_a_handshake_dropped_before_it_is_accepted_holds_no_connection(
     accepts it is not left counted as connected: the same address can still open its
     full quota of connections afterwards, and an honest player plays."""
 
-    async def like_a_cluster_node(state: Any, address: str) -> None:
+    async def like_a_cluster_node(live: Any, quotas: Any, address: str) -> None:
         await asyncio.sleep(0.3)  # the shared count's round trip to Redis: a wide window
 
     monkeypatch.setattr(nertz.server.http.session, "shared_connection", like_a_cluster_node)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from nertz.engine import Card, Deal, Move, Rules, replay
 from nertz.server.store.store import Store, TableCreated
 from nertz.server.table.clock import PING_EVERY_MS, PING_SLACK_MS
-from nertz.server.table.commands import Stage, Wake, WireTrip
+from nertz.server.table.commands import Stage, Wake, WirePong
 from nertz.server.table.races import WAIT_CAP_MS, Arbiter, Stamped, Verdict
 from nertz.server.table.records import InputRecord, RacesRecord
 from nertz.server.table.settings import Settings
@@ -55,21 +55,25 @@ def call_deal(seats: int, rules: Rules, seed: int) -> Deal:
 
 
 class Net:
-    """Two people at a table, each behind a fixed one-way delay (ms)."""
+    """Two people at a table, each behind a fixed one-way delay (ms). With ``frames``
+    each page's network stack answers the ping frame sent with each table ping, as a
+    browser's does (without: a transport that sends none)."""
 
     def __init__(
         self,
         rules: Rules,
         delays: tuple[int, int],
         dealer: Callable[[int, Rules, int], Deal] = race_deal,
+        frames: bool = True,
     ) -> None:
         self.h = h = Harness(rules, Settings(seats=2, countdown_ms=100))
         h.table.dealer = dealer
         self.delays = {1: delays[0], 2: delays[1]}
         self.offsets: dict[int, int | None] = {1: None, 2: None}
         self.read = {1: 0, 2: 0}
-        self.mail: list[tuple[int, int, dict[str, Any]]] = []
-        """(deliver at, connection, message) in flight to the table."""
+        self.frames = frames
+        self.mail: list[tuple[int, int, dict[str, Any] | WirePong]] = []
+        """(deliver at, connection, message or ping frame's pong) in flight to the table."""
         self.answers: dict[int, list[tuple[int, dict[str, Any]]]] = {1: [], 2: []}
         """Every play answer each page got, with the table time the page got it."""
         self.late_pongs_ms = 0
@@ -95,6 +99,9 @@ class Net:
                     pong = {"type": "pong", "t": message["t"], "c": arrives + CLIENT_AHEAD_MS}
                     late = self.late_pongs_ms + self.late_pongs.get(conn, 0)
                     self.mail.append((arrives + late + self.delays[conn], conn, pong))
+                    if self.frames:  # the stack answers the frame at once, whatever the page
+                        frame = WirePong(conn, message["t"])
+                        self.mail.append((arrives + self.delays[conn], conn, frame))
                 elif message["type"] in ("ack", "refused"):
                     self.answers[conn].append((arrives, message))
             self.read[conn] = len(wire)
@@ -114,7 +121,10 @@ class Net:
             if mail is not None and mail <= h.now:
                 item = min(self.mail, key=lambda m: m[0])
                 self.mail.remove(item)
-                h.send(item[1], item[2])
+                if isinstance(item[2], WirePong):
+                    h.do(item[2])
+                else:
+                    h.send(item[1], item[2])
             else:
                 h.do(Wake())
 
@@ -133,8 +143,10 @@ class Net:
         return next((t, m) for t, m in self.answers[conn] if m["seq"] == seq)
 
 
-def started(rules: Rules, delays: tuple[int, int], dealer: Any = race_deal) -> Net:
-    net = Net(rules, delays, dealer)
+def started(
+    rules: Rules, delays: tuple[int, int], dealer: Any = race_deal, frames: bool = True
+) -> Net:
+    net = Net(rules, delays, dealer, frames)
     net.play(1, 1, "1>F", net.h.now)  # seat 0's ace starts F1 (R12)
     net.run(500)
     assert net.answer(1, 1)[1]["type"] == "ack"
@@ -149,10 +161,12 @@ class JitterNet(Net):
 
     JITTER_MS = 30
 
-    def __init__(self, rules: Rules, delays: tuple[int, int], rng: random.Random) -> None:
+    def __init__(
+        self, rules: Rules, delays: tuple[int, int], rng: random.Random, frames: bool = True
+    ) -> None:
         self.rng = rng
         self.free: dict[tuple[int, bool], float] = {}
-        super().__init__(rules, delays)
+        super().__init__(rules, delays, frames=frames)
 
     def _trip(self, conn: int, at: int, up: bool) -> int:
         jitter = self.rng.uniform(-self.JITTER_MS, self.JITTER_MS)
@@ -171,6 +185,9 @@ class JitterNet(Net):
                     if message["o"] is not None:
                         self.offsets[conn] = message["o"]
                     pong = {"type": "pong", "t": message["t"], "c": arrives + CLIENT_AHEAD_MS}
+                    if self.frames:  # the frame came with the ping; its pong goes first
+                        frame = WirePong(conn, message["t"])
+                        self.mail.append((self._trip(conn, arrives, up=True), conn, frame))
                     self.mail.append((self._trip(conn, arrives, up=True), conn, pong))
                 elif message["type"] in ("ack", "refused"):
                     self.answers[conn].append((arrives, message))
@@ -239,14 +256,12 @@ def test_plays_within_the_tie_window_of_credited_time_both_stay() -> None:
 
 def liar_race(wire_timed: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     """The far seat (120 ms) plays first by 60 ms; the near seat (10 ms) answers every
-    ping 100 ms late and stamps its play 100 ms early. The answers: far's, near's."""
-    net = started(Rules(), (120, 10))
+    ping 100 ms late and stamps its play 100 ms early. The answers: far's, near's.
+    ``wire_timed``: each ping went with a ping frame, which the pages' network stacks
+    answer at once."""
+    net = started(Rules(), (120, 10), frames=wire_timed)
     net.late_pongs[2] = 100
     net.run(40_000)  # every ping it still remembers answered late: it looks 60 ms away
-    if wire_timed:  # the transport's ping frames: the pages' network stacks answer them
-        for conn in (1, 2):
-            for _ in range(4):
-                net.h.do(WireTrip(conn, 2.0 * net.delays[conn]))
     t = net.h.now + 100
     net.play(1, 2, "N>F1", t)
     net.play(2, 2, "N>F1", t + 60, lie_ms=100)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from nertz.engine import Rules
@@ -75,14 +76,23 @@ class Channel:
         return self.closed
 
 
+@dataclass(frozen=True)
+class _Alone:
+    """A single server's services as a session reads them (``SessionServices``)."""
+
+    lobby: Lobby
+    limits: Limits
+    quotas: Quotas
+    site: Site = field(default_factory=lambda: Site.of((), "127.0.0.1", 8000))
+    metrics: Metrics = field(default_factory=lambda: Metrics(lambda: None))
+    connections: set[Connection] = field(default_factory=set)
+    cluster: None = None
+    live: None = None
+
+
 def _services(lobby: Lobby, limits: Limits | None = None) -> SessionServices:
     limits = limits or Limits()
-    quotas = Quotas(limits)
-    site = Site.of((), "127.0.0.1", 8000)
-    state: dict[str, Any] = {"quotas": quotas, "cluster": None, "site": site, "lobby": lobby}
-    connections: set[Connection] = set()
-    metrics = Metrics(lambda: None)
-    return SessionServices(lambda: lobby, quotas, limits, metrics, site, connections, state)
+    return _Alone(lobby, limits, Quotas(limits))
 
 
 async def _a_seat_at_a_table() -> None:

@@ -1,5 +1,5 @@
 """Fair races over the real transport (R16, issue 23; docs/fairness.md, "Liars"): the
-server times each seated connection's WebSocket ping frames, which the client's
+server sends a WebSocket ping frame with each of the table's pings, which the client's
 WebSocket stack answers by itself, and a page that answers the table's pings late and
 stamps its plays early gains nothing by it."""
 
@@ -15,6 +15,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from nertz.server.http.app import Config, create_app
+from nertz.server.http.services import services_of
 from nertz.server.protocol import PROTOCOL_VERSION
 
 from ..live_server import PATIENCE_S, free_port, running
@@ -84,12 +85,16 @@ async def race(config: Config, app: Any) -> tuple[dict[str, Any], dict[str, Any]
             hello = {"type": "hello", "table": code, "token": token, "protocol": PROTOCOL_VERSION}
             await page.ws.send(json.dumps(hello))
             await page.ws.send(json.dumps({"type": "ready"}))
-        table = app.state.nertz["lobby"].find(code).table
+        table = services_of(app).lobby.find(code).table
+
+        def clocks() -> list[Any]:
+            return list(table.fair.clocks.values())
+
         deadline = time.monotonic() + PATIENCE_S
         while not (
             honest.go.is_set()
             and liar.pongs >= 6  # its clock has learnt it "far away"
-            and all(len(c.wire_trips) >= 4 for c in table.fair.clocks.values())
+            and all(sum(s.wire_ms is not None for s in c.samples) >= 4 for c in clocks())
             and len(table.fair.clocks) == 2
         ):
             assert time.monotonic() < deadline, "the pings and ping frames never came"

@@ -22,11 +22,13 @@ class Transport(asyncio.Transport):
     def __init__(self) -> None:
         super().__init__()
         self.written = bytearray()
+        self.writes = 0
         self.closing = False
         self.reading = True
 
     def write(self, data: Any) -> None:
         self.written += data
+        self.writes += 1
 
     def is_closing(self) -> bool:
         return self.closing
@@ -107,27 +109,32 @@ async def _texts_until(texts: list[str], got: asyncio.Event, count: int) -> list
     return texts
 
 
-async def _round_trips() -> None:
+async def _timed_writes() -> None:
     sock, transport, _, _ = await _open()
-    asking = asyncio.create_task(sock.round_trip())
-    async with asyncio.timeout(PATIENCE_S):
-        while not transport.written:
-            await asyncio.sleep(0)
-    [(opcode, payload)] = _frames(bytes(transport.written))
-    assert opcode == 0x9 and len(payload) == 4  # a ping frame, its payload to match
+    answered = asyncio.Event()
+    transport.writes = 0
+    sock.write_text_timed(b'{"type": "ping"}', answered.set)
+    assert transport.writes == 1  # one write: one segment, so both arrive together
+    [(ping, payload), (text, body)] = _frames(bytes(transport.written))
+    assert ping == 0x9 and len(payload) == 4  # a ping frame, its payload to match
+    assert (text, body) == (0x1, b'{"type": "ping"}')
     sock.data_received(masked(0xA, b"????"))  # a pong to nothing asked: ignored
-    assert not asking.done()
+    await asyncio.sleep(0)
+    assert not answered.is_set()
     sock.data_received(masked(0xA, payload))
-    took = await asyncio.wait_for(asking, PATIENCE_S)
-    assert took is not None and 0 <= took < PATIENCE_S
-    # No pong: None once the time given has passed; a closed socket: None at once.
-    assert await sock.round_trip(timeout=0.01) is None
+    await asyncio.wait_for(answered.wait(), PATIENCE_S)
+    # A connection that ends first: never answered, nothing written after.
+    late = asyncio.Event()
+    sock.write_text_timed(b"{}", late.set)
     sock.connection_lost(None)
-    assert await sock.round_trip() is None
+    written = len(transport.written)
+    sock.write_text_timed(b"{}", late.set)
+    await asyncio.sleep(0)
+    assert not late.is_set() and len(transport.written) == written
 
 
-def test_a_ping_frame_is_timed_to_its_pong_and_a_missing_pong_is_none() -> None:
-    asyncio.run(_round_trips())
+def test_a_message_goes_with_a_ping_frame_in_one_write_and_its_pong_is_told() -> None:
+    asyncio.run(_timed_writes())
 
 
 async def _cut() -> None:

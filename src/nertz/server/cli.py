@@ -22,7 +22,7 @@ from nertz.server.door.edge import guarded_protocol
 from nertz.server.door.limits import Limits
 from nertz.server.door.site import public_url
 from nertz.server.http.app import Config, create_app
-from nertz.server.http.metrics import Metrics
+from nertz.server.http.services import services_of
 from nertz.server.protocol import MAX_MESSAGE_BYTES
 from nertz.server.store.store import db_url
 from nertz.server.wire.wsprotocol import play_socket
@@ -228,7 +228,8 @@ def uvicorn_config(
     and the guarded HTTP protocol (``stack``), the trusted proxies, the WebSocket
     protocol (``ws``: the server's own, ``wsprotocol.PlaySocket``, or one of uvicorn's
     by name, through ASGI alone), its sizes and pings."""
-    metrics: Metrics = app.state.nertz["metrics"]
+    services = services_of(app)
+    metrics = services.metrics
     trusted = config.forwarded_allow_ips
     loop, http = stack(loop, http)
     max_size = 16 * MAX_MESSAGE_BYTES  # bigger frames are cut off; smaller get an answer
@@ -250,7 +251,7 @@ def uvicorn_config(
             config.limits.header_timeout_s,
             lambda: metrics.closed("silent"),
             http,
-            app.state.nertz["door"],
+            services.door,
         ),
         ws=ws_protocol,
         ws_max_size=max_size,

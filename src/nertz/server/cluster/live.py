@@ -186,11 +186,8 @@ def beat(client: redis.Redis, node: str, fields: dict[str, int]) -> None:
 
 
 # ---------------------------------------------------------------------- the app's side
-
-
-def _live(state: dict[str, Any]) -> LiveCounts | None:
-    node = state.get("cluster")
-    return None if node is None else node.live
+# Each takes ``live``, this node's ``LiveCounts`` (None on a single server: nothing to
+# count across), and the node's own ``Quotas``.
 
 
 async def _admit(live: LiveCounts, checks: list[Check]) -> Refusal | None:
@@ -210,13 +207,13 @@ def _server_full(limit: int) -> Callable[[int], Refusal]:
     )
 
 
-async def shared_connection(state: dict[str, Any], address: str) -> Refusal | None:
+async def shared_connection(
+    live: LiveCounts | None, quotas: Quotas, address: str
+) -> Refusal | None:
     """A WebSocket from ``address`` the node's ``Quotas.open_connection`` admitted:
     admitted across the cluster too, or refused and no longer counted here either."""
-    live = _live(state)
     if live is None:
         return None
-    quotas: Quotas = state["quotas"]
     limits = quotas.limits
     cap = limits.connections_per_address
     refusal = await _admit(
@@ -241,13 +238,11 @@ async def shared_connection(state: dict[str, Any], address: str) -> Refusal | No
     return refusal
 
 
-async def shared_spectator(state: dict[str, Any], address: str) -> Refusal | None:
+async def shared_spectator(live: LiveCounts | None, quotas: Quotas, address: str) -> Refusal | None:
     """A spectator from ``address`` the node's ``Quotas.spectate`` admitted: admitted
     across the cluster too, or refused and no longer counted here either."""
-    live = _live(state)
     if live is None:
         return None
-    quotas: Quotas = state["quotas"]
     cap = quotas.limits.spectators_per_address
     refusal = await _admit(
         live,
@@ -269,14 +264,13 @@ async def shared_spectator(state: dict[str, Any], address: str) -> Refusal | Non
     return refusal
 
 
-async def shared_table(state: dict[str, Any], address: str) -> Refusal | None:
+async def shared_table(
+    live: LiveCounts | None, quotas: Quotas, lobby: Lobby, address: str
+) -> Refusal | None:
     """May ``address`` make one more table (``Quotas.create_table`` said yes here)? Its
     open tables and every node's tables counted across the cluster."""
-    live = _live(state)
     if live is None:
         return None
-    quotas: Quotas = state["quotas"]
-    lobby: Lobby = state["lobby"]
     limits = quotas.limits
     cap, most = limits.open_tables_per_address, limits.max_tables
     return await _admit(
@@ -308,13 +302,13 @@ async def shared_table(state: dict[str, Any], address: str) -> Refusal | None:
     )
 
 
-def connection_closed(state: dict[str, Any], address: str, spectator: bool) -> None:
+def connection_closed(
+    live: LiveCounts | None, quotas: Quotas, address: str, spectator: bool
+) -> None:
     """After ``Quotas.close_connection``: the node's new counts, written in the
     background."""
-    live = _live(state)
     if live is None:
         return
-    quotas: Quotas = state["quotas"]
     fields = {f"c:{address}": quotas.connections.get(address, 0), "c": quotas.open}
     if spectator:
         fields[f"s:{address}"] = quotas.spectators.get(address, 0)

@@ -18,11 +18,11 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import Any
 
 import redis
 
-from nertz.server.door.limits import Limits, Refusal
+from nertz.server.cluster.node import ClusterNode
+from nertz.server.door.limits import Limits, Quotas, Refusal
 
 __all__ = ["RATES", "shared_lookup", "shared_missed", "shared_rate"]
 
@@ -57,7 +57,7 @@ def _refusal(limits: Limits, kind: str, count: int, now: float) -> Refusal | Non
     )
 
 
-async def _count(node: Any, kind: str, address: str, now: float) -> int:
+async def _count(node: ClusterNode, kind: str, address: str, now: float) -> int:
     """The window's count with this one (0 if Redis does not answer)."""
     key = _key(kind, address, now)
     try:
@@ -71,25 +71,24 @@ async def _count(node: Any, kind: str, address: str, now: float) -> int:
     return int(count)
 
 
-async def shared_rate(state: dict[str, Any], kind: str, address: str) -> Refusal | None:
-    """Count one ``kind`` (a key of ``RATES``) from ``address`` across the cluster; a
-    refusal past its limit (None on a single server)."""
-    node = state.get("cluster")
+async def shared_rate(
+    node: ClusterNode | None, quotas: Quotas, kind: str, address: str
+) -> Refusal | None:
+    """Count one ``kind`` (a key of ``RATES``) from ``address`` across the cluster of
+    ``node``; a refusal past its limit (None on a single server: no ``node``)."""
     if node is None:
         return None
     now = time.time()
-    quotas = state["quotas"]
     refusal = _refusal(quotas.limits, kind, await _count(node, kind, address, now), now)
     if refusal is not None:
         quotas.memory.remember(address, refusal)  # this node's door answers it again
     return refusal
 
 
-async def shared_lookup(state: dict[str, Any], address: str) -> Refusal | None:
+async def shared_lookup(node: ClusterNode | None, quotas: Quotas, address: str) -> Refusal | None:
     """May ``address`` look a table up, its misses across the cluster not spent? (The
     node's own ``Quotas.lookup`` first; a lookup itself counts nothing.)"""
-    refusal: Refusal | None = state["quotas"].lookup(address)
-    node = state.get("cluster")
+    refusal = quotas.lookup(address)
     if refusal is not None or node is None:
         return refusal
     now = time.time()
@@ -97,17 +96,16 @@ async def shared_lookup(state: dict[str, Any], address: str) -> Refusal | None:
         spent = await node.redis.get(_key("misses", address, now))
     except (redis.RedisError, OSError) as error:
         log.warning("node %s could not read the misses across the cluster: %r", node.id, error)
-        spent = 0
-    refusal = _refusal(state["quotas"].limits, "misses", int(spent or 0) + 1, now)
+        spent = None  # none known: this node's own misses still count
+    refusal = _refusal(quotas.limits, "misses", int(spent or 0) + 1, now)
     if refusal is not None:
-        state["quotas"].memory.remember(address, refusal)
+        quotas.memory.remember(address, refusal)
     return refusal
 
 
-async def shared_missed(state: dict[str, Any], address: str) -> None:
+async def shared_missed(node: ClusterNode | None, quotas: Quotas, address: str) -> None:
     """``address`` asked for a table that does not exist, or that it holds no key to:
     counted on this node (``Quotas.missed``) and across the cluster."""
-    state["quotas"].missed(address)
-    node = state.get("cluster")
+    quotas.missed(address)
     if node is not None:
         await _count(node, "misses", address, time.time())

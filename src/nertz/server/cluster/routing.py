@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import socket
-from typing import Any
+from collections.abc import Callable
 
 import msgspec
 import redis
@@ -103,13 +103,11 @@ async def start_node(
 
 
 async def new_table(
-    state: dict[str, Any], rules: Rules, settings: Settings
+    node: ClusterNode | None, lobby: Lobby, rules: Rules, settings: Settings
 ) -> tuple[Entry, str | None]:
     """A new table: ``Lobby.create``, or on a cluster node one it owns (its lease and
     fencing row first)."""
-    node: ClusterNode | None = state.get("cluster")
     if node is None:
-        lobby: Lobby = state["lobby"]
         return lobby.create(rules, settings)
     try:
         return await node.create(rules, settings)
@@ -118,12 +116,11 @@ async def new_table(
         raise Unavailable("make a table") from error
 
 
-async def elsewhere(state: dict[str, Any], code: str) -> str | None:
-    """The node that runs table ``code`` if it is not this one (a table nobody runs is
+async def elsewhere(node: ClusterNode | None, code: str) -> str | None:
+    """The node that runs table ``code`` if it is not ``node`` (a table nobody runs is
     taken over here first); None on a single node, or when this node runs it or there
     is no such table (the lobby answers those as before). Raises ``Unavailable`` when
     Redis or the database does not answer."""
-    node: ClusterNode | None = state.get("cluster")
     if node is None:
         return None
     try:
@@ -146,14 +143,16 @@ class ClusterRouting:
     answered with a ``307`` to that node, whatever route handles it; on a single
     server it passes everything through."""
 
-    def __init__(self, app: ASGIApp, state: dict[str, Any]) -> None:
+    def __init__(self, app: ASGIApp, node: Callable[[], ClusterNode | None]) -> None:
         self.app = app
-        self.state = state
+        self.node = node
+        """This server's cluster node, once started (None: it runs alone)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self.state.get("cluster") is not None:
+        cluster = self.node() if scope["type"] == "http" else None
+        if cluster is not None:
             try:
-                node = await self._elsewhere(scope["path"])
+                node = await self._elsewhere(cluster, scope["path"])
             except Unavailable as error:
                 await error.response()(scope, receive, send)
                 return
@@ -162,21 +161,20 @@ class ClusterRouting:
                 return
         await self.app(scope, receive, send)
 
-    async def _elsewhere(self, path: str) -> str | None:
+    async def _elsewhere(self, cluster: ClusterNode, path: str) -> str | None:
         found = _TABLE_PATH.match(path)
         if found:
-            return await elsewhere(self.state, found.group(1))
+            return await elsewhere(cluster, found.group(1))
         found = _INVITE_PATH.match(path)
         invite = invite_form(found.group(1)) if found else None
         if invite is None:
             return None
-        cluster: ClusterNode = self.state["cluster"]
         try:
             code = await cluster.invite_code(hash_secret(invite))
         except UNREACHABLE as error:
             log.warning("node %s could not find an invite: %r", cluster.id, error)
             raise Unavailable from error
-        return None if code is None else await elsewhere(self.state, code)
+        return None if code is None else await elsewhere(cluster, code)
 
 
 def redirect(request: Request, node: str) -> Response:

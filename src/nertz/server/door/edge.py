@@ -138,7 +138,7 @@ _KIND_CODES = {
 def refused_by(method: str, path: str) -> tuple[str, ...]:
     """The refusal codes that, given to an address, refuse this request from it too:
     its kind's request rate (``request_kind``) and the quotas its route checks before
-    doing anything else (app.py, practice_api.py, sharing.py, web.py, me.py)."""
+    doing anything else (tables_api.py, practice_api.py, sharing.py, web.py, me.py)."""
     return (*_KIND_CODES[request_kind(method, path)], *_route_codes(method, path))
 
 

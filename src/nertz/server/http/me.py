@@ -20,7 +20,6 @@ of a device makes it, and a new device's secret must look random (``400 weak_dev
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -28,10 +27,11 @@ from starlette.routing import BaseRoute, Route
 
 from nertz.server.cluster.quotas import shared_rate
 from nertz.server.door.edge import client_address
-from nertz.server.door.limits import Quotas, Refusal
+from nertz.server.door.limits import Refusal
 from nertz.server.door.requests import RequestError, error_response
+from nertz.server.http.services import Services
 from nertz.server.http.web import page
-from nertz.server.lobby.devices import DEVICE_HEADER, DevicePlace, Devices, device_hash, weak_secret
+from nertz.server.lobby.devices import DEVICE_HEADER, DevicePlace, device_hash, weak_secret
 from nertz.server.lobby.history import device_history, match_breakdown
 from nertz.server.lobby.lobby import Entry, check_name
 from nertz.server.table.commands import Stage
@@ -39,51 +39,48 @@ from nertz.server.table.commands import Stage
 __all__ = ["joining_device", "me_routes", "took_place"]
 
 
-def _devices(state: dict[str, Any]) -> Devices:
-    found = state.get("devices")
-    if not isinstance(found, Devices):
-        found = state["devices"] = Devices(state["store"].engine)
-    return found
-
-
 async def joining_device(
-    state: dict[str, Any], request: Request, address: str
+    services: Services, request: Request, address: str
 ) -> tuple[str | None, Refusal | None]:
     """The hash of the device a join brings (None: it brings none) or the quota that
     refuses a new one (``Limits.devices_per_hour``); a malformed secret, or a new one
     that does not look random (``weak_secret``: 400 ``weak_device``), raises
     ``RequestError``. A device already known is never checked again."""
     device = device_hash(request, required=False)
-    if device is None or await asyncio.to_thread(_devices(state).known, device):
+    if device is None or await asyncio.to_thread(services.devices.known, device):
         return device, None
     weak = weak_secret(request.headers[DEVICE_HEADER])
     if weak is not None:
         raise RequestError("weak_device", f"{weak}; make it with a secure random generator")
-    quotas: Quotas = state["quotas"]
-    return device, quotas.device(address) or await shared_rate(state, "devices", address)
+    quotas = services.quotas
+    return device, quotas.device(address) or await shared_rate(
+        services.cluster, quotas, "devices", address
+    )
 
 
 async def took_place(
-    state: dict[str, Any], device: str, entry: Entry, seat: int, partner: int, name: str
+    services: Services, device: str, entry: Entry, seat: int, partner: int, name: str
 ) -> None:
     """Record that ``device`` took this place: from the hand being played, or the next."""
     table = entry.table
     playing = table.stage in (Stage.COUNTDOWN, Stage.PLAYING)
     since = table.hand_no if playing else table.hand_no + 1
     place = DevicePlace(device, entry.id, seat, partner, since, check_name(name))
-    await asyncio.to_thread(_devices(state).took, place)
+    await asyncio.to_thread(services.devices.took, place)
 
 
-def me_routes(state: dict[str, Any]) -> list[BaseRoute]:
-    """The routes above; ``state`` is the app's (``store`` once started)."""
+def me_routes(services: Services) -> list[BaseRoute]:
+    """The routes above."""
 
     async def refused(request: Request) -> Response | None:
-        quotas: Quotas = state["quotas"]
+        quotas = services.quotas
         address = client_address(request.scope)
-        refusal = quotas.history(address) or await shared_rate(state, "histories", address)
+        refusal = quotas.history(address) or await shared_rate(
+            services.cluster, quotas, "histories", address
+        )
         if refusal is None:
             return None
-        state["metrics"].refused(refusal.code)
+        services.metrics.refused(refusal.code)
         return refusal.response()
 
     async def me(request: Request) -> Response:
@@ -95,7 +92,7 @@ def me_routes(state: dict[str, Any]) -> list[BaseRoute]:
             return error.response()
         assert device is not None
         body = await asyncio.to_thread(
-            device_history, state["store"].engine, _devices(state), device
+            device_history, services.store.engine, services.devices, device
         )
         return JSONResponse(body)
 
@@ -108,7 +105,7 @@ def me_routes(state: dict[str, Any]) -> list[BaseRoute]:
             return error.response()
         table_id, number = request.path_params["match"], request.path_params["number"]
         body = await asyncio.to_thread(
-            match_breakdown, state["store"].engine, _devices(state), table_id, number, device
+            match_breakdown, services.store.engine, services.devices, table_id, number, device
         )
         if body is None:
             return error_response("unknown_match", f"no finished match {number} at that table", 404)

@@ -15,7 +15,7 @@ Each counts as a table created and a join by the client's address (``limits.Quot
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 from starlette.requests import Request
@@ -28,8 +28,8 @@ from nertz.server.cluster.live import shared_table
 from nertz.server.cluster.quotas import shared_rate
 from nertz.server.cluster.routing import new_table
 from nertz.server.door.edge import client_address
-from nertz.server.door.limits import Quotas
 from nertz.server.door.requests import RequestError, decode_body
+from nertz.server.http.services import Services
 from nertz.server.table.lessons import FIRST_HAND
 from nertz.server.table.settings import Settings
 
@@ -84,24 +84,24 @@ def lesson_table() -> tuple[Rules, Settings]:
     return rules, settings
 
 
-def practice_routes(state: dict[str, Any]) -> list[BaseRoute]:
-    """The two routes; ``state`` is the app's (``lobby``, ``quotas``, ``metrics``)."""
+def practice_routes(services: Services) -> list[BaseRoute]:
+    """The two routes."""
 
     def held(code: str) -> bool:
-        return code in state["lobby"].tables  # counts until the table is gone
+        return code in services.lobby.tables  # counts until the table is gone
 
     async def start(request: Request, rules: Rules, settings: Settings, name: str) -> Response:
-        quotas: Quotas = state["quotas"]
+        quotas, cluster = services.quotas, services.cluster
         address = client_address(request.scope)
         refusal = quotas.create_table(address, held) or quotas.join(address)
-        refusal = refusal or await shared_rate(state, "creates", address)
-        refusal = refusal or await shared_rate(state, "joins", address)
-        refusal = refusal or await shared_table(state, address)
+        refusal = refusal or await shared_rate(cluster, quotas, "creates", address)
+        refusal = refusal or await shared_rate(cluster, quotas, "joins", address)
+        refusal = refusal or await shared_table(services.live, quotas, services.lobby, address)
         if refusal is not None:
-            state["metrics"].refused(refusal.code)
+            services.metrics.refused(refusal.code)
             return refusal.response()
-        lobby = state["lobby"]
-        entry, key = await new_table(state, rules, settings)
+        lobby = services.lobby
+        entry, key = await new_table(cluster, lobby, rules, settings)
         quotas.table_created(address, entry.code, held)
         _, seat, _, token = await lobby.join(entry.code, name, 0, key)
         link = f"/t/{entry.code}?key={key}#seat={token}"

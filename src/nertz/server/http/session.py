@@ -4,7 +4,7 @@ table's end from the archive, the spectator quota), then each message to its tab
 
 ``PlaySession.run`` drives a ``Channel``: anything with an ASGI WebSocket scope,
 ``accept``, ``receive`` (ASGI messages), ``send_text`` and ``close``. Starlette's
-``WebSocket`` is one (``app.py`` is the thin adapter); a test's stand-in is another
+``WebSocket`` is one (``sockets.py`` is the thin adapter); a test's stand-in is another
 (``tests/server/test_session.py``), so the session is tested without a server."""
 
 from __future__ import annotations
@@ -12,12 +12,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import itertools
 import time
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping
 from typing import Any, Protocol
 
-from nertz.server.cluster.live import connection_closed, shared_connection, shared_spectator
+from nertz.server.cluster.live import (
+    LiveCounts,
+    connection_closed,
+    shared_connection,
+    shared_spectator,
+)
+from nertz.server.cluster.node import ClusterNode
 from nertz.server.cluster.quotas import shared_lookup, shared_missed
 from nertz.server.cluster.routing import RouteMsg, Unavailable, elsewhere
 from nertz.server.door.edge import client_address
@@ -35,7 +40,7 @@ from nertz.server.protocol import (
     decode_client,
     encode,
 )
-from nertz.server.table.commands import Connect, Disconnect, Inbound, WireTrip
+from nertz.server.table.commands import Connect, Disconnect, Inbound
 from nertz.server.wire.connection import CLOSE_GRACE_S, Connection, RateLimit, StateAsks
 
 __all__ = ["Channel", "PlaySession", "SessionServices"]
@@ -46,13 +51,6 @@ hundreds of times a second."""
 _NOT_JOINED = encode(
     ErrorMsg("not_joined", 'say hello first: {"type": "hello", "table": CODE, "token": TOKEN}')
 )
-
-
-WIRE_FIRST_S = (0.25, 0.5, 1.0, 2.0)
-"""When a seated connection's first ping frames go, after its hello (seconds apart):
-its wire round trip is known within a few seconds of sitting down."""
-WIRE_EVERY_S = 10.0
-"""Then one ping frame every 10 s: at 4,000 seated connections, 400 a second."""
 
 
 class Channel(Protocol):
@@ -73,23 +71,35 @@ class Channel(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
-class SessionServices:
-    """What every session shares: the lobby (once the server has started), quotas and
-    limits, metrics, the site (for Origin), the open connections, and the app's state
-    that the cluster's shared quotas read (``cluster/``)."""
+class SessionServices(Protocol):
+    """What a session reads of the server's services (``services.Services`` is one; a
+    test's stand-in another): the lobby, quotas and limits, metrics, the site (for
+    Origin), the open connections, and the cluster node and its live counts (None on a
+    single server) that the shared quotas and routing use (``cluster/``)."""
 
-    def __init__(
-        self,
-        lobby: Callable[[], Lobby],
-        quotas: Quotas,
-        limits: Limits,
-        metrics: Metrics,
-        site: Site,
-        connections: set[Connection],
-        state: dict[str, Any],
-    ) -> None:
-        self.lobby, self.quotas, self.limits, self.metrics = lobby, quotas, limits, metrics
-        self.site, self.connections, self.state = site, connections, state
+    @property
+    def lobby(self) -> Lobby: ...
+
+    @property
+    def quotas(self) -> Quotas: ...
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def metrics(self) -> Metrics: ...
+
+    @property
+    def site(self) -> Site: ...
+
+    @property
+    def connections(self) -> set[Connection]: ...
+
+    @property
+    def cluster(self) -> ClusterNode | None: ...
+
+    @property
+    def live(self) -> LiveCounts | None: ...
 
 
 class PlaySession:
@@ -106,8 +116,6 @@ class PlaySession:
         self.asks = StateAsks()
         self.states = services.quotas.connection_states()
         self.conn: Connection | None = None
-        self.wire_timer: asyncio.Task[None] | None = None
-        """Times the seated connection's wire (``time_the_wire``) until it ends."""
 
     def origin_ok(self) -> bool:
         """A browser's ``Origin`` must be the site's (``site.py``); a program sends none
@@ -124,17 +132,17 @@ class PlaySession:
     async def run(self) -> None:
         """Open (or refuse), read until the connection ends, and clean up."""
         services, channel, address = self.services, self.channel, self.address
-        quotas, metrics, state = services.quotas, services.metrics, services.state
+        quotas, metrics, live = services.quotas, services.metrics, services.live
         if not self.origin_ok():
             await channel.close(code=1008, reason="origin not allowed")
             return
-        refusal = quotas.open_connection(address) or await shared_connection(state, address)
+        refusal = quotas.open_connection(address) or await shared_connection(live, quotas, address)
         try:
             await channel.accept()
         except BaseException as error:  # the peer left before the accept: uncount it
             if refusal is None:
                 quotas.close_connection(address, False)
-                connection_closed(state, address, False)
+                connection_closed(live, quotas, address, False)
             if isinstance(error, Exception):
                 return
             raise
@@ -233,11 +241,11 @@ class PlaySession:
         """The first hello that finds its table seats the connection there; False when
         the connection is to end (routed elsewhere, unavailable, a finished table's
         end sent, or over the spectator quota)."""
-        services, address, state = self.services, self.address, self.services.state
-        metrics, quotas, lobby = services.metrics, services.quotas, services.lobby()
-        refusal = await shared_lookup(state, address)
+        services, address, cluster = self.services, self.address, self.services.cluster
+        metrics, quotas, lobby = services.metrics, services.quotas, services.lobby
+        refusal = await shared_lookup(cluster, quotas, address)
         try:
-            node = None if refusal else await elsewhere(state, hello.table)
+            node = None if refusal else await elsewhere(cluster, hello.table)
         except Unavailable as error:  # Redis or the database away a moment
             metrics.refused(error.code)
             conn.send(encode(ErrorMsg(error.code, error.reason)))
@@ -272,12 +280,14 @@ class PlaySession:
                     conn.send(encode(StateMsg(gone.version, gone.info)))
                     conn.close("match over")
                     return False
-                await shared_missed(state, address)
+                await shared_missed(cluster, quotas, address)
             conn.send(encode(ErrorMsg(error.code, error.reason)))
             return True
         refusal = None
         if not (hello.token or self.spectator):  # counted once, however many hellos
-            refusal = quotas.spectate(address) or await shared_spectator(state, address)
+            refusal = quotas.spectate(address) or await shared_spectator(
+                services.live, quotas, address
+            )
         if refusal is not None:
             metrics.refused(refusal.code)
             conn.send(encode(ErrorMsg(refusal.code, refusal.reason)))
@@ -301,42 +311,16 @@ class PlaySession:
                 hello.epoch,
             )
         )
-        if hello.token and self.wire_timer is None:
-            self.wire_timer = asyncio.get_running_loop().create_task(
-                self.time_the_wire(conn, entry)
-            )
         return True
-
-    async def time_the_wire(self, conn: Connection, entry: Entry) -> None:
-        """A seated connection's wire round trips, each to its table (``WireTrip``):
-        WebSocket ping frames, which the client's network stack answers and no page
-        script can delay, bound what fair races credit its plays (R16; docs/fairness.md,
-        "Liars"). Nothing is sent while the table's fair races are off, nor on a server
-        whose transport cannot time ping frames."""
-        for n in itertools.count():
-            await asyncio.sleep(WIRE_FIRST_S[n] if n < len(WIRE_FIRST_S) else WIRE_EVERY_S)
-            if conn.closing is not None or self.entry is not entry:
-                return
-            if not entry.table.rules.fair_races:
-                continue  # nothing to bound: no frame sent (the host may turn it on later)
-            trip = await conn.round_trip()
-            if trip is None:
-                if conn.socket is None:
-                    return  # another transport: no ping frames to time
-                continue  # no pong in time: nothing learned
-            if conn.closing is None and self.entry is entry:
-                entry.actor.submit(WireTrip(conn.id, trip * 1000))
 
     async def _end(self, conn: Connection) -> None:
         services, address = self.services, self.address
-        if self.wire_timer is not None:
-            self.wire_timer.cancel()
         if self.entry is not None:
             self.entry.actor.submit(Disconnect(conn.id))
             self.entry.actor.outboxes.pop(conn.id, None)
         conn.close(conn.closing or "gone")
         services.quotas.close_connection(address, self.spectator)
-        connection_closed(services.state, address, self.spectator)
+        connection_closed(services.live, services.quotas, address, self.spectator)
         services.connections.discard(conn)
         services.metrics.closed((conn.closing or "gone").split(":")[0])
         try:

@@ -27,6 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from nertz.server.cluster.quotas import shared_lookup, shared_missed
 from nertz.server.door.edge import client_address
+from nertz.server.http.services import Services
 from nertz.server.lobby.invites import grouped, invite_form, qr_svg, watch_key
 from nertz.server.lobby.lobby import CODE_LENGTH, Entry, Lobby, LobbyError, unknown_table
 
@@ -59,8 +60,8 @@ def links(entry: Entry, key: str | None) -> dict[str, Any]:
     }
 
 
-def sharing_routes(state: dict[str, Any]) -> list[BaseRoute]:
-    """The sharing routes; ``state`` is the app's (``lobby``, ``quotas``, ``metrics``)."""
+def sharing_routes(services: Services) -> list[BaseRoute]:
+    """The sharing routes."""
 
     def guarded(
         handler: Callable[[Request, Lobby], Any],
@@ -70,15 +71,15 @@ def sharing_routes(state: dict[str, Any]) -> list[BaseRoute]:
 
         async def run(request: Request) -> Response:
             address = client_address(request.scope)
-            refusal = await shared_lookup(state, address)
+            refusal = await shared_lookup(services.cluster, services.quotas, address)
             if refusal is not None:
-                state["metrics"].refused(refusal.code)
+                services.metrics.refused(refusal.code)
                 return refusal.response()
             try:
-                response: Response = await handler(request, state["lobby"])
+                response: Response = await handler(request, services.lobby)
             except LobbyError as error:
                 if error.code == "unknown_table":
-                    await shared_missed(state, address)
+                    await shared_missed(services.cluster, services.quotas, address)
                 return error.response()
             return response
 
@@ -115,7 +116,7 @@ def sharing_routes(state: dict[str, Any]) -> list[BaseRoute]:
     @guarded
     async def qr(request: Request, lobby: Lobby) -> Response:
         entry, key = keyed(request, lobby)
-        base = state["site"].base  # never the request's Host: it could be anyone's
+        base = services.site.base  # never the request's Host: it could be anyone's
         shared = await asyncio.to_thread(links, entry, key)
         return Response(
             await asyncio.to_thread(qr_svg, base + shared["link"]),

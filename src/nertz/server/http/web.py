@@ -52,10 +52,11 @@ from nertz.bots import CHOICES
 from nertz.engine import OPTIONS, PRESETS, Deal
 from nertz.server.cluster.quotas import shared_rate
 from nertz.server.door.edge import client_address
-from nertz.server.door.limits import Quotas, Refusal
+from nertz.server.door.limits import Refusal
 from nertz.server.door.requests import RequestError, decode_body
 from nertz.server.http.files import Files
 from nertz.server.http.installable import installable_routes
+from nertz.server.http.services import Services
 from nertz.server.http.sheets import (
     HandIn,
     Sheet,
@@ -115,16 +116,12 @@ class TestTable(CreateTable, kw_only=True):
     middle: list[str] = msgspec.field(default_factory=list)
 
 
-def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseRoute]:
-    """The client's routes; ``state`` is the app's (``store``, ``lobby`` once started)."""
+def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRoute]:
+    """The client's routes."""
     lock = asyncio.Lock()
 
     def sheets() -> SheetStore:
-        found = state.get("sheets")
-        if not isinstance(found, SheetStore):
-            found = SheetStore(state["store"].engine)
-            state["sheets"] = found
-        return found
+        return services.sheets
 
     def answer(sheet_id: str, sheet: Sheet, status: int = 200) -> JSONResponse:
         out = compute(sheet)
@@ -145,9 +142,11 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
 
     @guarded
     async def create_sheet(request: Request) -> Response:
-        quotas: Quotas = state["quotas"]
+        quotas = services.quotas
         address = client_address(request.scope)
-        refusal = quotas.sheet(address) or await shared_rate(state, "sheets", address)
+        refusal = quotas.sheet(address) or await shared_rate(
+            services.cluster, quotas, "sheets", address
+        )
         if refusal is None and sheets().count >= quotas.limits.max_sheets:
             refusal = Refusal(
                 "too_many_sheets",
@@ -157,7 +156,7 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
                 503,
             )
         if refusal is not None:
-            state["metrics"].refused(refusal.code)
+            services.metrics.refused(refusal.code)
             return refusal.response()
         data = await decode_body(request, SheetIn, "sheet")
         sheet = check_sheet(data)
@@ -244,7 +243,7 @@ def web_routes(state: dict[str, Any], *, test_hooks: bool = False) -> list[BaseR
                 dealt = Deal.from_layouts(body.layouts, body.middle)
             except ValueError as error:
                 raise RequestError("bad_field", str(error)) from None
-            entry, key = state["lobby"].create(rules, settings)
+            entry, key = services.lobby.create(rules, settings)
         except RequestError as error:
             return error.response()
         entry.table.dealer = lambda seats, rules, seed: dealt

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from nertz.engine import Rules
 from nertz.server.store.store import Store
-from nertz.server.table.commands import Command, Out, Wake
+from nertz.server.table.commands import Command, Out, Wake, WirePong
 from nertz.server.table.records import Record
 from nertz.server.table.settings import Settings
 from nertz.server.table.table import Table, restore_from_records
@@ -46,6 +46,11 @@ class Outbox(Protocol):
     """Where a connection's messages go: queued, never awaited by the actor."""
 
     def send(self, body: bytes) -> None: ...
+
+    def send_timed(self, body: bytes, answered: Callable[[], None]) -> None:
+        """``body`` and a WebSocket ping frame in one write; ``answered`` is called when
+        the frame's pong comes back (never, on a transport without ping frames)."""
+        ...
 
     def close(self, reason: str) -> None: ...
 
@@ -231,6 +236,10 @@ class TableActor:
             box = outboxes.get(conn)
             if box is not None:
                 box.send(body)
+        for conn, body, t in out.pings:
+            box = outboxes.get(conn)
+            if box is not None:
+                box.send_timed(body, functools.partial(self.submit, WirePong(conn, t)))
         for conn, reason in out.closes:
             box = outboxes.pop(conn, None)
             if box is not None:

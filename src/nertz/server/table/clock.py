@@ -6,8 +6,13 @@ table's as measured so far, so the client can read the table's clock); the clien
 answers at once with ``t`` echoed and ``c``, its own clock when the ping arrived
 (``pong``). From the last ``SAMPLES`` answers ``ConnectionClock`` estimates:
 
-* the **offset** (client clock minus table clock), NTP's way: the median offset of the
-  quarter of samples with the shortest round trip (the least queueing, the least error);
+* the **offset** (client clock minus table clock), from each leg's quickest trip: the
+  ping that reached the client quickest bounds it from above (``c - sent`` is the
+  offset plus that trip), the answer that came back quickest from below (``c -
+  answered`` is the offset less its trip); midway between the two, the path's floor
+  cancels out, and the error is half the difference of the two legs' queueing at their
+  quickest, which many samples make small (the quickest round trip's own midpoint keeps
+  the queueing of both its legs);
 * the **one-way delay** client -> table of each sample (arrival minus the client's
   clock read through that offset): its median is the connection's ``typical_ms``, its
   second highest (a single spike dropped) plus ``MARGIN_MS`` its ``highest_ms``, the
@@ -21,7 +26,9 @@ that do not fit what the connection has shown get less than they ask for:
 
 * a claimed trip longer than ``highest_ms`` (a stamp from before what the pings allow:
   a spike of the network, or a lie) is credited as a claim of ``highest_ms``, and like
-  any claim its part beyond the typical trip is paid from the quota;
+  any claim its part beyond the typical trip is paid from the quota; but within
+  ``MISFIT_PLAYS`` plays of another such claim it is credited the typical trip, no
+  more: a spike is rare, a lie that overshoots every time buys nothing on average;
 * a stamp from the future (after its arrival) is credited nothing;
 * the part of any claim beyond the typical trip is paid from a *lag quota* (lichess's
   ``LagTracker``): it grows by ``QUOTA_GAIN_MS`` a play up to ``QUOTA_MAX_MS``, so jitter
@@ -33,14 +40,15 @@ Answering pings late makes a connection look farther away, but the same late ans
 shift its offset, so its stamps come out late by as much: alone, the lie costs what it
 buys. Answering late *and* stamping early by as much fits everything the pings show:
 it is what a connection that far away shows (docs/fairness.md, "Liars"). What tells
-them apart is the **wire's round trip** (``wire``): a WebSocket ping frame timed by
-the server's transport, answered by the client's network stack, which no page script
-sees or can delay. Once the wire has been timed, the pings' median round trip less the
-wire's is how long the page holds its pongs (``held_ms``: a liar's delay, or an honest
-page's own few milliseconds), and every estimate above is made from the pings with
-that taken off their answers: the offset is the true one, the late answers buy no
-trip, and a stamp made early claims a trip past the bound, paid from the quota like
-any other claim.
+them apart is the **wire** (``wire_pong``): each ping goes out in one write with a
+WebSocket ping frame, which the client's network stack answers by itself (RFC 6455,
+5.5.2) and no page script sees or can delay. The two reach the client together, so the
+frame's answer comes back when the ping's would have, had the page answered at once:
+a sample whose frame came back is measured from the frame's answer (``Sample.wire_ms``),
+and the page's answer gives only its clock, ``c``. Held answers then buy nothing, and
+an early stamp claims a trip past the bound, paid from the quota like any other claim.
+Once any sample has its frame's answer, only such samples are used; a transport that
+cannot send ping frames leaves every sample as before.
 """
 
 from __future__ import annotations
@@ -54,12 +62,12 @@ __all__ = [
     "FIRST_PINGS",
     "MARGIN_MS",
     "MAX_ONE_WAY_MS",
+    "MISFIT_PLAYS",
     "PING_EVERY_MS",
     "PING_SLACK_MS",
     "QUOTA_GAIN_MS",
     "QUOTA_MAX_MS",
     "SAMPLES",
-    "WIRE_SAMPLES",
     "ConnectionClock",
     "Credit",
     "Sample",
@@ -83,27 +91,36 @@ MARGIN_MS = 10
 QUOTA_GAIN_MS = 10
 """Credit beyond the typical trip that each play earns (honest jitter spends ~7 ms)."""
 QUOTA_MAX_MS = 60
-WIRE_SAMPLES = 8
-"""Wire round trips kept (``ConnectionClock.wire``)."""
+MISFIT_PLAYS = 5
+"""A claim past the bound within this many plays of another is credited the typical
+trip (``credit``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Sample:
     """One answered ping: table time sent, the client's clock when it got it, table time
-    the answer arrived."""
+    the answer arrived, and table time the ping frame sent with it came back (None: not
+    back, or no frame was sent)."""
 
     sent_ms: int
     client_ms: float
     received_ms: int
+    wire_ms: int | None = None
+
+    @property
+    def answered_ms(self) -> int:
+        """When the client's answer came back: the frame's when it did (the page cannot
+        hold that one), else the page's."""
+        return self.received_ms if self.wire_ms is None else self.wire_ms
 
     @property
     def round_trip_ms(self) -> int:
-        return self.received_ms - self.sent_ms
+        return self.answered_ms - self.sent_ms
 
     @property
     def offset_ms(self) -> float:
         """Client clock minus table clock, if both legs took as long."""
-        return self.client_ms - (self.sent_ms + self.received_ms) / 2
+        return self.client_ms - (self.sent_ms + self.answered_ms) / 2
 
 
 class Credit(NamedTuple):
@@ -129,10 +146,15 @@ class ConnectionClock:
         self.quota_ms = float(QUOTA_MAX_MS)
         self.misfits = 0
         """Claims that did not fit (for the record and the tests)."""
+        self.plays = 0
+        """Stamped claims credited."""
+        self.misfit_play = -MISFIT_PLAYS - 1
+        """The number (``plays``) of the last claim that did not fit."""
         self._estimate: tuple[float, float, float, float] | None = None
         """Cached (offset, typical, highest, lowest) of the current samples."""
-        self.wire_trips: deque[float] = deque(maxlen=WIRE_SAMPLES)
-        """The last round trips of WebSocket ping frames, in ms (``wire``)."""
+        self._wire: tuple[int, int] | None = None
+        """(ping, table time) of the outstanding ping's frame, back before the page's
+        answer (``wire_pong``)."""
 
     # ------------------------------------------------------------------ pings
 
@@ -140,6 +162,7 @@ class ConnectionClock:
         """Send a ping now: returns its ``t`` and the offset to tell the client (None
         before any answer). An unanswered ping is simply replaced."""
         self.outstanding = now_ms
+        self._wire = None
         self.pings += 1
         every = FIRST_EVERY_MS if self.pings < FIRST_PINGS else PING_EVERY_MS
         self.next_ping_ms = now_ms + every
@@ -152,31 +175,44 @@ class ConnectionClock:
         if self.outstanding is None or sent_ms != self.outstanding:
             return False
         self.outstanding = None
-        sample = Sample(sent_ms, client_ms, now_ms)
+        wire, self._wire = self._wire, None
+        back = wire[1] if wire is not None and wire[0] == sent_ms else None
+        sample = Sample(sent_ms, client_ms, now_ms, back)
         if not 0 <= sample.round_trip_ms <= 2 * MAX_ONE_WAY_MS:
             return False
         self.samples.append(sample)
         self._estimate = None
         return True
 
-    def wire(self, round_trip_ms: float) -> None:
-        """A round trip of a WebSocket ping frame, timed by the server's transport
-        (``Connection.round_trip``): answered by the client's network stack, so a page
-        cannot lengthen it. With it the pings' estimates leave out how long the page
-        held its answers (``held_ms``)."""
-        if 0 <= round_trip_ms <= 2 * MAX_ONE_WAY_MS:
-            self.wire_trips.append(round_trip_ms)
+    def wire_pong(self, sent_ms: int, now_ms: int) -> None:
+        """The ping frame sent with the ping ``sent_ms`` came back at ``now_ms``: answered
+        by the client's network stack, so no page can hold it (module docstring). It
+        comes back before the page's answer or after it; a frame for a ping replaced
+        since, or back beyond anything creditable, is ignored."""
+        if not 0 <= now_ms - sent_ms <= 2 * MAX_ONE_WAY_MS:
+            return
+        if self.outstanding == sent_ms:
+            self._wire = (sent_ms, now_ms)
+            return
+        last = self.samples[-1] if self.samples else None
+        if last is not None and last.sent_ms == sent_ms and last.wire_ms is None:
+            self.samples[-1] = Sample(last.sent_ms, last.client_ms, last.received_ms, now_ms)
             self._estimate = None
 
     # ------------------------------------------------------------------ estimates
 
     def _estimates(self) -> tuple[float, float, float, float] | None:
         if self._estimate is None and self.samples:
-            held = self.held_ms  # the page's own time before it answered: not the path's
-            samples = sorted(self.samples, key=lambda s: s.round_trip_ms)
-            best = samples[: max(1, len(samples) // 4)]
-            offset = _median([s.offset_ms + held / 2 for s in best])
-            trips = sorted(s.received_ms - held - (s.client_ms - offset) for s in samples)
+            # Once a frame came back, only samples it timed: the page's answers may be held.
+            samples = [s for s in self.samples if s.wire_ms is not None] or list(self.samples)
+            # Each leg's quickest trip bounds the offset from one side: the ping that came
+            # quickest (the least c - sent) from above, the answer that came back quickest
+            # (the most c - answered) from below. Midway, the path's floor cancels out.
+            offset = (
+                min(s.client_ms - s.sent_ms for s in samples)
+                + max(s.client_ms - s.answered_ms for s in samples)
+            ) / 2
+            trips = sorted(s.answered_ms - (s.client_ms - offset) for s in samples)
             high = trips[-2] if len(trips) >= 4 else trips[-1]
             self._estimate = (offset, _median(trips), high, trips[0])
         return self._estimate
@@ -203,15 +239,6 @@ class ConnectionClock:
         return min(float(MAX_ONE_WAY_MS), max(0.0, estimate[2]) + MARGIN_MS)
 
     @property
-    def held_ms(self) -> float:
-        """How long the page holds its answers to the pings: their median round trip
-        less the wire's (``wire``), never below 0; 0 before the wire was timed."""
-        if not self.wire_trips or not self.samples:
-            return 0.0
-        pings = _median([float(s.round_trip_ms) for s in self.samples])
-        return max(0.0, pings - _median(list(self.wire_trips)))
-
-    @property
     def jitter_ms(self) -> float:
         estimate = self._estimates()
         return 0.0 if estimate is None else (estimate[2] - estimate[3]) / 2
@@ -229,9 +256,14 @@ class ConnectionClock:
             self.misfits += 1
             return Credit(arrival_ms, arrival_ms, claimed, False)
         fits = claimed <= self.highest_ms
-        if not fits:  # a spike past what the pings showed, or a lie: the bound at most
+        self.plays += 1
+        if fits:
+            trip = float(claimed)
+        else:  # a spike past what the pings showed, or a lie
             self.misfits += 1
-        trip = min(float(claimed), self.highest_ms)
+            recent = self.plays - self.misfit_play <= MISFIT_PLAYS
+            self.misfit_play = self.plays
+            trip = typical if recent else self.highest_ms
         base = min(trip, typical)
         extra = min(trip - base, self.quota_ms)
         self.quota_ms = min(float(QUOTA_MAX_MS), self.quota_ms + QUOTA_GAIN_MS - extra)

@@ -84,17 +84,17 @@ class Wake:
 
 
 @dataclass(frozen=True, slots=True)
-class WireTrip:
-    """A WebSocket ping frame's round trip on a connection, timed by the transport
-    (``Connection.round_trip``): the client's network stack answers it, so no page can
-    lengthen it. With fair races it bounds what the connection's plays are credited
-    (R16; ``clock.ConnectionClock.wire``)."""
+class WirePong:
+    """The WebSocket ping frame sent with the table's ping ``t`` (``Out.pings``) came
+    back on a connection: the client's network stack answers it, so no page can hold
+    it. With fair races it times the connection's path (R16;
+    ``clock.ConnectionClock.wire_pong``)."""
 
     conn: int
-    round_trip_ms: float
+    t: int
 
 
-Command = Join | Connect | Disconnect | Inbound | Wake | WireTrip
+Command = Join | Connect | Disconnect | Inbound | Wake | WirePong
 
 
 @dataclass(slots=True)
@@ -102,6 +102,10 @@ class Out:
     """What one command produced."""
 
     sends: list[tuple[int, bytes]] = field(default_factory=list)
+    pings: list[tuple[int, bytes, int]] = field(default_factory=list)
+    """(connection, message, t): a ping of fair races (R16), each to go out in one write
+    with a WebSocket ping frame, whose answer comes back as ``WirePong(connection, t)``;
+    after ``sends``."""
     closes: list[tuple[int, str]] = field(default_factory=list)
     records: list[Record] = field(default_factory=list)
     reply: Any = None

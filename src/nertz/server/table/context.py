@@ -223,6 +223,10 @@ class TableContext:
     def send(self, conn: int, body: bytes) -> None:
         self.out.sends.append((conn, body))
 
+    def ping(self, conn: int, body: bytes, t: int) -> None:
+        """A ping of fair races, to go out with a WebSocket ping frame (``Out.pings``)."""
+        self.out.pings.append((conn, body, t))
+
     def to_everyone(self, body: bytes) -> None:
         """A message that is no event (no version): to every connection."""
         sends = self.out.sends

@@ -127,20 +127,21 @@ class FairRaces:
             early = clock.next_ping_ms <= soon and clock.outstanding is None
             if other == conn or (early and conns.get(other) is not None):
                 t, offset = clock.ping(now)
-                self.ctx.send(other, encode(Ping(t, offset)))
+                self.ctx.ping(other, encode(Ping(t, offset)), t)
 
     def pong(self, conn: int, message: Pong, now: int) -> None:
         clock = self.clocks.get(conn)
         if clock is not None:
             clock.pong(message.t, message.c, now)
 
-    def wire(self, conn: int, round_trip_ms: float) -> None:
-        """A ping frame's round trip on ``conn``, timed by the transport: it bounds the
-        credit of that connection's plays (``ConnectionClock.wire``). A connection the
-        table does not ping (a spectator, or fair races off) keeps nothing."""
+    def wire_pong(self, conn: int, t: int, now: int) -> None:
+        """The ping frame sent with ping ``t`` came back on ``conn``: answered by the
+        client's network stack, it times the path no page can hold
+        (``ConnectionClock.wire_pong``). A connection the table does not ping keeps
+        nothing."""
         clock = self.clocks.get(conn)
         if clock is not None:
-            clock.wire(round_trip_ms)
+            clock.wire_pong(t, now)
 
     # ------------------------------------------------------------------ plays
 

@@ -97,7 +97,7 @@ from nertz.server.table.commands import (
     Join,
     Out,
     Stage,
-    WireTrip,
+    WirePong,
 )
 from nertz.server.table.context import Due, Place, Stamps, TableContext, Timer
 from nertz.server.table.duplicate import hand_end_duplicate, public_duplicate
@@ -309,8 +309,8 @@ class Table:
                 lifetimes.active(now)
         elif type(command) is Disconnect:
             self.seating.disconnect(command.conn, now)
-        elif type(command) is WireTrip:
-            self.fair.wire(command.conn, command.round_trip_ms)
+        elif type(command) is WirePong:
+            self.fair.wire_pong(command.conn, command.t, now)
         lifetimes.maybe_start(now)
         self._advance(now)
         clocks = (lifetimes.empty_since, lifetimes.unattended_since)

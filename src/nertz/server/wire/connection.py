@@ -221,13 +221,18 @@ class Connection:
 
         return sock.take_text(deliver)
 
-    async def round_trip(self) -> float | None:
-        """Seconds from a WebSocket ping frame to its pong, answered by the client's
-        WebSocket stack (a browser's network code: the page's script can neither see
-        nor delay it); None on another server, or when no pong came (closed, or
-        ``PlaySocket.round_trip``'s timeout)."""
+    def send_timed(self, body: bytes, answered: Callable[[], None]) -> None:
+        """``body`` with a WebSocket ping frame in one write; ``answered`` is called when
+        the client's WebSocket stack (a browser's network code: the page's script can
+        neither see nor hold it) answers the frame. Fair races time the path by it
+        (R16; ``table.clock``). A message that would wait behind others (or a server
+        without the nertz socket) goes as any other, untimed: its frame would time the
+        wait, not the path."""
         sock = self.socket
-        return None if sock is None else await sock.round_trip()
+        if self.closing is None and sock is not None and not self.backlog and sock.writable:
+            sock.write_text_timed(body, answered)
+            return
+        self.send(body)
 
     def close(self, reason: str) -> None:
         if self.closing is not None:

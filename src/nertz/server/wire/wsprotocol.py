@@ -25,9 +25,10 @@ Its own interface, for the app (``connection.Connection``), is found in the scop
 (``scope["extensions"]["nertz.socket"]``, ``PlaySocket.of``): ``write_text`` (a
 message as one frame, at once), ``writable`` and ``on_drain`` (flow control),
 ``take_text`` (each text message to a handler as it is read, not through the ASGI
-queue), ``close``, ``abort`` and ``round_trip`` (a ping frame answered by the peer's
-WebSocket stack, timed). Frames are cut by ``frames.FrameCutter``; the first frame it
-does not take goes to websockets with all that follows, for good.
+queue), ``close``, ``abort`` and ``write_text_timed`` (a message written with a ping
+frame, which the peer's WebSocket stack answers: fair races time the path by it).
+Frames are cut by ``frames.FrameCutter``; the first frame it does not take goes to
+websockets with all that follows, for good.
 """
 
 from __future__ import annotations
@@ -198,17 +199,22 @@ class PlaySocket(asyncio.Protocol):
         """The transport's (``socket``, ``peername``, ...)."""
         return None if self.transport is None else self.transport.get_extra_info(name)
 
-    async def round_trip(self, timeout: float = 10.0) -> float | None:
-        """Seconds from a ping frame to its pong: answered by the peer's WebSocket stack
-        (a browser's network code, never the page's script), so a client cannot lengthen
-        it. None if the connection closes or no pong comes within ``timeout``."""
+    def write_text_timed(self, body: bytes, answered: Callable[[], None]) -> None:
+        """A ping frame and then ``body`` as one text frame, in one write: one segment
+        on the network, so both reach the peer together. ``answered`` is called when the
+        frame's pong comes back, answered by the peer's WebSocket stack (a browser's
+        network code, never the page's script, which can neither see nor hold it);
+        never if the connection ends first. Nothing once the close was sent (the caller
+        minds ``writable``)."""
         if self.close_sent or self.disconnected:
-            return None
-        waiter = self._ping()
-        try:
-            return await asyncio.wait_for(waiter, timeout)
-        except TimeoutError:
-            return None
+            return
+        waiter = self._register_ping()
+        waiter.add_done_callback(lambda done: answered() if done.result() is not None else None)
+        pending = self.conn.data_to_send()
+        if all(pending):
+            self.transport.write(b"".join(pending) + text_frame(body))  # type: ignore[union-attr]
+        else:  # an empty chunk asks for the EOF: the close is on its way, not the message
+            self._write(pending)
 
     def shutdown(self) -> None:
         """uvicorn's: the server stops (1012, "service restart")."""
@@ -427,10 +433,14 @@ class PlaySocket(asyncio.Protocol):
         # A ping: websockets has queued its pong; ``_events`` writes it.
 
     def _flush(self) -> None:
+        self._write(self.conn.data_to_send())
+
+    def _write(self, chunks: list[bytes]) -> None:
+        """Write what websockets has to send; an empty chunk: the EOF."""
         transport = self.transport
         if transport is None:
             return
-        for data in self.conn.data_to_send():
+        for data in chunks:
             if data:
                 transport.write(data)
             elif transport.can_write_eof() and not transport.is_closing():
@@ -438,11 +448,17 @@ class PlaySocket(asyncio.Protocol):
                     transport.write_eof()
 
     def _ping(self) -> asyncio.Future[float | None]:
+        waiter = self._register_ping()
+        self._flush()
+        return waiter
+
+    def _register_ping(self) -> asyncio.Future[float | None]:
+        """A ping frame queued (not written yet), and the future its pong resolves
+        with the round trip in seconds (None: the connection ended first)."""
         payload = os.urandom(4)
         waiter: asyncio.Future[float | None] = self.loop.create_future()
         self.pings[payload] = (self.loop.time(), waiter)
         self.conn.send_ping(payload)
-        self._flush()
         return waiter
 
     def _pong(self, payload: bytes) -> None:
