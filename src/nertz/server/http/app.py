@@ -60,6 +60,7 @@ from nertz.server.door.site import Site, SiteGuard
 from nertz.server.http.kept import FinishedMatches, Listing
 from nertz.server.http.me import joining_device, me_routes, took_place
 from nertz.server.http.metrics import CONTENT_TYPE, Figures, Metrics
+from nertz.server.http.notation_api import notation_routes
 from nertz.server.http.practice_api import practice_routes
 from nertz.server.http.session import PlaySession, SessionServices
 from nertz.server.http.sharing import links, sharing_routes
@@ -383,6 +384,7 @@ def create_app(config: Config) -> Starlette:
         *me_routes(state),
         *web_routes(state, test_hooks=config.test_hooks),
         *practice_routes(state),
+        *notation_routes(state),
     ]
     body_limit = Middleware(
         BodyLimit,

@@ -1,0 +1,93 @@
+"""``GET /api/matches/{id}/notation``: a finished match in the match notation
+(docs/notation.md), for a replay in the terminal (``nertz replay FILE``) or elsewhere.
+
+``?number=N`` names the match of the table's series (by default its last finished
+one). Whoever holds the match's id may read it, as ``GET /api/matches/{id}``: the id is
+listed for a public table, given to the people who played it (``GET /api/me``) and to
+those who hold a private table's link (``GET /api/tables/{code}?key=``). A match still
+being played is refused (``409 match_in_progress``): its seeds and face-down cards never
+leave the server before it is over.
+
+A costly read: the door counts it against ``costly_per_minute`` (``edge.request_kind``);
+its text is made off the event loop and kept once made (``NOTATION_BYTES`` of them, the
+most recently asked), since a finished match never changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from nertz.server.door.requests import RequestError, error_response
+from nertz.server.lobby.notation import match_notation
+
+__all__ = ["NOTATION_BYTES", "notation_routes"]
+
+NOTATION_BYTES = 32 * 1024 * 1024
+"""The notations kept, in bytes (a ten-hand match of four people is some 40 KB)."""
+_MAX_NUMBER = 1_000_000
+
+
+class _Kept:
+    """Each match's notation once made, keyed by table id and match number."""
+
+    def __init__(self, cap: int = NOTATION_BYTES) -> None:
+        self.cap, self.size = cap, 0
+        self.kept: collections.OrderedDict[tuple[str, int], tuple[str, bytes]] = (
+            collections.OrderedDict()
+        )
+
+    def get(self, key: tuple[str, int]) -> tuple[str, bytes] | None:
+        found = self.kept.get(key)
+        if found is not None:
+            self.kept.move_to_end(key)
+        return found
+
+    def keep(self, key: tuple[str, int], answer: tuple[str, bytes]) -> None:
+        if len(answer[1]) > self.cap // 4 or key in self.kept:
+            return
+        self.kept[key] = answer
+        self.size += len(answer[1])
+        while self.size > self.cap:
+            _, (_, dropped) = self.kept.popitem(last=False)
+            self.size -= len(dropped)
+
+
+def notation_routes(state: dict[str, Any]) -> list[BaseRoute]:
+    """The route above; ``state`` is the app's (``store`` once started)."""
+    kept = _Kept()
+
+    async def notation(request: Request) -> Response:
+        table_id = request.path_params["match"]
+        asked = request.query_params.get("number")
+        number: int | None = None
+        if asked is not None:
+            if not (asked.isascii() and asked.isdigit() and 1 <= int(asked) <= _MAX_NUMBER):
+                return error_response(
+                    "bad_number", f"number is a match of the series, 1 to {_MAX_NUMBER}"
+                )
+            number = int(asked)
+        answer = kept.get((table_id, number)) if number is not None else None
+        if answer is None:
+            try:
+                found = await asyncio.to_thread(
+                    match_notation, state["store"].engine, table_id, number
+                )
+            except RequestError as error:
+                return error.response()
+            number, answer = found.number, (found.code, found.text.encode())
+            kept.keep((table_id, found.number), answer)
+        code, body = answer
+        disposition = f'inline; filename="nertz-{code}-{number}.txt"'
+        return Response(
+            body,
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": disposition},
+        )
+
+    return [Route("/api/matches/{match}/notation", notation, methods=["GET"])]
