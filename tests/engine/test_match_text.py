@@ -4,6 +4,8 @@ refused with the line and what is wrong."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -235,3 +237,13 @@ def test_values_that_no_text_could_hold_are_refused() -> None:
         MatchText(rules, SEATS, (HandText(1, dealt, ((5, -1, "GO"), (4, 0, "T"))),))
     with pytest.raises(ValueError, match="hands go in order"):
         MatchText(rules, SEATS, (HandText(2, dealt), HandText(2, dealt)))
+
+
+def test_the_example_of_the_spec_reads_and_replays_to_the_scores_it_gives() -> None:
+    spec = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text()
+    example = spec.split("```text\n", 1)[1].split("```", 1)[0]
+    match = MatchText.parse(example)
+    assert str(match) == example
+    hand = match.hands[0].replay(match.rules)
+    assert hand.over and hand.caller == 0
+    assert [s.score for s in hand.scores()] == [12, 0]
