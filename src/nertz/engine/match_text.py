@@ -58,8 +58,8 @@ __all__ = [
 MAGIC: Final = "nertz-match 1"
 """The first line: the notation and its version."""
 MAX_CHARS: Final = 16 * 1024 * 1024
-"""The longest text read. A 14-hand match of four expert bots is about 40 KB; a
-two-minute hand of eight people turning their stock every 300 ms some 60 KB."""
+"""The longest text read. A 14-hand match of four expert bots is 36 KB; a two-minute
+hand of eight people turning their stock every 300 ms some 45 KB."""
 MAX_LINE: Final = 2000
 """The longest line: a layout of 54 cards is under 250 characters."""
 MAX_HANDS: Final = 1000
@@ -68,7 +68,8 @@ MAX_HAND_INPUTS: Final = 100_000
 """Inputs in one hand: eight people acting three times a second for ten minutes make
 some 15,000 (four expert bots make about 250 a hand)."""
 MAX_INPUTS: Final = 1_000_000
-"""Inputs in one match, all hands together."""
+"""Inputs in one match, all hands together: read and replayed at some 20 us each, at
+most about 20 s."""
 MAX_MS: Final = 10**12
 """The latest time an input may have (some 31 years of a table's clock)."""
 MAX_SEED: Final = 2**64 - 1

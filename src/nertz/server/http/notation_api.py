@@ -29,7 +29,7 @@ from nertz.server.lobby.notation import match_notation
 __all__ = ["NOTATION_BYTES", "notation_routes"]
 
 NOTATION_BYTES = 32 * 1024 * 1024
-"""The notations kept, in bytes (a ten-hand match of four people is some 40 KB)."""
+"""The notations kept, in bytes (a 14-hand match of four expert bots is 36 KB)."""
 _MAX_NUMBER = 1_000_000
 
 
