@@ -247,3 +247,9 @@ def test_the_example_of_the_spec_reads_and_replays_to_the_scores_it_gives() -> N
     hand = match.hands[0].replay(match.rules)
     assert hand.over and hand.caller == 0
     assert [s.score for s in hand.scores()] == [12, 0]
+
+
+def test_rules_that_cannot_decide_the_match_are_refused() -> None:
+    """R32: a gap match needs two seats."""
+    error = bad(f'{MAGIC}\nrules match=gap\nseat 1 "Ann"\n')
+    assert error.line is None and "two seats" in error.reason

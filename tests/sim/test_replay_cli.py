@@ -126,3 +126,17 @@ def test_a_match_read_from_standard_input(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(saved.read_bytes())))
     assert main(["replay", "-"]) == 0
     assert capsys.readouterr().out.startswith("three bots: ")
+
+
+def test_a_deal_alone_is_shown_as_not_over_and_counted_nowhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand with no inputs (a deal to play, R33) has no scores yet (R29-R32)."""
+    monkeypatch.setenv("COLUMNS", "160")
+    path = tmp_path / "deal.txt"
+    path.write_text('nertz-match 1\nseat 1 "You"\nseat 2 - bot=expert\nhand 1 seed 20261203\n')
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^\s+1\s+-\s+-\s+not over$", out, re.M), out
+    assert re.search(r"^\s+total\s+0\s+0\s*$", out, re.M), out
+    assert "the match is not over after these hands (R32)" in out

@@ -38,6 +38,7 @@ from typing import Final
 from .cards import MAX_SEATS
 from .hand import Hand, LogEntry
 from .layout import Deal, deal
+from .match import Match
 from .moves import Move
 from .replay import apply, replay
 from .rules import OPTIONS, Rules, RulesError
@@ -165,6 +166,10 @@ class MatchText:
         seats = len(self.seats)
         if not 1 <= seats <= MAX_SEATS:
             return f"a match has 1 to {MAX_SEATS} seats, not {seats}"
+        try:
+            Match(seats, self.rules)  # a match these rules can decide (match=gap: two seats)
+        except ValueError as error:
+            return str(error)
         places = 2 if self.rules.partnerships else 1
         for number, players in enumerate(self.seats, 1):
             if len(players) != places:

@@ -166,6 +166,9 @@ def show_match(console: Console, match: MatchText) -> None:
         ended = hand.replay(match.rules)
         scores = ended.scores()
         caller = ended.caller if ended.end_reason is EndReason.CALLED else None
+        if not ended.over:  # a deal alone, or a hand cut short: nothing to count (R32)
+            table.add_row(str(hand.number), *("-" for _ in scores), _ending(ended))
+            continue
         table.add_row(str(hand.number), *(str(s.score) for s in scores), _ending(ended))
         if running.over:
             over_after = over_after or hand.number
