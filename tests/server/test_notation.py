@@ -43,7 +43,7 @@ BOTS = {"0": "demon:prompt", "1": "expert:racer", "2": "demon:scorer"}
 
 @pytest.fixture
 def http(tmp_path: Path) -> Iterator[str]:
-    limits = Limits(costly_per_minute=8)
+    limits = Limits(costly_per_minute=12)
     config = Config(db=str(tmp_path / "n.db"), port=free_port(), speed=SPEED, limits=limits)
     with running(config) as port:
         yield f"http://127.0.0.1:{port}"
@@ -118,8 +118,9 @@ def test_a_finished_match_downloaded_replays_to_the_stored_scores_and_not_before
     assert by_number.text == answer.text
     missing = httpx.get(f"{http}/api/matches/{table['id']}/notation?number=2")
     assert missing.status_code == 404 and missing.json()["error"] == "unknown_match"
-    bad = httpx.get(f"{http}/api/matches/{table['id']}/notation?number=first")
-    assert bad.status_code == 400 and bad.json()["error"] == "bad_number"
+    for wrong in ("first", "0", "9" * 5000):
+        bad = httpx.get(f"{http}/api/matches/{table['id']}/notation?number={wrong}")
+        assert bad.status_code == 400 and bad.json()["error"] == "bad_number"
 
 
 def test_a_private_match_is_read_only_through_its_id(http: str) -> None:
@@ -139,9 +140,9 @@ def test_a_private_match_is_read_only_through_its_id(http: str) -> None:
 
 def test_notations_are_costly_reads_bounded_per_address(http: str) -> None:
     assert refused_by("GET", "/api/matches/m1/notation") == ("too_many_requests", "too_many_reads")
-    answers = [httpx.get(f"{http}/api/matches/nothing/notation") for _ in range(9)]
-    assert [a.status_code for a in answers[:8]] == [404] * 8
-    assert answers[8].status_code == 429 and answers[8].json()["error"] == "too_many_reads"
+    answers = [httpx.get(f"{http}/api/matches/nothing/notation") for _ in range(13)]
+    assert [a.status_code for a in answers[:12]] == [404] * 12
+    assert answers[12].status_code == 429 and answers[12].json()["error"] == "too_many_reads"
 
 
 def stored_hand(store: Store, table_id: str, number: int, match: int, rules: Rules) -> Hand:

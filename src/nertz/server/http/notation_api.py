@@ -16,7 +16,6 @@ most recently asked), since a finished match never changes.
 from __future__ import annotations
 
 import asyncio
-import collections
 from typing import Any
 
 from starlette.requests import Request
@@ -24,6 +23,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from nertz.server.door.requests import RequestError, error_response
+from nertz.server.http.kept import Kept
 from nertz.server.lobby.notation import match_notation
 
 __all__ = ["NOTATION_BYTES", "notation_routes"]
@@ -33,41 +33,17 @@ NOTATION_BYTES = 32 * 1024 * 1024
 _MAX_NUMBER = 1_000_000
 
 
-class _Kept:
-    """Each match's notation once made, keyed by table id and match number."""
-
-    def __init__(self, cap: int = NOTATION_BYTES) -> None:
-        self.cap, self.size = cap, 0
-        self.kept: collections.OrderedDict[tuple[str, int], tuple[str, bytes]] = (
-            collections.OrderedDict()
-        )
-
-    def get(self, key: tuple[str, int]) -> tuple[str, bytes] | None:
-        found = self.kept.get(key)
-        if found is not None:
-            self.kept.move_to_end(key)
-        return found
-
-    def keep(self, key: tuple[str, int], answer: tuple[str, bytes]) -> None:
-        if len(answer[1]) > self.cap // 4 or key in self.kept:
-            return
-        self.kept[key] = answer
-        self.size += len(answer[1])
-        while self.size > self.cap:
-            _, (_, dropped) = self.kept.popitem(last=False)
-            self.size -= len(dropped)
-
-
 def notation_routes(state: dict[str, Any]) -> list[BaseRoute]:
     """The route above; ``state`` is the app's (``store`` once started)."""
-    kept = _Kept()
+    kept: Kept[tuple[str, int], tuple[str, bytes]] = Kept(NOTATION_BYTES, lambda a: len(a[1]))
 
     async def notation(request: Request) -> Response:
         table_id = request.path_params["match"]
         asked = request.query_params.get("number")
         number: int | None = None
         if asked is not None:
-            if not (asked.isascii() and asked.isdigit() and 1 <= int(asked) <= _MAX_NUMBER):
+            digits = len(asked) <= 7 and asked.isascii() and asked.isdigit()
+            if not (digits and 1 <= int(asked) <= _MAX_NUMBER):
                 return error_response(
                     "bad_number", f"number is a match of the series, 1 to {_MAX_NUMBER}"
                 )
