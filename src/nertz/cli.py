@@ -14,6 +14,7 @@ from nertz.bots import greedy_move
 from nertz.engine import Hand, Rules, RulesError, deal, preset
 from nertz.server import cli as server_cli
 from nertz.sim import cli as sim_cli
+from nertz.sim import replay_cli
 
 
 def _demo_hand(seats: int, rules: Rules, seed: int) -> Hand:
@@ -60,11 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--rules", default="standard", help="preset: standard, bonus, quick, easy")
     play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     sim_cli.add_parser(sub)
+    replay_cli.add_parser(sub)
     server_cli.add_parser(sub)
     args = parser.parse_args(argv)
     console = Console()
     if args.command == "simulate":
         return sim_cli.main(args, console)
+    if args.command == "replay":
+        return replay_cli.main(args, console)
     if args.command == "serve":
         return server_cli.main(args)
     try:

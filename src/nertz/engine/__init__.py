@@ -23,6 +23,7 @@ from .holds import PARTNERS, Holds, picked_up, touches
 from .jokers import describe, lies_on, pin
 from .layout import Deal, SeatLayout, deal
 from .match import HandRecord, Match
+from .match_text import HandText, MatchText, NotationError, Player
 from .middle import Middle
 from .moves import (
     ANY,
@@ -52,7 +53,7 @@ from .outcome import (
     Started,
     StockTurned,
 )
-from .replay import replay
+from .replay import apply, replay
 from .rules import OPTIONS, PRESETS, Option, Rules, RulesError, preset
 from .scoring import SeatScore, hand_scores, score
 from .view import spectator_view, view
@@ -81,17 +82,21 @@ __all__ = [
     "Hand",
     "HandEnded",
     "HandRecord",
+    "HandText",
     "Holds",
     "JokerAnnounced",
     "JokerStayed",
     "Kind",
     "LogEntry",
     "Match",
+    "MatchText",
     "Middle",
     "Move",
+    "NotationError",
     "Option",
     "Outcome",
     "Phase",
+    "Player",
     "Refusal",
     "Rotated",
     "Rules",
@@ -102,6 +107,7 @@ __all__ = [
     "Started",
     "StockTurned",
     "Suit",
+    "apply",
     "deal",
     "dealt_seat",
     "describe",

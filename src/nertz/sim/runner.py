@@ -15,11 +15,31 @@ from dataclasses import dataclass
 from functools import partial
 
 from nertz.bots import Bot, SeatSpec
-from nertz.engine import Deal, Match, Rules, SeatScore, deal, rotated, rotation_of
+from nertz.engine import (
+    Deal,
+    HandText,
+    Match,
+    MatchText,
+    Player,
+    Rules,
+    SeatScore,
+    deal,
+    rotated,
+    rotation_of,
+)
 
 from .table import HandResult, play_hand
 
-__all__ = ["MAX_HANDS", "MatchResult", "Setup", "play_match", "run", "seat_labels", "spec_text"]
+__all__ = [
+    "MAX_HANDS",
+    "MatchResult",
+    "Setup",
+    "notation",
+    "play_match",
+    "run",
+    "seat_labels",
+    "spec_text",
+]
 
 MAX_HANDS = 2000
 """A match still going after this many hands is a deadlock: ``play_match`` raises."""
@@ -51,10 +71,10 @@ def _seed(*parts: object) -> int:
     return random.Random(":".join(map(str, parts))).getrandbits(48)
 
 
-def play_match(setup: Setup, index: int) -> MatchResult:
+def play_match(setup: Setup, index: int, keep_logs: bool = False) -> MatchResult:
     """Play match ``index`` of ``setup`` to its end; the same arguments give the same
     result anywhere. Between hands each bot is dealt a new hand (R33) and told the
-    running totals."""
+    running totals. ``keep_logs``: each hand keeps its deal and log (``notation``)."""
     rules = setup.rules
     n = len(setup.seats)
     bots = [
@@ -79,10 +99,30 @@ def play_match(setup: Setup, index: int) -> MatchResult:
                 dealt = deal(n, rules, _seed("deal", setup.seed, index, number))
             assert dealt is not None
             fixed = rotated(dealt, shift)
-        result = play_hand(bots, rules, seed, match.totals, fixed, partners)
+        result = play_hand(
+            bots, rules, seed, match.totals, fixed, partners=partners, keep_log=keep_logs
+        )
         hands.append(result)
         match.record(_seat_scores(result, rules), result.caller)
     return MatchResult(tuple(hands), match.winners, tuple(match.totals))
+
+
+def notation(setup: Setup, result: MatchResult, title: str | None = None) -> MatchText:
+    """A match played with ``keep_logs`` in the match notation (``engine/match_text.py``):
+    ``nertz replay`` reads it, and ``replay`` rebuilds every hand of it."""
+    paired = bool(setup.partners)
+    seats = tuple(
+        (Player(None, str(spec)), Player(None, str(setup.partners[seat])))
+        if paired
+        else (Player(None, str(spec)),)
+        for seat, spec in enumerate(setup.seats)
+    )
+    hands = []
+    for number, hand in enumerate(result.hands, 1):
+        if hand.deal is None:
+            raise ValueError("the match was played without keep_logs: it has no logs to write")
+        hands.append(HandText(number, hand.deal, hand.log))
+    return MatchText(setup.rules, seats, tuple(hands), title)
 
 
 def _seat_scores(result: HandResult, rules: Rules) -> list[SeatScore]:

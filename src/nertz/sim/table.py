@@ -39,6 +39,7 @@ from nertz.engine import (
     JokerAnnounced,
     JokerStayed,
     Kind,
+    LogEntry,
     Outcome,
     Refusal,
     Rotated,
@@ -91,6 +92,10 @@ class HandResult:
     answers: tuple[int, ...] = ()
     """Real cards each seat played to a foundation while another seat's joker was
     announced there as that card: the answers that sent a joker home (R41)."""
+    deal: Deal | None = None
+    log: tuple[LogEntry, ...] = ()
+    """With ``keep_log``: the hand's deal and every input the engine accepted
+    (``Hand.log``), from which ``replay`` rebuilds it (``runner.notation``)."""
 
 
 def play_hand(
@@ -100,11 +105,13 @@ def play_hand(
     totals: Sequence[int] = (),
     fixed: Deal | None = None,
     partners: Sequence[Bot] = (),
+    keep_log: bool = False,
 ) -> HandResult:
     """Deal a hand from ``seed`` (or play the ``fixed`` deal, for tests and puzzles)
     and let ``bots`` play it to its end. ``partners`` (a partnership table, R40) is
     each seat's second bot: ``bots[s]`` watches the Nertz pile and ``partners[s]``
-    turns the stock (``nertz.bots.roles``), each with its own clock."""
+    turns the stock (``nertz.bots.roles``), each with its own clock. ``keep_log``: the
+    result keeps the deal and the hand's log."""
     n = len(bots)
     paired = bool(partners)
     if paired and len(partners) != n:
@@ -246,6 +253,8 @@ def play_hand(
         jokers_landed=tuple(tally[1]) if jokers else (),
         jokers_stayed=tuple(tally[2]) if jokers else (),
         answers=tuple(tally[3]) if jokers else (),
+        deal=hand.deal if keep_log else None,
+        log=tuple(hand.log) if keep_log else (),
     )
 
 

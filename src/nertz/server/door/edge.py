@@ -113,19 +113,25 @@ _COSTLY = ("/qr.svg", "/invite", "/csv")
 def request_kind(method: str, path: str) -> str:
     """Which per-address request rate counts this request (``limits.Quotas.request``):
     ``"file"`` for the client's files and pages (served from memory), ``"costly"`` for
-    a read that costs the server milliseconds (a finished match, a score sheet and its
-    CSV, the invite dialog and its QR code: counted as a request too), ``"request"``
-    for every other."""
+    a read that costs the server milliseconds (a finished match and its notation, a score
+    sheet and its CSV, the invite dialog and its QR code: counted as a request too),
+    ``"request"`` for every other."""
     if method in ("GET", "HEAD"):
         if path.startswith("/static/") or path in _FILES or path.startswith(_PAGES):
             return "file"
-        if path.startswith("/api/sheets/") or (
-            path.startswith("/api/matches/") and path.count("/") == 3
-        ):
+        if path.startswith("/api/sheets/") or _match_read(path):
             return "costly"
         if path.startswith("/api/tables/") and path.endswith(_COSTLY):
             return "costly"
     return "request"
+
+
+def _match_read(path: str) -> bool:
+    """A finished match as a whole: ``/api/matches/{id}`` and its notation."""
+    if not path.startswith("/api/matches/"):
+        return False
+    slashes = path.count("/")
+    return slashes == 3 or (slashes == 4 and path.endswith("/notation"))
 
 
 _KIND_CODES = {
@@ -155,7 +161,9 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
     elif method == "GET":
         if path.startswith(("/api/tables/", "/api/invites/")):
             return _LOOKUP
-        if path == "/api/me" or (path.startswith("/api/matches/") and path.count("/") == 4):
+        if path == "/api/me" or (
+            path.startswith("/api/matches/") and path.count("/") == 4 and not _match_read(path)
+        ):
             return ("too_many_histories",)
     return ()
 

@@ -38,6 +38,7 @@ from nertz.server.door.site import Site, SiteGuard
 from nertz.server.http.config import Config
 from nertz.server.http.matches_api import matches_routes
 from nertz.server.http.me import me_routes
+from nertz.server.http.notation_api import notation_routes
 from nertz.server.http.practice_api import practice_routes
 from nertz.server.http.services import Services
 from nertz.server.http.sharing import sharing_routes
@@ -67,6 +68,7 @@ def create_app(config: Config) -> Starlette:
         *me_routes(services),
         *web_routes(services, test_hooks=config.test_hooks),
         *practice_routes(services),
+        *notation_routes(services),
     ]
     refused = services.metrics.refused
     early = Middleware(EarlyRefusals, door=services.door)

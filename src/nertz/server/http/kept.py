@@ -4,7 +4,9 @@ took time from every table (issue 24).
 * ``Listing``: ``GET /api/tables``, made again at most once a ``LISTING_S``, or at once
   when a table comes or goes;
 * ``FinishedMatches``: ``GET /api/matches/{id}``, kept once made, up to
-  ``FINISHED_BYTES``: a finished match never changes.
+  ``FINISHED_BYTES``: a finished match never changes;
+* ``Kept``: answers kept once made, the most recently asked, up to a number of bytes
+  (``FinishedMatches``'s, and a match's notation, ``notation_api.py``).
 
 (The score sheets' answers are kept in ``web.py``, keyed by what is stored; the watch
 secret and the QR code by ``invites.py``.)
@@ -15,20 +17,51 @@ from __future__ import annotations
 import asyncio
 import collections
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
 from nertz.server.lobby.history import finished_match
 
-__all__ = ["FINISHED_BYTES", "LISTING_S", "FinishedMatches", "Listing"]
+__all__ = ["FINISHED_BYTES", "LISTING_S", "FinishedMatches", "Kept", "Listing"]
 
 LISTING_S = 1.0
 """``GET /api/tables`` is made again at most this often (a table created or ended
 makes it at once): a list a second old is what people browsing it see anyway."""
 FINISHED_BYTES = 32 * 1024 * 1024
 """The finished matches' answers kept (``FinishedMatches``), in bytes."""
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """Answers kept once made: the most recently asked, up to ``cap`` bytes (``size``
+    tells an answer's); one over a quarter of ``cap`` is not kept."""
+
+    def __init__(self, cap: int, size: Callable[[V], int]) -> None:
+        self.cap, self.size, self._size_of = cap, 0, size
+        self.kept: collections.OrderedDict[K, V] = collections.OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        """The answer kept for ``key``, if any (it is then the most recently asked)."""
+        found = self.kept.get(key)
+        if found is not None:
+            self.kept.move_to_end(key)
+        return found
+
+    def keep(self, key: K, answer: V) -> None:
+        """Keep ``answer``, dropping the least recently asked past ``cap``."""
+        size = self._size_of(answer)
+        if size > self.cap // 4 or key in self.kept:
+            return
+        self.kept[key] = answer
+        self.size += size
+        while self.size > self.cap:
+            _, dropped = self.kept.popitem(last=False)
+            self.size -= self._size_of(dropped)
 
 
 class FinishedMatches:
@@ -38,13 +71,11 @@ class FinishedMatches:
     up to ``FINISHED_BYTES``."""
 
     def __init__(self, cap: int = FINISHED_BYTES) -> None:
-        self.cap, self.size = cap, 0
-        self.kept: collections.OrderedDict[str, bytes] = collections.OrderedDict()
+        self.answers: Kept[str, bytes] = Kept(cap, len)
 
     async def get(self, engine: Any, match_id: str) -> bytes | None:
-        body = self.kept.get(match_id)
+        body = self.answers.get(match_id)
         if body is not None:
-            self.kept.move_to_end(match_id)
             return body
 
         def made() -> bytes | None:
@@ -52,13 +83,8 @@ class FinishedMatches:
             return None if found is None else msgspec.json.encode(found)
 
         body = await asyncio.to_thread(made)
-        if body is None or len(body) > self.cap // 4 or match_id in self.kept:
-            return body
-        self.kept[match_id] = body
-        self.size += len(body)
-        while self.size > self.cap:
-            _, dropped = self.kept.popitem(last=False)
-            self.size -= len(dropped)
+        if body is not None:
+            self.answers.keep(match_id, body)
         return body
 
 
