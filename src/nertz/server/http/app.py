@@ -57,6 +57,7 @@ from nertz.server.door.edge import BodyLimit, Door, EarlyRefusals, address_key, 
 from nertz.server.door.limits import Limits, Quotas, Refusal
 from nertz.server.door.requests import RequestError, decode_body, error_response
 from nertz.server.door.site import Site, SiteGuard
+from nertz.server.http.bots_api import bots_routes
 from nertz.server.http.kept import FinishedMatches, Listing
 from nertz.server.http.me import joining_device, me_routes, took_place
 from nertz.server.http.metrics import CONTENT_TYPE, Figures, Metrics
@@ -383,6 +384,7 @@ def create_app(config: Config) -> Starlette:
         *me_routes(state),
         *web_routes(state, test_hooks=config.test_hooks),
         *practice_routes(state),
+        *bots_routes(state),  # bots_api.py: outside bots
     ]
     body_limit = Middleware(
         BodyLimit,

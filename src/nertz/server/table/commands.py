@@ -47,6 +47,9 @@ class Join:
     creator: bool = False
     """The person who made the table (``Lobby.keep_for_creator``): they take the place
     kept for them, and are the host whatever the order of joins."""
+    outside: bool = False
+    """An outside bot sits down (its registered ``name``; ``http/bots_api.py``): only
+    at a table that allows outside bots, or in a place the host invited it to."""
 
 
 @dataclass(frozen=True, slots=True)

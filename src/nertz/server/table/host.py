@@ -33,6 +33,7 @@ from nertz.server.protocol import (
     ConnectedEvent,
     ErrorMsg,
     HostEvent,
+    InvitedEvent,
     OptionsEvent,
     SeatEvent,
     TakeoverEvent,
@@ -66,6 +67,10 @@ def bot_specs(bot: str) -> tuple[str, ...] | str:
     except ValueError as error:
         return str(error)
     return (bot,)
+
+
+INVITED_NAME_MAX = 24
+"""The longest name a person or a registered bot may have (the lobby's ``NAME_MAX``)."""
 
 
 class Host:
@@ -119,6 +124,10 @@ class Host:
         if joined[0] is None:
             return joined
         index = self.ctx.places.index(self.ctx.place(*joined[0]))
+        if command.outside:  # a program is never the host: it cannot read the host's dialog
+            if command.creator:
+                self.kept = None  # the program that made the table sat its own bot
+            return joined
         if command.creator:
             self.kept = None
             if self.host != index:
@@ -145,7 +154,7 @@ class Host:
         people = [
             i
             for i, p in enumerate(self.ctx.places)
-            if p is not place and p.bot is None and p.token_hash is not None
+            if p is not place and p.bot is None and p.token_hash is not None and not p.outside
         ]
         here = [i for i in people if self.ctx.places[i].conn is not None]
         chosen: list[int | None] = [*here, *people, None]
@@ -230,12 +239,37 @@ class Host:
                 refusal = target
             else:
                 self._remove(target, now)
+        elif action.do == "invite":
+            refusal = self._invite(action.seat, action.partner, action.bot)
         elif action.do == "options":
             if not self.lifetimes.may_change(conn, index, now):  # lifetimes.py: stored, so bounded
                 return
             refusal = self._change_options(action.options or {})
         if refusal is not None:
             self.ctx.error(conn, "host_refused", refusal)
+
+    def _invite(self, seat: int | None, partner: int | None, name: str | None) -> str | None:
+        """Keep the free place at ``seat`` (``partner``) for the outside bot ``name``
+        (None: keep it no longer). Only a registered bot can take it (its join brings
+        its token, ``http/bots_api.py``), whatever the table's ``outside_bots``."""
+        if seat is None or not 0 <= seat < self.ctx.settings.seats:
+            return f"there is no seat {seat} at this table"
+        if not 0 <= (partner or 0) < self.ctx.per_seat:
+            return f"seat {seat} has no place {partner}"
+        place = self.ctx.place(seat, partner or 0)
+        if place.taken:
+            return f"seat {seat} is taken: invite a bot to a free place"
+        if self.kept is not None and self.ctx.places[self.kept] is place:
+            return f"seat {seat} is kept for the person who made the table"
+        if name is not None:
+            name = " ".join(name.split())
+            if not 1 <= len(name) <= INVITED_NAME_MAX:
+                return f"a bot's name is 1 to {INVITED_NAME_MAX} characters"
+        if name == place.invited:
+            return f"seat {seat} is kept for {name} already" if name else "nobody is invited there"
+        place.invited = name
+        self.ctx.emit(InvitedEvent(seat=seat, partner=self.ctx.partner_no(place), name=name))
+        return None
 
     def _person_at(self, seat: int | None, partner: int | None) -> Place | str:
         if seat is None or not 0 <= seat < self.ctx.settings.seats:
@@ -332,6 +366,7 @@ class Host:
         stand-in instead, ``_bot_for``)."""
         place.token_hash, place.left_ms, place.ready = None, None, False
         place.bot, place.name = spec, bot_name(place.number, place.partner)  # not a spec
+        place.invited = None  # the host started without the invited bot
         self.ctx.store(SeatRecord(place.number, place.name, None, spec, place.partner))
         self.ctx.emit(
             SeatEvent(

@@ -337,6 +337,7 @@ class Table:
             "winners": list(ctx.match.winners),
             "rules": ctx.rules.as_dict(),
             "public": ctx.settings.public,
+            **({"outside_bots": True} if ctx.settings.outside_bots else {}),
             "series": self.series.series_public(),
             "host": self.host.public(),
             **self.practice.public(),
