@@ -133,6 +133,7 @@ function seatingPanel(tv) {
           {},
           h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
           ` ${s.name || s.bot ? playedName(tv.st, s.seat) : "waiting for a player"}`,
+          outsideMark(s),
           s.bot || s.ready
             ? " — ready"
             : s.name
@@ -211,9 +212,16 @@ function seatName(tv, s, extra = "") {
     {},
     h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
     ` ${playedName(tv.st, s.seat)}`,
+    outsideMark(s),
     extra,
     awayLine(tv, s),
   );
+}
+
+/** " (bot)" after the name of an outside bot's seat (docs/bots.md: a program someone
+ * registered, whose name, unlike the server's bots', says nothing). */
+function outsideMark(s) {
+  return s.bot === "outside" ? h("span", { class: "outside-bot", text: " (bot)" }) : null;
 }
 
 /** Between hands without the breakdown (this page was opened or reloaded after the

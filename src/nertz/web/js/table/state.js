@@ -109,6 +109,7 @@ function applyEvent(st, e, now) {
       setPlace(t.seats[e.seat], e.partner, { name: e.name, bot: e.bot });
       setPerson(t.seats[e.seat], e.partner, e.person);
       setStandIn(t.seats[e.seat], e.partner, null); // a place changing hands has none
+      setInvited(t.seats[e.seat], e.partner, null); // taken: kept for a bot no more
       break;
     case "connected":
       if (e.connected) setPlace(t.seats[e.seat], e.partner, { connected: true });
@@ -208,6 +209,9 @@ function applyEvent(st, e, now) {
     case "host":
       t.host = e.seat === null ? null : { seat: e.seat, partner: e.partner ?? null };
       break;
+    case "invited": // the host keeps this free place for an outside bot, or no longer
+      setInvited(t.seats[e.seat], e.partner, e.name);
+      break;
     case "options":
       t.rules = e.rules; // the host's change, from the next deal on
       break;
@@ -283,6 +287,14 @@ function setStandIn(seat, partner, spec) {
   place.stand_in = spec;
   delete place.kept_until_ms; // kept for them while the bot plays: no release to count to
   delete place.bot_from_ms;
+}
+
+/** The outside bot (docs/bots.md) the host keeps a free place for (``invited``), or
+ * none (null). */
+function setInvited(seat, partner, name) {
+  const place = partner === undefined || !seat.partners ? seat : seat.partners[partner];
+  if (name) place.invited = name;
+  else delete place.invited;
 }
 
 /** A person away holds the place until ``kept_until_ms``, a bot playing it from

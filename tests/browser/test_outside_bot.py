@@ -1,0 +1,71 @@
+"""A person plays a match against an outside bot in Chromium (issue 28, "Done when"):
+the example bot of docs/bots.md, run from its code block, takes the other seat of a
+table that allows outside bots, plays its Nertz card and calls; the person sees it
+marked as a bot at the table, in the end panel and on the match's page."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from ..server.test_outside_bots import example_bot
+from .conftest import Console, Server
+from .helpers import TWO_ANN, TWO_BEN, wait_go
+
+ROBO = TWO_ANN
+"""The bot's seat: one Nertz card, the ace of hearts: it plays it and calls (R27)."""
+TESS = TWO_BEN
+"""The person's seat beside it."""
+
+
+def test_a_person_plays_a_match_against_an_outside_bot(
+    page: Page, server: Server, console: Console
+) -> None:
+    token = server.post("/api/bots", {"name": "Robo"})["token"]
+    made = server.post(
+        "/api/test/tables",
+        {
+            "layouts": [TESS, ROBO],
+            "seats": 2,
+            "countdown_ms": 300,
+            "outside_bots": True,
+            "options": {"match": "single"},
+        },
+    )
+    code = made["code"]
+    page.goto(f"{server.url}/t/{code}")
+    page.fill("#join-name", "Tess")
+    page.click("text=Take a seat")
+    expect(page.locator(".ready-btn")).to_be_visible()
+
+    ended: list[Any] = []  # the bot runs its own event loop, beside the page's
+
+    def run_the_bot() -> None:
+        play = example_bot()["play"]
+        ended.append(asyncio.run(asyncio.wait_for(play(server.url, code, token), 120)))
+
+    bot = threading.Thread(target=run_the_bot, daemon=True)
+    bot.start()
+    seating = page.locator(".panel.seating")
+    expect(seating).to_contain_text("Robo (bot)")  # marked while seating
+    page.click(".ready-btn")
+    wait_go(page)
+    opponent = page.locator(".opp-head", has_text="Robo")
+    expect(opponent).to_contain_text("bot")  # marked at the table
+    page.keyboard.press("t")  # the person turns the stock meanwhile (R21)
+    end = page.locator(".overlay .panel.hand-end")
+    expect(end).to_contain_text("Robo called Nertz!", timeout=30_000)
+    expect(end).to_contain_text("Robo (bot)")  # marked in the end panel
+    expect(page.locator(".status")).to_have_text("Match over")
+    bot.join(60)
+    assert ended and type(ended[0]).__name__ == "MatchOver", ended
+    assert ended[0].winners == (1,)
+    page.screenshot(path="/tmp/outside_bot_end.png")
+
+    assert server.get(f"/api/tables/{code}")["seats"][1]["bot"] == "outside"
+    finished = [m for m in server.get("/api/matches")["matches"] if m["code"] == code]
+    page.goto(f"{server.url}/matches/{finished[0]['match']}/1")  # the match's own page
+    expect(page.locator("body")).to_contain_text("Robo (bot)")
