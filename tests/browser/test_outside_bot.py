@@ -1,7 +1,8 @@
 """A person plays a match against an outside bot in Chromium (issue 28, "Done when"):
 the example bot of docs/bots.md, run from its code block, takes the other seat of a
 table that allows outside bots, plays its Nertz card and calls; the person sees it
-marked as a bot at the table, in the end panel and on the match's page."""
+marked as a bot at the table, in the end panel and on the match's page. A host invites
+a registered bot by name from the Host dialog to a table that allows none."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import threading
 from typing import Any
 
 from playwright.sync_api import Page, expect
+
+from nertz.client import join_as_bot
 
 from ..server.test_outside_bots import example_bot
 from .conftest import Console, Server
@@ -69,3 +72,34 @@ def test_a_person_plays_a_match_against_an_outside_bot(
     finished = [m for m in server.get("/api/matches")["matches"] if m["code"] == code]
     page.goto(f"{server.url}/matches/{finished[0]['match']}/1")  # the match's own page
     expect(page.locator("body")).to_contain_text("Robo (bot)")
+
+
+def test_the_host_invites_a_registered_bot_by_name_from_the_dialog(
+    page: Page, server: Server, console: Console
+) -> None:
+    token = server.post("/api/bots", {"name": "Gizmo"})["token"]
+    code = server.table([TESS, ROBO], bots={})  # outside bots not allowed here
+    page.goto(f"{server.url}/t/{code}")
+    page.fill("#join-name", "Tess")
+    page.click("text=Take a seat")
+    expect(page.locator(".host-line")).to_have_text("You are the host.")
+    page.locator(".overlay .host-open").click()
+    dialog = page.locator("dialog .host-panel")
+    expect(dialog).to_contain_text("Invite a bot")
+    dialog.locator(".host-invite-name").fill("Gizmo")
+    dialog.locator(".host-invite").click()
+    page.keyboard.press("Escape")
+    seating = page.locator(".panel.seating")
+    expect(seating).to_contain_text("kept for Gizmo (bot)")
+
+    joined: list[Any] = []
+
+    def the_bot_joins() -> None:
+        joined.append(asyncio.run(join_as_bot(server.url, code, token)))
+
+    bot = threading.Thread(target=the_bot_joins, daemon=True)
+    bot.start()
+    bot.join(30)
+    assert joined and joined[0]["seat"] == 1, joined
+    expect(seating).to_contain_text("Gizmo (bot)")
+    expect(seating).not_to_contain_text("kept for")

@@ -132,7 +132,7 @@ function seatingPanel(tv) {
           "li",
           {},
           h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
-          ` ${s.name || s.bot ? playedName(tv.st, s.seat) : "waiting for a player"}`,
+          ` ${s.name || s.bot ? playedName(tv.st, s.seat) : s.invited ? `kept for ${s.invited} (bot)` : "waiting for a player"}`,
           outsideMark(s),
           s.bot || s.ready
             ? " — ready"

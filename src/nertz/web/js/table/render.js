@@ -155,7 +155,7 @@ function seatBadges(tv, s, now) {
   const away = s.bot || !s.name ? null : awayText(tv, s, now);
   if (s.bot) badges.push("bot");
   else if (!s.name)
-    badges.push("waiting for a player"); // nobody sits here yet
+    badges.push(s.invited ? `kept for ${s.invited} (bot)` : "waiting for a player"); // nobody yet
   else if (!s.connected) badges.push(away || "away");
   if (s.takeover && !away) badges.push("bot playing");
   return badges.filter(Boolean).join(" · ");
