@@ -105,7 +105,21 @@ def test_a_wrong_or_revoked_token_is_refused_with_a_clear_error(server: str) -> 
     assert (missing.status, missing.code) == (401, "no_bot_token")
     # Only the bot's own token revokes it.
     assert refused(revoke_bot(server, "Robo", "x" * 32)).code == "bad_bot_token"
-    asyncio.run(revoke_bot(server, "robo", token))  # its name in any case
+
+    async def seated_then_revoked() -> list[Any]:
+        async with await Table.join(server, made["code"], token) as table:
+            await table.ready()
+            await revoke_bot(server, "robo", token)  # its name in any case
+            told = []
+            while not told or not isinstance(told[-1], Closed):
+                told.append(await table.next(timeout=30))
+            return told
+
+    told = asyncio.run(seated_then_revoked())  # a seated bot loses its place at once
+    assert [(u.code, u.reason) for u in told if isinstance(u, Problem)] == [
+        ("bot_revoked", "the bot Robo was revoked by its owner; its token is refused")
+    ]
+    assert get(f"{server}/api/tables/{made['code']}")["seats"][0]["name"] is None
     revoked = refused(join_as_bot(server, made["code"], token))
     assert (revoked.status, revoked.code) == (401, "bad_bot_token")
     assert "revoked" in revoked.reason

@@ -6,7 +6,8 @@
   client's address (``Limits.bots_per_day``, ``429 too_many_bots``). With the header
   ``X-Nertz-Device`` the device's hash is kept as the bot's owner beside the address's.
 * ``DELETE /api/bots/{name}`` with the bot's token (``Authorization: Bearer TOKEN``):
-  revoke it; the token is refused from then on, the name stays held.
+  revoke it; the token is refused from then on, the name stays held, and every place it
+  holds at a table is given up at once (its connection gets error ``bot_revoked``).
 * ``POST /api/bots/join`` ``{"table", "seat"?, "partner"?, "key"?}`` with the bot's
   token: the bot takes a place under its name, as a person's join does (the same
   quotas, the same answer ``{"code", "seat", "token", "ws"}`` plus ``"name"``). Only at a
@@ -113,6 +114,8 @@ def bots_routes(state: dict[str, Any]) -> list[BaseRoute]:
             )
         except RequestError as error:
             return error.response()
+        lobby: Lobby = state["lobby"]
+        lobby.revoked(name)  # its places, wherever it sits, are given up at once
         return JSONResponse({"name": name, "revoked": True})
 
     async def join(request: Request) -> Response:

@@ -33,7 +33,7 @@ from nertz.server.lobby.archive import Archived, finished_table
 from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from nertz.server.lobby.outside import OutsideBots
 from nertz.server.store.store import Store, StoredTable, TableCreated
-from nertz.server.table.commands import Join
+from nertz.server.table.commands import Join, Revoked
 from nertz.server.table.names import bot_given_name, is_bot_name
 from nertz.server.table.records import DealRecord, DiscardRecord
 from nertz.server.table.settings import Settings
@@ -541,6 +541,13 @@ class Lobby:
             entry.creator_sat &= not creator
             raise LobbyError(error[0], error[1], 409)
         return entry, place[0], place[1], token
+
+    def revoked(self, name: str) -> None:
+        """The outside bot ``name`` was revoked: every table where it holds a place (or
+        is invited to one) gives it up (``Revoked``)."""
+        for entry in self.tables.values():
+            if entry.table.knows_outside(name):
+                entry.actor.submit(Revoked(name))
 
     def open_tables(self) -> list[dict[str, Any]]:
         """Public tables with a free seat, or still waiting to start."""

@@ -15,7 +15,7 @@ from typing import Any
 from nertz.server.protocol import PROTOCOL_VERSION, ClientMessage
 from nertz.server.table.records import Record
 
-__all__ = ["Command", "Connect", "Disconnect", "Inbound", "Join", "Out", "Stage", "Wake"]
+__all__ = ["Command", "Connect", "Disconnect", "Inbound", "Join", "Out", "Revoked", "Stage", "Wake"]
 
 
 class Stage(StrEnum):
@@ -97,7 +97,15 @@ class WireTrip:
     round_trip_ms: float
 
 
-Command = Join | Connect | Disconnect | Inbound | Wake | WireTrip
+@dataclass(frozen=True, slots=True)
+class Revoked:
+    """The outside bot of this name was revoked by its owner (``http/bots_api.py``): its
+    places at the table are given up at once, as a host's ``remove`` does."""
+
+    name: str
+
+
+Command = Join | Connect | Disconnect | Inbound | Wake | WireTrip | Revoked
 
 
 @dataclass(slots=True)

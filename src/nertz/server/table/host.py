@@ -44,6 +44,7 @@ from nertz.server.table.bots import Bots
 from nertz.server.table.commands import Join, Stage
 from nertz.server.table.context import Actions, Place, TableContext
 from nertz.server.table.lifetimes import Lifetimes
+from nertz.server.table.names import name_key
 from nertz.server.table.partners import Partners
 from nertz.server.table.records import SeatRecord
 from nertz.server.table.seats import Seats
@@ -68,6 +69,9 @@ def bot_specs(bot: str) -> tuple[str, ...] | str:
         return str(error)
     return (bot,)
 
+
+_REMOVED = ErrorMsg("removed", "the host removed you from this table")
+"""What a person the host removed is told."""
 
 INVITED_NAME_MAX = 24
 """The longest name a person or a registered bot may have (the lobby's ``NAME_MAX``)."""
@@ -380,13 +384,28 @@ class Host:
             if self.ctx.stage is Stage.PLAYING:
                 self.bots.plan(place, now)
 
-    def _remove(self, place: Place, now: int) -> None:
-        """The person loses the place: their connection is told and closed, their token
-        stops working, and the place is free (a bot plays it meanwhile)."""
+    def revoked(self, name: str, now: int) -> None:
+        """The outside bot ``name`` was revoked: every place it holds here is given up
+        as if the host removed it (its connection is told why and closed, the seat
+        token stops working), and a place kept for it is kept no more."""
+        key = name_key(name)
+        for place in self.ctx.places:
+            if place.outside and name_key(place.name) == key:
+                why = f"the bot {place.name} was revoked by its owner; its token is refused"
+                self._remove(place, now, ErrorMsg("bot_revoked", why))
+            elif place.invited is not None and name_key(place.invited) == key:
+                place.invited = None
+                self.ctx.emit(
+                    InvitedEvent(seat=place.number, partner=self.ctx.partner_no(place), name=None)
+                )
+
+    def _remove(self, place: Place, now: int, told: ErrorMsg = _REMOVED) -> None:
+        """The person loses the place: their connection is told (``told``) and closed,
+        their token stops working, and the place is free (a bot plays it meanwhile)."""
         conn = place.conn
         if conn is not None:
-            self.ctx.send(conn, encode(ErrorMsg("removed", "the host removed you from this table")))
-            self.ctx.close(conn, "removed")
+            self.ctx.send(conn, encode(told))
+            self.ctx.close(conn, told.code)
             self.ctx.conns.pop(conn, None)
             place.conn = None
         self.actions.release(place, now)
