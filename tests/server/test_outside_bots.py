@@ -229,3 +229,17 @@ def test_a_bot_that_floods_is_refused_and_closed_like_any_client(server: str) ->
     assert "at most 20 a second" in limited.reason
     assert isinstance(updates[-1], Closed) and "rate limit" in updates[-1].reason
     assert not any(isinstance(u, Problem) and u.code == "bad_token" for u in updates)
+
+
+def test_an_outside_bots_place_is_marked_after_a_restart(tmp_path: Path) -> None:
+    with serve(tmp_path) as port:
+        server = f"http://127.0.0.1:{port}"
+        token = asyncio.run(register_bot(server, "Robo"))
+        made = asyncio.run(create_table(server, bots=EXPERTS, outside_bots=True))
+        asyncio.run(join_as_bot(server, made["code"], token))
+    with serve(tmp_path) as port:  # the same database: the table is restored
+        server = f"http://127.0.0.1:{port}"
+        seat = get(f"{server}/api/tables/{made['code']}")["seats"][0]
+        assert (seat["name"], seat["bot"]) == ("Robo", "outside")
+        # The name is still held after the restart.
+        assert refused(register_bot(server, "Robo")).code == "name_held"
