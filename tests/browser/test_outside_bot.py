@@ -103,3 +103,5 @@ def test_the_host_invites_a_registered_bot_by_name_from_the_dialog(
     assert joined and joined[0]["seat"] == 1, joined
     expect(seating).to_contain_text("Gizmo (bot)")
     expect(seating).not_to_contain_text("kept for")
+    # Unlike the server's bots, an outside bot is ready only once it says so.
+    expect(seating).not_to_contain_text("Gizmo (bot) — ready")

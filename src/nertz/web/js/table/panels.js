@@ -11,7 +11,7 @@ import { hostLine } from "./host.js";
 import { canInvite, showInvite } from "./invite.js";
 import { awayLine, nextHandText, ticking } from "./lifetimes.js";
 import { handInMatch, hostStartLine, playAgainLine, seriesTable } from "./series.js";
-import { myPlace, playedName } from "./state.js";
+import { myPlace, playedName, serverBot } from "./state.js";
 
 /** The panel over the table, if any: the seating before the first deal, the breakdown
  * of the hand just over (R29, R30), the totals between hands, the match's end (R32).
@@ -134,7 +134,7 @@ function seatingPanel(tv) {
           h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
           ` ${s.name || s.bot ? playedName(tv.st, s.seat) : s.invited ? `kept for ${s.invited} (bot)` : "waiting for a player"}`,
           outsideMark(s),
-          s.bot || s.ready
+          serverBot(s) || s.ready
             ? " — ready"
             : s.name
               ? s.connected

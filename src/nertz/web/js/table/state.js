@@ -136,10 +136,10 @@ function applyEvent(st, e, now) {
       st.handEnd = null;
       for (const s of t.seats) {
         if (s.partners) {
-          for (const p of s.partners) p.ready = !!p.bot;
+          for (const p of s.partners) p.ready = serverBot(p);
           Object.assign(s, seatFromPlaces(s.partners));
           s.holding = [null, null];
-        } else s.ready = !!s.bot;
+        } else s.ready = serverBot(s);
       }
       break;
     case "go":
@@ -289,6 +289,12 @@ function setStandIn(seat, partner, spec) {
   delete place.bot_from_ms;
 }
 
+/** Whether the server's own bot holds a place (always ready); an outside bot
+ * (docs/bots.md) says ready itself, as a person does. */
+export function serverBot(p) {
+  return !!p.bot && p.bot !== "outside";
+}
+
 /** The outside bot (docs/bots.md) the host keeps a free place for (``invited``), or
  * none (null). */
 function setInvited(seat, partner, name) {
@@ -316,8 +322,8 @@ export function seatFromPlaces(places) {
   return {
     name: names.length ? names.join(" & ") : null,
     bot: places.every((p) => p.bot) ? places.map((p) => p.bot).join("+") : null,
-    connected: taken.length > 0 && taken.every((p) => p.connected || p.bot),
-    ready: places.every((p) => p.ready || p.bot),
+    connected: taken.length > 0 && taken.every((p) => p.connected || serverBot(p)),
+    ready: places.every((p) => p.ready || serverBot(p)),
     takeover: places.some((p) => p.takeover),
   };
 }
