@@ -17,20 +17,20 @@ from nertz.client.table import (
     Table,
     Update,
 )
-from nertz.client.view import apply, engine_event
+from nertz.client.view import KeptView, engine_event
 
 __all__ = [
     "ClientError",
     "Closed",
     "Dealt",
     "HandOver",
+    "KeptView",
     "MatchOver",
     "Problem",
     "Refusal",
     "Seen",
     "Table",
     "Update",
-    "apply",
     "create_table",
     "engine_event",
     "join_as_bot",

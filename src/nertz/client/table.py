@@ -3,7 +3,7 @@ joins with its token, then reads the table as ``Update`` values and sends moves 
 engine's notation, each answered by ``None`` (accepted) or a ``Refusal`` value.
 
 A reader task takes every server message as it comes: events are applied to the seat's
-view (``view.apply``) in version order (a gap asks for a full ``state``), acks and
+view (``view.KeptView``) in version order (a gap asks for a full ``state``), acks and
 refusals answer the ``play`` that is waiting for them, and everything a bot acts on is
 queued for ``next``."""
 
@@ -24,7 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from nertz.client.http import join_as_bot
-from nertz.client.view import apply, engine_event
+from nertz.client.view import KeptView, engine_event
 from nertz.engine import Event, Started
 from nertz.server.protocol import (
     PROTOCOL_VERSION,
@@ -136,8 +136,7 @@ class Table:
     def __init__(self, socket: ClientConnection, code: str, seat: int, name: str) -> None:
         self.socket = socket
         self.code, self.seat, self.name = code, seat, name
-        self.view: dict[str, Any] | None = None
-        """The seat's view now (None off a hand), every event applied."""
+        self._kept: KeptView | None = None
         self.table: dict[str, Any] = {}
         """The table as the last ``state`` showed it (seats, rules, totals...)."""
         self.stage = "seating"
@@ -178,6 +177,12 @@ class Table:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The seat's view now (the engine's ``view``; None before the first deal), every
+        event applied."""
+        return None if self._kept is None else self._kept.view
 
     @property
     def playing(self) -> bool:
@@ -289,10 +294,10 @@ class Table:
             self._clock = (message.now_ms, time.monotonic())
         if message.seat is not None:
             self.seat = message.seat
-        self.view = None if message.view is None else copy.deepcopy(message.view)
-        if self.view is not None:
+        self._kept = None if message.view is None else KeptView(copy.deepcopy(message.view))
+        if message.view is not None:
             totals = tuple(message.table["totals"])
-            self._updates.put_nowait(Dealt(message.table["hand"], self.view, totals))
+            self._updates.put_nowait(Dealt(message.table["hand"], message.view, totals))
 
     def _event(self, message: EventMsg) -> None:
         if message.v <= self.version:
@@ -304,10 +309,11 @@ class Table:
         self.version = message.v
         e = message.e
         if isinstance(e, DealtEvent):
-            self.view = {**copy.deepcopy(e.table), "you": self.seat}
+            dealt = {**e.table, "you": self.seat}
+            self._kept = KeptView(copy.deepcopy(dealt))
             self.stage = "countdown"
             totals = tuple(self.table.get("totals", ()))
-            self._updates.put_nowait(Dealt(e.hand, self.view, totals))
+            self._updates.put_nowait(Dealt(e.hand, dealt, totals))
         elif isinstance(e, HandEndEvent):
             self.stage = "between"
             self.table["totals"] = e.totals
@@ -324,8 +330,9 @@ class Table:
             event = engine_event(e)
             if event is None:
                 return
-            if self.view is not None:
-                apply(self.view, event)
+            if self._kept is not None and self._kept.apply(event):
+                self.version = 1 << 62  # the view lost track: nothing more until a state
+                asyncio.get_running_loop().create_task(self.resync())
             if type(event) is Started:
                 self.stage = "playing"
                 self._clock = (event.at_ms, time.monotonic())
