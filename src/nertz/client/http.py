@@ -25,7 +25,9 @@ class ClientError(Exception):
         self.code, self.reason, self.status = code, reason, status
 
 
-def _call(method: str, url: str, body: dict[str, Any] | None, token: str | None) -> dict[str, Any]:
+def _call(
+    method: str, url: str, body: dict[str, Any] | None, token: str | None, hops: int = 2
+) -> dict[str, Any]:
     headers = {"Content-Type": "application/json"}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"  # a header, never the URL
@@ -36,6 +38,9 @@ def _call(method: str, url: str, body: dict[str, Any] | None, token: str | None)
             out: dict[str, Any] = json.loads(answer.read() or b"{}")
             return out
     except urllib.error.HTTPError as error:
+        where = error.headers.get("Location")
+        if error.code in (307, 308) and where and hops:  # a cluster: the table's node
+            return _call(method, urllib.parse.urljoin(url, where), body, token, hops - 1)
         try:
             said = json.loads(error.read())
         except ValueError:
@@ -74,10 +79,11 @@ async def join_as_bot(
     server: str, code: str, token: str, seat: int | None = None, key: str | None = None
 ) -> dict[str, Any]:
     """Take a place at table ``code`` as the bot whose token this is
-    (``POST /api/bots/join``): ``{"code", "seat", "token", "ws", "name"}``."""
-    body: dict[str, Any] = {"table": code}
+    (``POST /api/tables/{code}/bot``): ``{"code", "seat", "token", "ws", "name"}``."""
+    body: dict[str, Any] = {}
     if seat is not None:
         body["seat"] = seat
     if key is not None:
         body["key"] = key
-    return await request("POST", f"{server}/api/bots/join", body, token)
+    where = urllib.parse.quote(code, safe="")
+    return await request("POST", f"{server}/api/tables/{where}/bot", body, token)

@@ -8,10 +8,11 @@
 * ``DELETE /api/bots/{name}`` with the bot's token (``Authorization: Bearer TOKEN``):
   revoke it; the token is refused from then on, the name stays held, and every place it
   holds at a table is given up at once (its connection gets error ``bot_revoked``).
-* ``POST /api/bots/join`` ``{"table", "seat"?, "partner"?, "key"?}`` with the bot's
-  token: the bot takes a place under its name, as a person's join does (the same
-  quotas, the same answer ``{"code", "seat", "token", "ws"}`` plus ``"name"``). Only at a
-  table that allows outside bots (``outside_bots``) or in a place the host invited it
+* ``POST /api/tables/{code}/bot`` ``{"seat"?, "partner"?, "key"?}`` with the bot's
+  token (under the table's path, so a cluster routes it to the table's node): the bot
+  takes a place under its name, as a person's join does (the same quotas, the same
+  answer ``{"code", "seat", "token", "ws"}`` plus ``"name"``). Only at a table that
+  allows outside bots (``outside_bots``) or in a place the host invited it
   to by name (``409 no_outside_bots``). Then it plays like any client: ``/ws``, hello
   with the seat token, every limit of a connection.
 
@@ -50,10 +51,9 @@ class Register(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class BotJoin(msgspec.Struct, forbid_unknown_fields=True):
-    """``POST /api/bots/join``: the table's code (or a private table's invite as
-    ``key``), and optionally the place, as a person's join."""
+    """``POST /api/tables/{code}/bot``: optionally the place, and a private table's
+    invite as ``key``, as a person's join."""
 
-    table: str
     seat: int | None = None
     partner: int | None = None
     key: str | None = None
@@ -125,10 +125,9 @@ def bots_routes(state: dict[str, Any]) -> list[BaseRoute]:
         refusal = refusal or await shared_rate(state, "joins", address)
         if refusal is not None:
             return refused(refusal)
-        code = ""
+        code = request.path_params["code"]
         try:
             body = await decode_body(request, BotJoin, "join")
-            code = body.table
             bot: OutsideBot = await asyncio.to_thread(registry().by_token, bot_token(request))
             lobby: Lobby = state["lobby"]
             entry, seat, partner, token = await lobby.join(
@@ -152,6 +151,6 @@ def bots_routes(state: dict[str, Any]) -> list[BaseRoute]:
 
     return [
         Route("/api/bots", register, methods=["POST"]),
-        Route("/api/bots/join", join, methods=["POST"]),
+        Route("/api/tables/{code}/bot", join, methods=["POST"]),
         Route("/api/bots/{name}", revoke, methods=["DELETE"]),
     ]
