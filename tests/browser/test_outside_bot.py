@@ -105,3 +105,18 @@ def test_the_host_invites_a_registered_bot_by_name_from_the_dialog(
     expect(seating).not_to_contain_text("kept for")
     # Unlike the server's bots, an outside bot is ready only once it says so.
     expect(seating).not_to_contain_text("Gizmo (bot) — ready")
+
+
+def test_the_home_page_makes_a_table_that_allows_outside_bots_when_asked(
+    page: Page, server: Server, console: Console
+) -> None:
+    page.goto(server.url)
+    allowed = page.locator('#create input[name="outside_bots"]')
+    expect(allowed).not_to_be_checked()  # off unless the host chooses it
+    page.fill("#name", "Pat")
+    allowed.check()
+    page.click("text=Create table and sit down")
+    page.wait_for_url("**/t/*")
+    code = page.url.split("/t/")[1].split("?")[0]
+    key = page.url.split("key=")[1].split("#")[0]
+    assert server.get(f"/api/tables/{code}?key={key}")["outside_bots"] is True
