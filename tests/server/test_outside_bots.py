@@ -189,7 +189,23 @@ def test_a_table_seats_outside_bots_only_if_allowed_or_invited(server: str) -> N
             while True:
                 said = json.loads(await ws.recv())
                 if said.get("type") == "event" and said["e"]["k"] == "seat":
-                    return joined, said["e"]
+                    seat = said["e"]
+                    break
+            async with websockets.connect(server.replace("http", "ws") + "/ws") as robo:
+                hello = {"type": "hello", "table": made["code"], "token": joined["token"]}
+                await robo.send(json.dumps(hello))
+                while True:  # the bot is here: the host tries to pass it the role
+                    said = json.loads(await ws.recv())
+                    if said.get("type") == "event" and said["e"]["k"] == "connected":
+                        break
+                # A bot is never the host (it cannot read the host's dialog).
+                await ws.send(json.dumps({"type": "host", "do": "pass", "seat": 2}))
+                while True:
+                    said = json.loads(await ws.recv())
+                    if said.get("type") == "error":
+                        assert said["code"] == "host_refused", said
+                        assert "Robo is a bot" in said["reason"]
+                        return joined, seat
 
     joined, seat_event = asyncio.run(invite_and_join())
     assert joined["seat"] == 2 and joined["name"] == "Robo"

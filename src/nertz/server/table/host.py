@@ -217,6 +217,8 @@ class Host:
             target = self._person_at(action.seat, action.partner)
             if isinstance(target, str):
                 refusal = target
+            elif target.outside:
+                refusal = f"{target.name} is a bot: the host role goes to a person"
             elif target.conn is None:
                 refusal = "the host role goes to someone who is here"
             else:
