@@ -21,6 +21,7 @@ from nertz.server.chat_wire import ChatIn, ChatLine, ChatOut
 __all__ = [
     "CLIENT_TYPES",
     "MAX_MESSAGE_BYTES",
+    "OUTSIDE_BOT",
     "PROTOCOL_VERSION",
     "Ack",
     "Again",
@@ -44,6 +45,7 @@ __all__ = [
     "HoldMsg",
     "Host",
     "HostEvent",
+    "InvitedEvent",
     "JokerStayedEvent",
     "Leave",
     "LessonEvent",
@@ -83,6 +85,11 @@ __all__ = [
 PROTOCOL_VERSION = 7
 """Bumped whenever a message changes shape: docs/protocol.md says what each version
 changed (7: practice tables, the host's wait, invites, lifetimes, chat)."""
+
+OUTSIDE_BOT = "outside"
+"""A seat's ``bot`` (in the table, the ``seat`` event and a match's players) when an
+outside bot holds it: a program registered at ``POST /api/bots`` that plays over its
+own connection. Every page marks it a bot, as it marks the server's."""
 
 MAX_MESSAGE_BYTES = 4096
 """Client messages longer than this are refused unread (``too_big``)."""
@@ -185,9 +192,10 @@ class Host(_Client, tag="host", frozen=True):
     """A host action (``host.py``): ``start`` now (empty places to ``bot``), a ``bot``
     standing in for the person away at ``seat`` (``partner``) and ``bot_off`` to take it
     out, ``remove`` that person, ``pass`` the host role to them, change ``options``
-    between matches (as text, like the lobby's)."""
+    between matches (as text, like the lobby's), ``invite`` the outside bot named
+    ``bot`` to the free place at ``seat`` (``partner``; without ``bot``: no longer)."""
 
-    do: Literal["start", "bot", "bot_off", "remove", "pass", "options"]
+    do: Literal["start", "bot", "bot_off", "remove", "pass", "options", "invite"]
     seat: int | None = None
     partner: int | None = None
     bot: Short | None = None
@@ -414,6 +422,15 @@ class HostEvent(_Event, tag="host", kw_only=True, frozen=True):
     partner: int | None = None
 
 
+class InvitedEvent(_Event, tag="invited", kw_only=True, frozen=True):
+    """The host keeps the free place at ``seat`` (``partner``) for the outside bot
+    ``name`` (null: no longer): only that bot may take it (docs/bots.md)."""
+
+    seat: int
+    partner: int | None = None
+    name: str | None
+
+
 class OptionsEvent(_Event, tag="options", kw_only=True, frozen=True):
     """The host changed options between matches: ``changed`` (name -> new value) and
     every option now in force, ``rules``; they hold from the next deal."""
@@ -483,6 +500,7 @@ TableEvent = (
     | NextMatchEvent
     | HostEvent
     | OptionsEvent
+    | InvitedEvent
     | ReadyByEvent
     | ClosedEvent
     | ResumedEvent

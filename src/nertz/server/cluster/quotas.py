@@ -31,6 +31,7 @@ RATES: dict[str, tuple[str, int, str]] = {
     "joins": ("joins_per_minute", 60, "joins a minute"),
     "sheets": ("sheets_per_hour", 3600, "new score sheets an hour"),
     "devices": ("devices_per_hour", 3600, "new browsers an hour"),
+    "bots": ("bots_per_day", 86_400, "new bots a day"),
     "histories": ("histories_per_minute", 60, "histories and match pages a minute"),
     "misses": ("misses_per_minute", 60, "unknown codes or wrong invites a minute"),
 }

@@ -98,6 +98,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     devices_per_hour: int = 20
     """New device identities (a browser's first seat, ``devices.py``) from one address,
     an hour (a burst of as many): one a browser, so a household never meets it."""
+    bots_per_day: int = 10
+    """Outside bots registered from one address, a day (a burst of as many;
+    ``POST /api/bots``): each holds a name for good, so a script cannot hoard names."""
     histories_per_minute: int = 30
     """A player's history (``GET /api/me``) and its match pages asked for by one address,
     a minute (a burst of as many): a page shows one; each reads every match of a device
@@ -252,6 +255,7 @@ class Quotas:
         self._misses = _Buckets(limits.misses_per_minute / 60, limits.misses_per_minute, clock)
         self._sheets = _Buckets(limits.sheets_per_hour / 3600, limits.sheets_per_hour, clock)
         self._devices = _Buckets(limits.devices_per_hour / 3600, limits.devices_per_hour, clock)
+        self._bots = _Buckets(limits.bots_per_day / 86_400, limits.bots_per_day, clock)
         per_minute = limits.histories_per_minute
         self._histories = _Buckets(per_minute / 60, per_minute, clock)
         self._states = _Buckets(limits.address_states_per_s, 4 * limits.address_states_per_s, clock)
@@ -404,6 +408,14 @@ class Quotas:
             self._devices.take(address),
             "too_many_devices",
             f"at most {self.limits.devices_per_hour} new browsers an hour from one address",
+        )
+
+    def bot(self, address: str) -> Refusal | None:
+        """May ``address`` register one more outside bot?"""
+        return _slow_down(
+            self._bots.take(address),
+            "too_many_bots",
+            f"at most {self.limits.bots_per_day} new bots a day from one address",
         )
 
     def history(self, address: str) -> Refusal | None:

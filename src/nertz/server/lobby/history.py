@@ -30,6 +30,7 @@ from sqlalchemy import Engine, select
 from nertz.bots import bot_name, parse_places
 from nertz.engine import duplicate_scores, duplicate_totals
 from nertz.server.lobby.devices import DevicePlace, Devices
+from nertz.server.protocol import OUTSIDE_BOT
 from nertz.server.store.schema import (
     events_t,
     hand_races_t,
@@ -112,8 +113,9 @@ class _Table:
         out: dict[int, list[str]] = {}
         for place in sorted(match.players, key=lambda p: (p["seat"], p["partner"])):
             out.setdefault(place["seat"], [])
-            if place["name"]:
-                out[place["seat"]].append(place["name"])
+            if place["name"]:  # an outside bot is marked: its name says nothing
+                mark = " (bot)" if place.get("bot") == OUTSIDE_BOT else ""
+                out[place["seat"]].append(place["name"] + mark)
         before = self.names(match.hands[-1])  # a seat nobody held at the end
         return [" & ".join(out.get(seat, [])) or name for seat, name in enumerate(before)]
 

@@ -31,8 +31,9 @@ from nertz.server.door.requests import RequestError
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
 from nertz.server.lobby.archive import Archived, finished_table
 from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, watch_key
+from nertz.server.lobby.outside import OutsideBots
 from nertz.server.store.store import Store, StoredTable, TableCreated
-from nertz.server.table.commands import Join
+from nertz.server.table.commands import Join, Revoked
 from nertz.server.table.names import bot_given_name, is_bot_name
 from nertz.server.table.records import DealRecord, DiscardRecord
 from nertz.server.table.settings import Settings
@@ -86,6 +87,7 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     countdown_ms: int | None = None
     next_hand_s: int | None = None
     host_start_s: int | None = None
+    outside_bots: bool | None = None
 
 
 _SETTINGS = (
@@ -96,6 +98,7 @@ _SETTINGS = (
     "reconnect_s",
     "host_start_s",
     "ready_s",
+    "outside_bots",
 )
 """The settings a request passes on as it gives them (``seats`` and ``bots`` are read)."""
 
@@ -303,6 +306,8 @@ class Lobby:
         """Code to its table's rules and what they change, as ``open_tables`` last saw."""
         self._retiring: set[asyncio.Task[None]] = set()
         """Retirements under way (kept so the loop does not drop them half done)."""
+        self.outside = OutsideBots(store.engine) if store else None
+        """The registered outside bots and the names they hold (``outside.py``)."""
 
     def restore(self) -> int:
         """Resume every unfinished match from the store (call inside the event loop)."""
@@ -494,11 +499,14 @@ class Lobby:
         host_token: str | None = None,
         address: str | None = None,
         person: str | None = None,
+        outside: bool = False,
     ) -> tuple[Entry, int, int, str]:
         """Take a seat: returns the table, the seat number, the place in it (the
         partner, R40; 0 without partnerships) and the seat token. ``host_token`` (or a
         join from the creator's ``address``) seats the creator (``keep_for_creator``).
-        ``person`` is who sits down (``devices.person_id``), for muting."""
+        ``person`` is who sits down (``devices.person_id``), for muting. ``outside``: a
+        registered outside bot sits down under its name (``http/bots_api.py``); anyone
+        else may not sit under a name a bot holds (``outside.py``)."""
         entry = self.find(code)
         if not entry.key_ok(key):
             if entry.watch_ok(key):
@@ -510,15 +518,40 @@ class Lobby:
                 )
             raise LobbyError("private_table", "this table is private: use its link", 403)
         clean = player_name(name)
+        if not outside and self.outside is not None:
+            held = await asyncio.to_thread(self.outside.holder, clean)
+            if held is not None:
+                raise LobbyError(
+                    "bot_name",
+                    f"{clean!r} looks like {held[1]!r}, the name of a registered {held[0]}; "
+                    "choose another so everyone can tell people from bots",
+                )
+        # A bot from the address that made the table is that program's own (it created
+        # and joins): it takes the place kept for the creator, but is never host.
         creator = self._creator(entry, host_token, address)
         entry.creator_sat |= creator  # at once: a second join meanwhile is not the creator
         token = secrets.token_urlsafe(24)
-        joining = Join(clean, hash_secret(token), seat, partner, person=person, creator=creator)
+        joining = Join(
+            clean,
+            hash_secret(token),
+            seat,
+            partner,
+            person=person,
+            creator=creator,
+            outside=outside,
+        )
         place, error = await entry.actor.request(joining)
         if error is not None:
             entry.creator_sat &= not creator
             raise LobbyError(error[0], error[1], 409)
         return entry, place[0], place[1], token
+
+    def revoked(self, name: str) -> None:
+        """The outside bot ``name`` was revoked: every table where it holds a place (or
+        is invited to one) gives it up (``Revoked``)."""
+        for entry in self.tables.values():
+            if entry.table.knows_outside(name):
+                entry.actor.submit(Revoked(name))
 
     def open_tables(self) -> list[dict[str, Any]]:
         """Public tables with a free seat, or still waiting to start."""

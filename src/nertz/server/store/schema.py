@@ -24,6 +24,7 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "add_outside_column",
     "add_partner_column",
     "add_play_times",
     "add_players_column",
@@ -31,6 +32,7 @@ __all__ = [
     "add_sqlite_columns",
     "add_until_column",
     "add_watch_column",
+    "bots_t",
     "chat_t",
     "device_places_t",
     "devices_t",
@@ -41,6 +43,7 @@ __all__ = [
     "inputs_t",
     "matches_t",
     "metadata",
+    "names_t",
     "seats_t",
     "series_t",
     "sqlite_pragmas",
@@ -73,6 +76,9 @@ seats_t = Table(
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), index=True),
     Column("bot", String(40)),
+    # An outside bot's place (a program registered at ``POST /api/bots``, bots_api.py):
+    # marked as a bot on every page, though no server bot plays it.
+    Column("outside", Boolean, nullable=False, server_default="0"),
 )
 matches_t = Table(
     "matches",
@@ -148,6 +154,30 @@ devices_t = Table(  # a browser's identity: the SHA-256 of its secret, never the
     Column("created", Float, nullable=False),
     Column("seen", Float, nullable=False),
 )
+names_t = Table(  # every name held for good: no two share one, nobody sits under it
+    "names",
+    metadata,
+    # The name's key (``names.name_key``: NFKC, case and look-alikes folded), so two
+    # names that look the same are one name.
+    Column("key", String(128), primary_key=True),
+    Column("name", String(64), nullable=False),  # as it was given
+    Column("kind", String(16), nullable=False),  # "bot" (later "device", "account")
+    Column("owner", String(64), nullable=False),  # the id of its holder of that kind
+    Column("created", Float, nullable=False),
+)
+bots_t = Table(  # outside bots (lobby/outside.py): only the token's SHA-256, never the token
+    "bots",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("created", Float, nullable=False),
+    Column("revoked", Float),  # when its owner revoked it (null: in use)
+    # Who registered it: the SHA-256 of their address (and device, if any), for quotas
+    # and abuse reports, never the address itself.
+    Column("owner_address", String(64), nullable=False, index=True),
+    Column("owner_device", String(64)),
+)
 device_places_t = Table(  # each place a device took: from which hand of the table it held it
     "device_places",
     metadata,
@@ -194,6 +224,7 @@ def add_sqlite_columns(engine: Engine) -> None:
     add_until_column(engine)
     add_play_times(engine)
     add_players_column(engine)
+    add_outside_column(engine)
 
 
 def add_until_column(engine: Engine) -> None:
@@ -281,6 +312,17 @@ def add_players_column(engine: Engine) -> None:
         return
     with engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE series ADD COLUMN players TEXT")
+
+
+def add_outside_column(engine: Engine) -> None:
+    """A database made before outside bots: ``seats`` gains ``outside`` (false for every
+    place kept)."""
+    if "seats" not in inspect(engine).get_table_names():
+        return
+    if "outside" in {c["name"] for c in inspect(engine).get_columns("seats")}:
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE seats ADD COLUMN outside BOOLEAN NOT NULL DEFAULT 0")
 
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

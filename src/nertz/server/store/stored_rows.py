@@ -33,7 +33,9 @@ def read_records(conn: Connection, table_ids: Sequence[str]) -> dict[str, list[R
 def _read(conn: Connection, ids: list[str]) -> dict[str, list[Record]]:
     records: dict[str, list[Record]] = {t: [] for t in ids}
     for s in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(ids))):
-        records[s.table_id].append(SeatRecord(s.seat, s.name, s.token_hash, s.bot, s.partner))
+        records[s.table_id].append(
+            SeatRecord(s.seat, s.name, s.token_hash, s.bot, s.partner, bool(s.outside))
+        )
     inputs: dict[tuple[str, int], list[Any]] = {}
     for i in conn.execute(
         select(inputs_t)

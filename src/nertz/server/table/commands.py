@@ -15,7 +15,7 @@ from typing import Any
 from nertz.server.protocol import PROTOCOL_VERSION, ClientMessage
 from nertz.server.table.records import Record
 
-__all__ = ["Command", "Connect", "Disconnect", "Inbound", "Join", "Out", "Stage", "Wake"]
+__all__ = ["Command", "Connect", "Disconnect", "Inbound", "Join", "Out", "Revoked", "Stage", "Wake"]
 
 
 class Stage(StrEnum):
@@ -47,6 +47,9 @@ class Join:
     creator: bool = False
     """The person who made the table (``Lobby.keep_for_creator``): they take the place
     kept for them, and are the host whatever the order of joins."""
+    outside: bool = False
+    """An outside bot sits down (its registered ``name``; ``http/bots_api.py``): only
+    at a table that allows outside bots, or in a place the host invited it to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +97,15 @@ class WirePong:
     t: int
 
 
-Command = Join | Connect | Disconnect | Inbound | Wake | WirePong
+@dataclass(frozen=True, slots=True)
+class Revoked:
+    """The outside bot of this name was revoked by its owner (``http/bots_api.py``): its
+    places at the table are given up at once, as a host's ``remove`` does."""
+
+    name: str
+
+
+Command = Join | Connect | Disconnect | Inbound | Wake | WirePong | Revoked
 
 
 @dataclass(slots=True)

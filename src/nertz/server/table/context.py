@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, Protocol
 
 from nertz.bots import Driver
 from nertz.engine import Deal, Hand, Holds, Match, Move, Rules
-from nertz.server.protocol import ErrorMsg, EventMsg, Refused, TableEvent, encode
+from nertz.server.protocol import OUTSIDE_BOT, ErrorMsg, EventMsg, Refused, TableEvent, encode
 from nertz.server.table.commands import Out, Stage
 from nertz.server.table.records import EventRecord, Record
 from nertz.server.table.settings import Settings
@@ -58,20 +58,34 @@ class Place:
     ``host.py``): it plays the place in their name, and the place is kept for them
     (never released) until they come back or the host takes the bot out."""
 
+    outside: bool = False
+    """The place of an outside bot (a program registered at ``POST /api/bots``): it
+    plays over its own connection like a person, and every page marks it a bot
+    (``bot`` is ``OUTSIDE_BOT`` in what everyone sees). Never the host."""
+    invited: str | None = None
+    """A free place the host keeps for the outside bot of this name (``host.py``)."""
+
     @property
     def taken(self) -> bool:
         return self.bot is not None or self.token_hash is not None
+
+    @property
+    def shown_bot(self) -> str | None:
+        """What everyone sees as this place's bot: its spec, ``OUTSIDE_BOT`` for an
+        outside bot's, else None (a person's, or nobody's)."""
+        return OUTSIDE_BOT if self.outside else self.bot
 
     def public(self) -> dict[str, Any]:
         return {
             "seat": self.number,
             "name": self.name or None,
-            "bot": self.bot,
+            "bot": self.shown_bot,
             "connected": self.bot is not None or self.conn is not None,
             "ready": self.ready or self.bot is not None,
             "takeover": self.bot is None and self.driver is not None,
             **({"person": self.person} if self.person else {}),
             **({"stand_in": self.stand_in} if self.stand_in is not None else {}),
+            **({"invited": self.invited} if self.invited is not None else {}),
         }
 
 

@@ -33,6 +33,7 @@ from nertz.server.protocol import (
     ConnectedEvent,
     ErrorMsg,
     HostEvent,
+    InvitedEvent,
     OptionsEvent,
     SeatEvent,
     TakeoverEvent,
@@ -43,6 +44,7 @@ from nertz.server.table.bots import Bots
 from nertz.server.table.commands import Join, Stage
 from nertz.server.table.context import Actions, Place, TableContext
 from nertz.server.table.lifetimes import Lifetimes
+from nertz.server.table.names import name_key
 from nertz.server.table.partners import Partners
 from nertz.server.table.records import SeatRecord
 from nertz.server.table.seats import Seats
@@ -66,6 +68,13 @@ def bot_specs(bot: str) -> tuple[str, ...] | str:
     except ValueError as error:
         return str(error)
     return (bot,)
+
+
+_REMOVED = ErrorMsg("removed", "the host removed you from this table")
+"""What a person the host removed is told."""
+
+INVITED_NAME_MAX = 24
+"""The longest name a person or a registered bot may have (the lobby's ``NAME_MAX``)."""
 
 
 class Host:
@@ -119,6 +128,10 @@ class Host:
         if joined[0] is None:
             return joined
         index = self.ctx.places.index(self.ctx.place(*joined[0]))
+        if command.outside:  # a program is never the host: it cannot read the host's dialog
+            if command.creator:
+                self.kept = None  # the program that made the table sat its own bot
+            return joined
         if command.creator:
             self.kept = None
             if self.host != index:
@@ -145,7 +158,7 @@ class Host:
         people = [
             i
             for i, p in enumerate(self.ctx.places)
-            if p is not place and p.bot is None and p.token_hash is not None
+            if p is not place and p.bot is None and p.token_hash is not None and not p.outside
         ]
         here = [i for i in people if self.ctx.places[i].conn is not None]
         chosen: list[int | None] = [*here, *people, None]
@@ -204,6 +217,8 @@ class Host:
             target = self._person_at(action.seat, action.partner)
             if isinstance(target, str):
                 refusal = target
+            elif target.outside:
+                refusal = f"{target.name} is a bot: the host role goes to a person"
             elif target.conn is None:
                 refusal = "the host role goes to someone who is here"
             else:
@@ -230,12 +245,37 @@ class Host:
                 refusal = target
             else:
                 self._remove(target, now)
+        elif action.do == "invite":
+            refusal = self._invite(action.seat, action.partner, action.bot)
         elif action.do == "options":
             if not self.lifetimes.may_change(conn, index, now):  # lifetimes.py: stored, so bounded
                 return
             refusal = self._change_options(action.options or {})
         if refusal is not None:
             self.ctx.error(conn, "host_refused", refusal)
+
+    def _invite(self, seat: int | None, partner: int | None, name: str | None) -> str | None:
+        """Keep the free place at ``seat`` (``partner``) for the outside bot ``name``
+        (None: keep it no longer). Only a registered bot can take it (its join brings
+        its token, ``http/bots_api.py``), whatever the table's ``outside_bots``."""
+        if seat is None or not 0 <= seat < self.ctx.settings.seats:
+            return f"there is no seat {seat} at this table"
+        if not 0 <= (partner or 0) < self.ctx.per_seat:
+            return f"seat {seat} has no place {partner}"
+        place = self.ctx.place(seat, partner or 0)
+        if place.taken:
+            return f"seat {seat} is taken: invite a bot to a free place"
+        if self.kept is not None and self.ctx.places[self.kept] is place:
+            return f"seat {seat} is kept for the person who made the table"
+        if name is not None:
+            name = " ".join(name.split())
+            if not 1 <= len(name) <= INVITED_NAME_MAX:
+                return f"a bot's name is 1 to {INVITED_NAME_MAX} characters"
+        if name == place.invited:
+            return f"seat {seat} is kept for {name} already" if name else "nobody is invited there"
+        place.invited = name
+        self.ctx.emit(InvitedEvent(seat=seat, partner=self.ctx.partner_no(place), name=name))
+        return None
 
     def _person_at(self, seat: int | None, partner: int | None) -> Place | str:
         if seat is None or not 0 <= seat < self.ctx.settings.seats:
@@ -332,6 +372,7 @@ class Host:
         stand-in instead, ``_bot_for``)."""
         place.token_hash, place.left_ms, place.ready = None, None, False
         place.bot, place.name = spec, bot_name(place.number, place.partner)  # not a spec
+        place.invited = None  # the host started without the invited bot
         self.ctx.store(SeatRecord(place.number, place.name, None, spec, place.partner))
         self.ctx.emit(
             SeatEvent(
@@ -345,13 +386,28 @@ class Host:
             if self.ctx.stage is Stage.PLAYING:
                 self.bots.plan(place, now)
 
-    def _remove(self, place: Place, now: int) -> None:
-        """The person loses the place: their connection is told and closed, their token
-        stops working, and the place is free (a bot plays it meanwhile)."""
+    def revoked(self, name: str, now: int) -> None:
+        """The outside bot ``name`` was revoked: every place it holds here is given up
+        as if the host removed it (its connection is told why and closed, the seat
+        token stops working), and a place kept for it is kept no more."""
+        key = name_key(name)
+        for place in self.ctx.places:
+            if place.outside and name_key(place.name) == key:
+                why = f"the bot {place.name} was revoked by its owner; its token is refused"
+                self._remove(place, now, ErrorMsg("bot_revoked", why))
+            elif place.invited is not None and name_key(place.invited) == key:
+                place.invited = None
+                self.ctx.emit(
+                    InvitedEvent(seat=place.number, partner=self.ctx.partner_no(place), name=None)
+                )
+
+    def _remove(self, place: Place, now: int, told: ErrorMsg = _REMOVED) -> None:
+        """The person loses the place: their connection is told (``told``) and closed,
+        their token stops working, and the place is free (a bot plays it meanwhile)."""
         conn = place.conn
         if conn is not None:
-            self.ctx.send(conn, encode(ErrorMsg("removed", "the host removed you from this table")))
-            self.ctx.close(conn, "removed")
+            self.ctx.send(conn, encode(told))
+            self.ctx.close(conn, told.code)
             self.ctx.conns.pop(conn, None)
             place.conn = None
         self.actions.release(place, now)

@@ -81,6 +81,8 @@ class SeatRecord:
     token_hash: str | None
     bot: str | None
     partner: int = 0
+    outside: bool = False
+    """An outside bot's place (a registered program, not a server bot): marked a bot."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ from nertz.server.table.partners import Partners
 from nertz.server.table.records import SeatRecord
 from nertz.server.table.settings import TAKEOVER_SPEC, Settings
 
-__all__ = ["RESEND_LIMIT", "Kept", "Seats", "choose_place", "keeping"]
+__all__ = ["RESEND_LIMIT", "Kept", "Seats", "choose_place", "keeping", "outside_refusal"]
 
 RESEND_LIMIT = 500
 """A resuming client missing more events than this gets a full state instead."""
@@ -51,6 +51,23 @@ def choose_place(free: Sequence[tuple[int, int]], partner_taken: Sequence[bool])
         if taken:
             return place
     return free[0]
+
+
+def outside_refusal(settings: Settings, free: Sequence[Place], key: str) -> tuple[str, str] | None:
+    """Why an outside bot (its name's ``name_key``) may not sit here, or None: a table
+    seats one only if it allows outside bots (``Settings.outside_bots``) or the host
+    invited it by name to a free place. The one place that decides, so the rule for
+    rated play goes here too: a rated table never seats an outside bot (issue 28;
+    the server has no rated play yet, so there is nothing to test for it)."""
+    if any(p.invited is not None and name_key(p.invited) == key for p in free):
+        return None
+    if not settings.outside_bots:
+        return (
+            "no_outside_bots",
+            "this table does not seat outside bots; its host may allow them, or invite "
+            "this bot by name",
+        )
+    return None
 
 
 class Kept(NamedTuple):
@@ -156,7 +173,7 @@ class Seats:
                 raise ValueError(f"seat {seat_record.seat} has no partner {seat_record.partner}")
             place = self.ctx.place(seat_record.seat, seat_record.partner)
             place.name, place.token_hash = seat_record.name, seat_record.token_hash
-            place.bot = seat_record.bot
+            place.bot, place.outside = seat_record.bot, seat_record.outside
 
     def adopt(self, conns: dict[int, int | None]) -> None:
         """Take over the connections of a table this one replaces (rebuilt after an
@@ -181,6 +198,15 @@ class Seats:
         ]
         if kept_for is not None and not command.creator:
             free = [p for p in free if p is not kept_for]
+        key = name_key(command.name)
+        if command.outside:
+            refusal = outside_refusal(self.ctx.settings, free, key)
+            if refusal is not None:
+                return None, refusal
+            invited = [p for p in free if p.invited is not None and name_key(p.invited) == key]
+            free = invited or [p for p in free if p.invited is None]
+        else:  # a place the host keeps for an outside bot is that bot's alone
+            free = [p for p in free if p.invited is None]
         if command.seat is not None:
             if not 0 <= command.seat < self.ctx.settings.seats:
                 return None, ("no_such_seat", f"there is no seat {command.seat} at this table")
@@ -200,7 +226,6 @@ class Seats:
             return None, ("no_such_seat", "choose a seat along with a partner place")
         if not free:
             return None, ("table_full", "every seat at this table is taken")
-        key = name_key(command.name)
         for other in self.ctx.places:
             # A bot's given name ("Ben", ``bot_name``) never keeps a person out.
             if other.name and other.bot is None and name_key(other.name) == key:
@@ -225,14 +250,19 @@ class Seats:
             now,
         )
         place.person = command.person
-        self.ctx.store(SeatRecord(place.number, place.name, place.token_hash, None, place.partner))
+        place.outside, place.invited = command.outside, None
+        self.ctx.store(
+            SeatRecord(
+                place.number, place.name, place.token_hash, None, place.partner, place.outside
+            )
+        )
         kept, bot = self.kept(place)  # until they connect
         self.ctx.emit(
             SeatEvent(
                 seat=place.number,
                 partner=self.ctx.partner_no(place),
                 name=place.name,
-                bot=None,
+                bot=place.shown_bot,
                 person=place.person,
                 kept_until_ms=kept,
                 bot_from_ms=bot,
@@ -336,7 +366,7 @@ class Seats:
         a bot plays it, anyone may join it. (The table passes the host's role on,
         ``Table.release``.)"""
         place.token_hash, place.left_ms, place.name, place.ready = None, None, "", False
-        place.person = None
+        place.person, place.outside = None, False
         place.stand_in = None  # a bot plays on for nobody in particular
         self.ctx.store(SeatRecord(place.number, "", None, None, place.partner))
         self.ctx.emit(

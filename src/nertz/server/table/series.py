@@ -167,7 +167,7 @@ class Series:
                 ),
             )
         )
-        players = tuple((p.number, p.partner, p.name or None, p.bot) for p in self.ctx.places)
+        players = tuple((p.number, p.partner, p.name or None, p.shown_bot) for p in self.ctx.places)
         self.ctx.store(
             MatchRecord(
                 tuple(totals), tuple(winners), self.ctx.match_no, self.ctx.first_hand, players

@@ -64,6 +64,10 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Once a match is over the host may start the next this long after it ended,
     without waiting for everyone's "Play again"; 0: at once."""
 
+    outside_bots: bool = False
+    """Outside bots (programs registered at ``POST /api/bots``) may take free places;
+    off, only one the host invited by name sits (docs/bots.md, "Outside bots")."""
+
     def check(self) -> Settings:
         """These settings if each is within its bounds; else ``ValueError`` with a
         sentence naming the first that is not."""

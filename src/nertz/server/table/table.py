@@ -96,6 +96,7 @@ from nertz.server.table.commands import (
     Inbound,
     Join,
     Out,
+    Revoked,
     Stage,
     WirePong,
 )
@@ -105,6 +106,7 @@ from nertz.server.table.fair import FairRaces
 from nertz.server.table.host import Host as HostRole
 from nertz.server.table.host import rules_from
 from nertz.server.table.lifetimes import Lifetimes
+from nertz.server.table.names import name_key
 from nertz.server.table.partners import Partners
 from nertz.server.table.practice import Practice
 from nertz.server.table.records import (
@@ -311,6 +313,8 @@ class Table:
             self.seating.disconnect(command.conn, now)
         elif type(command) is WirePong:
             self.fair.wire_pong(command.conn, command.t, now)
+        elif type(command) is Revoked:
+            self.host.revoked(command.name, now)
         lifetimes.maybe_start(now)
         self._advance(now)
         clocks = (lifetimes.empty_since, lifetimes.unattended_since)
@@ -340,12 +344,23 @@ class Table:
             "winners": list(ctx.match.winners),
             "rules": ctx.rules.as_dict(),
             "public": ctx.settings.public,
+            **({"outside_bots": True} if ctx.settings.outside_bots else {}),
             "series": self.series.series_public(),
             "host": self.host.public(),
             **self.practice.public(),
             **self.lifetimes.info(),
             **public_duplicate(ctx.match),
         }
+
+    def knows_outside(self, name: str) -> bool:
+        """Whether the outside bot ``name`` holds a place here or is invited to one (a
+        ``Revoked`` command has something to do)."""
+        key = name_key(name)
+        return any(
+            (p.outside and name_key(p.name) == key)
+            or (p.invited is not None and name_key(p.invited) == key)
+            for p in self.ctx.places
+        )
 
     def adopt(self, conns: dict[int, int | None]) -> None:
         """Take over the connections of a table this one replaces (rebuilt after an

@@ -191,6 +191,7 @@ async function createTable(form, catalogue) {
     seats,
     bots,
     public: form.elements.public.checked,
+    ...(form.elements.outside_bots.checked ? { outside_bots: true } : {}),
   };
   try {
     const made = await api("POST", "/api/tables", body);
@@ -351,6 +352,16 @@ export async function showHome(app) {
         },
         h("input", { type: "checkbox", name: "public" }),
         " listed publicly",
+      ),
+      // Off unless chosen: a program someone registered may take a free seat (docs/bots.md).
+      h(
+        "label",
+        {
+          title:
+            "Bots people registered and run themselves may take free seats; they are marked as bots",
+        },
+        h("input", { type: "checkbox", name: "outside_bots" }),
+        " outside bots may join",
       ),
     ),
     h(

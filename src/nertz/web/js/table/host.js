@@ -1,7 +1,8 @@
 // The host's controls (docs/protocol.md, "Host"): start now with bots in the empty
 // places, a bot standing in for a person who is away (and taking it out again), remove
-// a person, pass the role on, and change the options between matches (the form is
-// built from GET /api/rules, as the home page's).
+// a person (or an outside bot), pass the role on, invite an outside bot by name to a
+// free place, and change the options between matches (the form is built from GET
+// /api/rules, as the home page's).
 import { h } from "../api.js";
 import { seatColour } from "../cards.js";
 import { formValue, ruleOptions } from "../rules.js";
@@ -63,18 +64,75 @@ function placeName(tv, seat, partner) {
   return nameOf(tv.st, seat);
 }
 
-/** Every person's place but the host's: ``[seat, partner, place]``. */
+/** Every place of the table: ``[seat, partner, place]`` (partner null without
+ * partnerships). */
+function places(tv) {
+  return tv.table.seats.flatMap((s) =>
+    s.partners ? s.partners.map((p) => [s.seat, p.partner, p]) : [[s.seat, null, s]],
+  );
+}
+
+/** Every person's place but the host's, and every outside bot's (docs/bots.md): ``[seat,
+ * partner, place]``. */
 function others(tv) {
   const out = [];
-  for (const s of tv.table.seats) {
-    const places = s.partners ? s.partners.map((p) => [s.seat, p.partner, p]) : [[s.seat, null, s]];
-    for (const [seat, partner, p] of places) {
-      if (!p.name || p.bot) continue;
-      if (seat === tv.me && (partner ?? null) === (tv.st.partner ?? null)) continue;
-      out.push([seat, partner, p]);
-    }
+  for (const [seat, partner, p] of places(tv)) {
+    if (!p.name || (p.bot && p.bot !== "outside")) continue;
+    if (seat === tv.me && (partner ?? null) === (tv.st.partner ?? null)) continue;
+    out.push([seat, partner, p]);
   }
   return out;
+}
+
+/** The free places, each with a name field to invite an outside bot there (docs/bots.md,
+ * "Outside bots"), or the bot it is kept for and a button to keep it no longer. */
+function invites(tv) {
+  const free = places(tv).filter(([, , p]) => !p.name && !p.bot);
+  if (!free.length) return null;
+  return h(
+    "ul",
+    { class: "seat-list host-invites" },
+    free.map(([seat, partner, p]) => {
+      const at = partner === null ? { seat } : { seat, partner };
+      const where = `Seat ${seat + 1}${partner === null ? "" : `, place ${partner + 1}`}`;
+      if (p.invited)
+        return h(
+          "li",
+          { "data-seat": String(seat) },
+          `${where}: kept for ${p.invited} (bot) `,
+          h(
+            "button",
+            {
+              type: "button",
+              class: "host-uninvite",
+              onclick: () => tv.hostDo({ do: "invite", ...at }),
+            },
+            `Keep it no longer`,
+          ),
+        );
+      const name = h("input", {
+        class: "host-invite-name",
+        "aria-label": `the bot's name for ${where}`,
+        maxlength: 24,
+        placeholder: "a registered bot's name",
+      });
+      return h(
+        "li",
+        { "data-seat": String(seat) },
+        h("label", {}, `${where}: `, name),
+        " ",
+        h(
+          "button",
+          {
+            type: "button",
+            class: "host-invite",
+            onclick: () => name.value.trim() && tv.hostDo({ do: "invite", bot: name.value, ...at }),
+          },
+          "Invite the bot",
+        ),
+      );
+    }),
+  );
 }
 
 /** The host's controls (the Host dialog). */
@@ -82,6 +140,7 @@ export function hostContent(tv) {
   const t = tv.table;
   const level = botChoice();
   const between = t.stage === "seating" || t.stage === "over";
+  const inviting = invites(tv);
   const out = h(
     "div",
     { class: "host-panel" },
@@ -111,6 +170,25 @@ export function hostContent(tv) {
       others(tv).map(([seat, partner, p]) => {
         const name = p.name;
         const at = partner === null ? { seat } : { seat, partner };
+        const remove = h(
+          "button",
+          {
+            type: "button",
+            class: "host-remove",
+            onclick: () => tv.hostDo({ do: "remove", ...at }),
+          },
+          `Remove ${name}`,
+        );
+        if (p.bot)
+          // An outside bot (docs/bots.md): it plays its place itself; the host may only
+          // send it away.
+          return h(
+            "li",
+            { "data-seat": String(seat) },
+            h("span", { class: "chip", style: `background:${seatColour(seat)}` }),
+            ` ${name} (bot) `,
+            remove,
+          );
         // A bot the host put in stands in for them: the place stays theirs, and the host
         // may take the bot out again (they take the place back themselves by coming back).
         let action;
@@ -148,18 +226,21 @@ export function hostContent(tv) {
           ` ${name}${p.connected ? "" : away} `,
           action,
           " ",
-          h(
-            "button",
-            {
-              type: "button",
-              class: "host-remove",
-              onclick: () => tv.hostDo({ do: "remove", ...at }),
-            },
-            `Remove ${name}`,
-          ),
+          remove,
         );
       }),
     ),
+    inviting
+      ? h(
+          "div",
+          {},
+          h("h3", { text: "Invite a bot" }),
+          h("p", {
+            text: "Keep a free place for a bot someone registered: only that bot may take it.",
+          }),
+          inviting,
+        )
+      : null,
     between ? optionsForm(tv) : h("p", { text: "Options change between matches." }),
   );
   return out;

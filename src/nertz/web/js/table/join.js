@@ -37,7 +37,7 @@ export async function showJoin(app, code, key, open) {
     placeholder: "Your name",
     "aria-label": "your name",
   });
-  const openPlace = (p) => !p.name && !p.bot;
+  const openPlace = (p) => !p.name && !p.bot && !p.invited; // invited: an outside bot's
   const free = info.seats.filter((s) => (s.partners ? s.partners.some(openPlace) : openPlace(s)));
   const sit = async (seat) => {
     saveName(name.value.trim());
@@ -69,7 +69,10 @@ export async function showJoin(app, code, key, open) {
     sit(null);
   });
   // R40: choose a partner: sit at a seat where someone waits for one.
-  const placeText = (p) => (p.bot ? `${p.name || "a bot"} (bot)` : p.name || "free");
+  const placeText = (p) =>
+    p.bot
+      ? `${p.name || "a bot"} (bot)`
+      : p.name || (p.invited ? `kept for ${p.invited} (bot)` : "free");
   const seatLine = (s) =>
     s.partners
       ? [
@@ -86,7 +89,7 @@ export async function showJoin(app, code, key, open) {
               })
             : null,
         ]
-      : [` Seat ${s.seat + 1}: ${s.name || "free"}${s.bot ? " (bot)" : ""}`];
+      : [` Seat ${s.seat + 1}: ${placeText(s)}`];
   app.replaceChildren(
     h(
       "div",

@@ -19,7 +19,7 @@ import { hostLine } from "./host.js";
 import { canInvite, showInvite } from "./invite.js";
 import { awayLine, nextHandText, ticking } from "./lifetimes.js";
 import { handInMatch, hostStartLine, playAgainLine, seriesTable } from "./series.js";
-import { myPlace, playedName } from "./state.js";
+import { myPlace, playedName, serverBot } from "./state.js";
 
 /** The panel over the table, if any: the seating before the first deal, the breakdown
  * of the hand just over (R29, R30), the totals between hands, the match's end (R32).
@@ -140,8 +140,9 @@ function seatingPanel(tv) {
           "li",
           {},
           h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
-          ` ${s.name || s.bot ? playedName(tv.st, s.seat) : "waiting for a player"}`,
-          s.bot || s.ready
+          ` ${s.name || s.bot ? playedName(tv.st, s.seat) : s.invited ? `kept for ${s.invited} (bot)` : "waiting for a player"}`,
+          outsideMark(s),
+          serverBot(s) || s.ready
             ? " — ready"
             : s.name
               ? s.connected
@@ -219,9 +220,16 @@ function seatName(tv, s, extra = "") {
     {},
     h("span", { class: "chip", style: `background:${seatColour(s.seat)}` }),
     ` ${playedName(tv.st, s.seat)}`,
+    outsideMark(s),
     extra,
     awayLine(tv, s),
   );
+}
+
+/** " (bot)" after the name of an outside bot's seat (docs/bots.md: a program someone
+ * registered, whose name, unlike the server's bots', says nothing). */
+function outsideMark(s) {
+  return s.bot === "outside" ? h("span", { class: "outside-bot", text: " (bot)" }) : null;
 }
 
 /** Between hands without the breakdown (this page was opened or reloaded after the

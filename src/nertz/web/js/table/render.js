@@ -17,7 +17,7 @@ import {
 } from "../cards.js";
 import { awayText, lifetimeStatus, ticking } from "./lifetimes.js";
 import { handInMatch, seriesLabel } from "./series.js";
-import { heldBy, myNames, nameOf, playedName, topOf, wasteFan } from "./state.js";
+import { heldBy, myNames, nameOf, playedName, serverBot, topOf, wasteFan } from "./state.js";
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -151,11 +151,12 @@ export function renderStatus(tv) {
 
 /** A seat's badges; a person away has their place's countdown (table/lifetimes.js). */
 function seatBadges(tv, s, now) {
+  if (serverBot(s)) return "bot"; // the server's own bot: always here, always ready
   const badges = [];
-  const away = s.bot || !s.name ? null : awayText(tv, s, now);
-  if (s.bot) badges.push("bot");
-  else if (!s.name)
-    badges.push("waiting for a player"); // nobody sits here yet
+  const away = !s.name ? null : awayText(tv, s, now);
+  if (s.bot) badges.push("bot"); // an outside bot (docs/bots.md): it comes and goes like a person
+  if (!s.name)
+    badges.push(s.invited ? `kept for ${s.invited} (bot)` : "waiting for a player"); // nobody yet
   else if (!s.connected) badges.push(away || "away");
   if (s.takeover && !away) badges.push("bot playing");
   return badges.filter(Boolean).join(" · ");

@@ -109,6 +109,7 @@ function applyEvent(st, e, now) {
       setPlace(t.seats[e.seat], e.partner, { name: e.name, bot: e.bot });
       setPerson(t.seats[e.seat], e.partner, e.person);
       setStandIn(t.seats[e.seat], e.partner, null); // a place changing hands has none
+      setInvited(t.seats[e.seat], e.partner, null); // taken: kept for a bot no more
       break;
     case "connected":
       if (e.connected) setPlace(t.seats[e.seat], e.partner, { connected: true });
@@ -135,10 +136,10 @@ function applyEvent(st, e, now) {
       st.handEnd = null;
       for (const s of t.seats) {
         if (s.partners) {
-          for (const p of s.partners) p.ready = !!p.bot;
+          for (const p of s.partners) p.ready = serverBot(p);
           Object.assign(s, seatFromPlaces(s.partners));
           s.holding = [null, null];
-        } else s.ready = !!s.bot;
+        } else s.ready = serverBot(s);
       }
       break;
     case "go":
@@ -212,6 +213,9 @@ function applyEvent(st, e, now) {
       break;
     case "host":
       t.host = e.seat === null ? null : { seat: e.seat, partner: e.partner ?? null };
+      break;
+    case "invited": // the host keeps this free place for an outside bot, or no longer
+      setInvited(t.seats[e.seat], e.partner, e.name);
       break;
     case "options":
       t.rules = e.rules; // the host's change, from the next deal on
@@ -300,6 +304,20 @@ function setStandIn(seat, partner, spec) {
   delete place.bot_from_ms;
 }
 
+/** Whether the server's own bot holds a place (always ready); an outside bot
+ * (docs/bots.md) says ready itself, as a person does. */
+export function serverBot(p) {
+  return !!p.bot && p.bot !== "outside";
+}
+
+/** The outside bot (docs/bots.md) the host keeps a free place for (``invited``), or
+ * none (null). */
+function setInvited(seat, partner, name) {
+  const place = partner === undefined || !seat.partners ? seat : seat.partners[partner];
+  if (name) place.invited = name;
+  else delete place.invited;
+}
+
 /** A person away holds the place until ``kept_until_ms``, a bot playing it from
  * ``bot_from_ms`` (as the event says; gone when absent): at a partnership, their place. */
 function setAway(seat, partner, e) {
@@ -319,8 +337,8 @@ export function seatFromPlaces(places) {
   return {
     name: names.length ? names.join(" & ") : null,
     bot: places.every((p) => p.bot) ? places.map((p) => p.bot).join("+") : null,
-    connected: taken.length > 0 && taken.every((p) => p.connected || p.bot),
-    ready: places.every((p) => p.ready || p.bot),
+    connected: taken.length > 0 && taken.every((p) => p.connected || serverBot(p)),
+    ready: places.every((p) => p.ready || serverBot(p)),
     takeover: places.some((p) => p.takeover),
   };
 }
