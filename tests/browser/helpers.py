@@ -48,12 +48,13 @@ def seat_in(page: Page, url: str, name: str = "Tess") -> None:
     wait_go(page)
 
 
-def seat_all(pages: list[Page], url: str, names: list[str]) -> None:
-    """Each page, in turn, opens the table at ``url`` and takes a seat under its name (the
-    next free one; at a partnership table the next free place, R40); then all say ready
-    and wait for Go."""
-    for page, name in zip(pages, names, strict=True):
-        page.goto(url)
+def seat_all(pages: list[Page], url: str | list[str], names: list[str]) -> None:
+    """Each page, in turn, opens the table at ``url`` (one for all, or one each) and
+    takes a seat under its name (the next free one; at a partnership table the next
+    free place, R40); then all say ready and wait for Go."""
+    urls = [url] * len(pages) if isinstance(url, str) else url
+    for page, name, at in zip(pages, names, urls, strict=True):
+        page.goto(at)
         page.fill("#join-name", name)
         page.click("text=Take a seat")
         expect(page.locator(".ready-btn")).to_be_visible()

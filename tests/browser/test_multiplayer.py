@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from ..delay_proxy import delayed
 from .conftest import Server
 from .helpers import Player, drag, foundation, open_players, seat_all
 
@@ -183,28 +184,6 @@ def test_a_dropped_connection_reconnects_and_catches_up(
         ]
 
 
-DELAYED = """
-(() => {
-  // Test-only: this page is far from the server, 150 ms each way: what it sends and
-  // what it gets are held that long, in order.
-  const Real = window.WebSocket;
-  const onmessage = Object.getOwnPropertyDescriptor(Real.prototype, "onmessage");
-  function Far(url, protocols) {
-    const ws = new Real(url, protocols);
-    const send = ws.send.bind(ws);
-    ws.send = (data) => setTimeout(() => ws.readyState === 1 && send(data), 150);
-    Object.defineProperty(ws, "onmessage", {
-      set(handler) { onmessage.set.call(ws, (e) => setTimeout(() => handler(e), 150)); },
-    });
-    return ws;
-  }
-  Object.assign(Far, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-  Far.prototype = Real.prototype;
-  window.WebSocket = Far;
-})();
-"""
-
-
 MEASURED = """
 () => {
   // The table has measured this page's trip: it tells the page its clock's offset in
@@ -224,8 +203,19 @@ def test_the_earlier_gesture_wins_from_a_page_150_ms_away(
     first; Bert, next to the server, a tenth of a second later. Bert's arrives first, but
     Ann's was played first, and it stays (with ``fair_races`` off, Bert's would)."""
     ann, ben = (p.page for p in players)
-    ann.context.add_init_script(DELAYED)
-    sit_down(server, players, tie_window_ms="0")
+    port = int(server.url.rsplit(":", 1)[1])
+    with delayed(port, 150) as far:  # every byte of Ann's held 150 ms each way
+        code = server.table([ANN, BEN], bots={}, options={"tie_window_ms": "0"})
+        seat_all(
+            [ann, ben],
+            [f"http://127.0.0.1:{far}/t/{code}", f"{server.url}/t/{code}"],
+            ["Ann", "Bert"],
+        )
+        far_race(ann, ben)
+
+
+def far_race(ann: Page, ben: Page) -> None:
+    """Ann, far, plays her two of hearts a tenth of a second before Bert: it stays."""
     drag(ann, '.mine [data-src="1"]', ".middle")  # Ann's ace starts F1 (R12)
     for page in (ann, ben):
         expect(foundation(page, 1)).to_have_attribute(
