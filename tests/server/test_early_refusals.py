@@ -167,8 +167,8 @@ def raw_exchange(port: int, address: str, data: bytes, answers: int) -> list[byt
 def test_pipelined_requests_from_a_refused_address_each_get_their_answer_in_order(
     door: Live,
 ) -> None:
-    """With httptools the refusal is written by the HTTP protocol itself, at the
-    request's head (``edge._answered``): several requests sent at once on one
+    """The refusal is written by the gate before the HTTP protocol, at the request's
+    head (``edge.HeadGate``): several requests sent at once on one
     connection still get one answer each, in order, and what is not refused is served."""
     with http_from("127.0.0.11", door) as abuser:
         sheets = [abuser.post("/api/sheets", json={"names": ["A"]}) for _ in range(4)]

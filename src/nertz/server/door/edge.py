@@ -4,10 +4,11 @@
   ``Retry-After`` still runs (``limits.RefusalMemory``) with that refusal again —
   ``429``, ``Retry-After`` and the sentence — at once: no routing, no body read, no
   JSON parsed, no table touched. For every other request it costs one dictionary
-  lookup. With httptools the HTTP protocol asks it at the request's head
-  (``guarded_protocol``), before uvicorn makes the request's task; the rest (h11, and
-  requests naming a client in ``X-Forwarded-For``) is asked by ``EarlyRefusals``,
-  the app's first ASGI middleware.
+  lookup. The ``HeadGate`` in front of uvicorn's HTTP protocol asks it at the
+  request's head, before uvicorn sees the request at all; the rest (requests naming a
+  client in ``X-Forwarded-For``, and a request sent on a connection while another on
+  it waits for its answer) is asked by ``EarlyRefusals``, the app's first ASGI
+  middleware.
 * ``BodyLimit`` (ASGI middleware) counts a request body's bytes as they arrive and
   answers ``413`` once they pass ``Limits.body_bytes`` — at once when
   ``Content-Length`` says so — so a big body is never buffered; a body that trickles
@@ -15,11 +16,23 @@
   Either way the connection is closed after the answer, and so is any connection
   answered before its request body had all come (a quota refused it): the rest is
   never read.
-* ``guarded_protocol`` is uvicorn's HTTP/1.1 protocol (h11 or httptools) with one
-  more timer, the same for both (``_HeadTimer``): a connection must send a complete
-  request head within ``header_timeout_s`` of opening (or of its last answer), else
-  it is closed. Uvicorn's own keep-alive timer starts only after a first answer and
-  any byte stops it, so alone it lets a silent or trickling connection stay for good.
+* ``guarded_protocol`` makes the class given to uvicorn as ``Config(http=...)``: a
+  ``HeadGate``, a plain ``asyncio.Protocol`` that makes uvicorn's own HTTP/1.1
+  protocol (h11 or httptools, by the name ``Config(http=name)`` takes) and passes it
+  every call asyncio makes, with a transport of its own that passes every call on to
+  the real one. It reads only bytes: what comes in (a request head ends at
+  ``CRLF CRLF``; its request line and header fields, for the door and to skip a
+  ``Content-Length`` body) and what uvicorn writes (an answer's status line). With
+  them it keeps one more timer: a connection must send a complete request head
+  within ``header_timeout_s`` of opening (or of its last answer), else it is closed.
+  Uvicorn's own keep-alive timer starts only after a first answer and any byte stops
+  it, so alone it lets a silent or trickling connection stay for good. When the door
+  refuses a request at its head, the gate writes the refusal itself and never passes
+  the request on: its small body is skipped and the connection kept; a bigger or
+  chunked body is never read, and the connection is closed after the refusal (so is
+  one that asked to close). A WebSocket upgrade hands the socket to the WebSocket
+  protocol (``transport.set_protocol``): the gate is out of the way from then on, and
+  the WebSocket's writes go straight to the real transport.
 * ``client_address``: the address quotas count. Uvicorn has already put the client
   a trusted reverse proxy names in ``X-Forwarded-For`` there
   (``nertz serve --forwarded-allow-ips``); from anyone else the header is ignored.
@@ -35,13 +48,15 @@ from __future__ import annotations
 import asyncio
 import functools
 import ipaddress
-from collections.abc import Callable
-from typing import Any
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, cast
+from urllib.parse import unquote
 
-import h11
 import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.config import HTTP_PROTOCOLS
+from uvicorn.importer import import_from_string
 
 from nertz.server.door.limits import Refusal, RefusalMemory
 
@@ -49,6 +64,7 @@ __all__ = [
     "BodyLimit",
     "Door",
     "EarlyRefusals",
+    "HeadGate",
     "address_key",
     "client_address",
     "guarded_protocol",
@@ -248,10 +264,10 @@ class Door:
 
 class EarlyRefusals:
     """ASGI middleware: a request the ``Door`` refuses is answered so at once, with no
-    routing, no body read and no JSON parsed. With httptools the protocol answers most
-    of them before this (``guarded_protocol``); what comes here is the rest: h11's,
-    and requests that name a client in ``X-Forwarded-For``, whose address only the
-    app's scope knows."""
+    routing, no body read and no JSON parsed. The ``HeadGate`` answers most of them
+    before this; what comes here is the rest: requests that name a client in
+    ``X-Forwarded-For``, whose address only the app's scope knows, and those sent on a
+    connection while another request on it waited for its answer."""
 
     def __init__(self, app: ASGIApp, door: Door) -> None:
         self.app, self.door = app, door
@@ -356,149 +372,403 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-class _HeadTimer:
-    """The head timer, for either HTTP protocol: armed when a connection opens and when
-    an answer completes with no request in progress, disarmed by a complete request
-    head (the protocol calls ``_head_done``); when it fires the connection is closed.
-    ``guarded_protocol`` sets the timeout and the ``silent`` callback per server."""
+_END = b"\r\n\r\n"
+"""The end of a request head (RFC 9112, 2.1)."""
+_HEAD_CAP = 64 * 1024
+"""The most of one request head the gate keeps; a longer head is the HTTP protocol's
+to refuse (uvicorn's h11 takes 16 KiB at most), and the gate stops reading it."""
+_FRAMING = (b"\ncontent-length:", b"\ntransfer-encoding:", b"\nupgrade:")
+"""The header fields that say whether a body follows a head (as they start a line)."""
+_REASONS = {429: b"Too Many Requests", 503: b"Service Unavailable"}
 
-    head_timeout_s: float = 10.0
-    loop: asyncio.AbstractEventLoop
-    transport: asyncio.Transport
-    _head_timer: asyncio.TimerHandle | None = None
+
+class _Head:
+    """What the gate reads of a request head: the request line and the header fields,
+    names in lower case (as ASGI gives them), and whether a body follows it."""
+
+    __slots__ = ("body", "headers", "keep_alive", "method", "path", "version")
+
+    def __init__(self, head: bytes) -> None:
+        lines = head.split(b"\r\n")
+        request = lines[0].split(b" ")
+        if len(request) != 3 or not request[2].startswith(b"HTTP/1."):
+            raise ValueError("not an HTTP/1.x request line")
+        self.method = request[0].decode("ascii")
+        self.version = request[2][5:].decode("ascii")
+        target = request[1]
+        # Only the origin form (``/path?query``) names a path the door knows.
+        self.path = unquote(target.split(b"?", 1)[0].decode("ascii")) if target[:1] == b"/" else ""
+        self.headers: list[tuple[bytes, bytes]] = []
+        lengths: set[bytes] = set()
+        self.body: int | None = 0
+        """The body's length in bytes; None when its end is not known here (chunked,
+        or an upgrade: the HTTP protocol finds it)."""
+        connection = b""
+        for line in lines[1:]:
+            if not line:
+                continue
+            name, colon, value = line.partition(b":")
+            if not colon or not name or name != name.strip(b" \t"):
+                raise ValueError("not a header field")  # the HTTP protocol answers 400
+            name, value = name.lower(), value.strip(b" \t")
+            self.headers.append((name, value))
+            if name == b"content-length":
+                lengths.add(value)
+            elif name in (b"transfer-encoding", b"upgrade"):
+                self.body = None
+            elif name == b"connection":
+                connection = value.lower()
+        if lengths and self.body is not None:
+            length = lengths.pop()
+            self.body = int(length) if not lengths and length.isdigit() else None
+        if self.version == "1.1":
+            self.keep_alive = b"close" not in connection
+        else:
+            self.keep_alive = b"keep-alive" in connection
+
+
+@functools.cache
+def _http_class(name: str) -> Callable[..., asyncio.Protocol]:
+    """Uvicorn's HTTP/1.1 protocol class of that name (``h11`` or ``httptools``), found
+    as ``uvicorn.Config(http=name)`` finds it."""
+    return cast(Callable[..., asyncio.Protocol], import_from_string(HTTP_PROTOCOLS[name]))
+
+
+class _Watched(asyncio.Transport):
+    """The connection's transport as uvicorn's HTTP protocol sees it: every call goes
+    to the real transport; a write also tells the gate that answer bytes went out, and
+    ``set_protocol`` (a WebSocket upgrade) that the connection is no longer HTTP."""
+
+    def __init__(self, transport: asyncio.Transport, gate: HeadGate) -> None:
+        super().__init__()
+        self.transport, self.gate = transport, gate
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.transport.write(data)
+        self.gate.wrote(data)
+
+    def writelines(self, list_of_data: Iterable[bytes | bytearray | memoryview]) -> None:
+        self.write(b"".join(list_of_data))
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.gate.upgraded()
+        # The upgraded protocol (``PlaySocket``) was given this object: its writes go
+        # straight to the real transport from now on, not through the gate.
+        self.write = self.transport.write  # type: ignore[method-assign]
+        self.transport.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self.transport.get_protocol()
+
+    def write_eof(self) -> None:
+        self.transport.write_eof()
+
+    def can_write_eof(self) -> bool:
+        return self.transport.can_write_eof()
+
+    def abort(self) -> None:
+        self.transport.abort()
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self.transport.get_extra_info(name, default)
+
+    def pause_reading(self) -> None:
+        self.transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self.transport.resume_reading()
+
+    def is_reading(self) -> bool:
+        return self.transport.is_reading()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self.transport.set_write_buffer_limits(high, low)
+
+    def get_write_buffer_size(self) -> int:
+        return self.transport.get_write_buffer_size()
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        return self.transport.get_write_buffer_limits()
+
+
+class HeadGate(asyncio.Protocol):
+    """One HTTP connection: uvicorn's own HTTP/1.1 protocol (``inner``), made and
+    driven through ``asyncio.Protocol``'s calls, behind a gate that reads only the
+    bytes. ``guarded_protocol`` makes the class uvicorn is given, with its figures set.
+
+    * The head timer: armed when the connection opens and by every write of an
+      answer once no passed request waits for one, disarmed by a whole request head
+      (its end, ``CRLF CRLF``, seen in the bytes); when it fires the connection closes.
+      A body's end is found by its ``Content-Length``; after a body whose end is not
+      known here (chunked) the next head is looked for once its answer went out.
+    * The door: a request head from an address the ``Door`` remembers as refused,
+      with no other request of the connection waiting for its answer, is held until
+      it is whole; if the door refuses it, the refusal is written here and the request
+      never reaches uvicorn (its small body is skipped, a big or chunked one never
+      read: the connection closes after the refusal); else it goes on as it came."""
+
+    inner_class: ClassVar[Callable[..., asyncio.Protocol]]
+    head_timeout_s: ClassVar[float] = 10.0
+    door: ClassVar[Door | None] = None
 
     @staticmethod
     def silent() -> None:
         """Told of each connection closed for not sending a head in time."""
 
-    def _arm(self) -> None:
-        self._head_done()
-        self._head_timer = self.loop.call_later(self.head_timeout_s, self._too_slow)
+    def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any], **_: Any) -> None:
+        self.inner = self.inner_class(config=config, server_state=server_state, app_state=app_state)
+        self.default_headers: list[tuple[bytes, bytes]] = server_state.default_headers
+        self.loop = asyncio.get_running_loop()
+        self.transport: asyncio.Transport | None = None
+        self.client: tuple[str, int] | None = None
+        self.address: str | None = None
+        """The client's address as quotas count it, if the door is kept here."""
+        self.timer: asyncio.TimerHandle | None = None
+        self.since = 0.0
+        """When the head timer last started (it fires ``head_timeout_s`` after)."""
+        self.waiting = 0
+        """Whole request heads passed on whose answer has not started."""
+        self.head = bytearray()
+        """What has come of the request head being read."""
+        self.held = False
+        """The head being read is held back: the door may refuse it."""
+        self.body = 0
+        """Bytes of the last request's body still to come."""
+        self.dropping = False
+        """That body is a refused request's: not passed on."""
+        self.opaque = False
+        """The last body's end is not known here: no head is looked for till an answer."""
+        self.done = False
+        """Upgraded (WebSocket) or lost: nothing more to watch."""
 
-    def _head_done(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+    # asyncio.Protocol, each passed on to uvicorn's protocol.
 
-    def _too_slow(self) -> None:
-        self._head_timer = None
-        if not self.transport.is_closing():
-            self.silent()
-            self.transport.close()
-
-
-class _GuardedH11(_HeadTimer, H11Protocol):
-    def connection_made(self, transport: Any) -> None:
-        super().connection_made(transport)
-        self._arm()
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+        peer = self.transport.get_extra_info("peername")
+        if isinstance(peer, tuple) and len(peer) >= 2:
+            self.client = (str(peer[0]), int(peer[1]))
+            if self.door is not None:
+                self.address = self.door.key(self.client[0])
+        self.inner.connection_made(_Watched(self.transport, self))
+        self.arm()
 
     def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        if self.conn.their_state is not h11.IDLE:  # a whole request head came
-            self._head_done()
+        if self.done or self.opaque:
+            self.inner.data_received(data)
+            return
+        out: list[bytes] = []  # what goes on to uvicorn's protocol, in order
+        start = at = 0  # data[start:at] is yet to go on
+        size = len(data)
+        while at < size and not self.opaque:
+            if self.body:
+                take = min(self.body, size - at)
+                if self.dropping:
+                    out.append(data[start:at])
+                    start = at + take
+                at += take
+                self.body -= take
+                self.dropping = self.dropping and self.body > 0
+                continue
+            if not self.head:
+                self.held = self.holds()
+            if self.held:
+                out.append(data[start:at])
+                start = at
+            tail = bytes(self.head[-3:])
+            found = (tail + data[at : at + 3]).find(_END)  # an end cut in two
+            if found >= 0:
+                stop = at + found + 4 - len(tail)
+            else:
+                found = data.find(_END, at)
+                stop = found + 4
+            if found < 0:  # the head goes on in the next bytes
+                if len(self.head) + size - at > _HEAD_CAP:
+                    self.give_up(out)
+                    break
+                self.head += data[at:]
+                if self.held:
+                    start = size
+                break
+            self.head += data[at:stop]
+            head = bytes(self.head)
+            self.head.clear()
+            at = stop
+            if self.held:
+                start = stop
+                if self.refused(head, out):
+                    if self.done:
+                        return
+                    out.clear()
+                    continue
+                out.append(head)
+            self.passed(head)
+        if start == 0 and not out:
+            self.inner.data_received(data)
+            return
+        out.append(data[start:])
+        self.pass_on(out)
 
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            self._arm()  # waiting for the next request head
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._head_done()
-        super().connection_lost(exc)
+        self.done = True
+        self.disarm()
+        self.inner.connection_lost(exc)
 
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
 
-@functools.cache
-def _guarded_httptools() -> type[asyncio.Protocol]:
-    """The httptools protocol with the head timer (imported only when asked for: the
-    package is optional)."""
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
 
-    class GuardedHttpTools(_HeadTimer, HttpToolsProtocol):
-        door: Door | None = None
+    # The gate.
 
-        def _start_asgi_task(self, cycle: Any, app: Any) -> None:
-            if self.door is None or not _answered(self, self.door, cycle):
-                super()._start_asgi_task(cycle, app)
+    def pass_on(self, out: list[bytes]) -> None:
+        data = b"".join(out)
+        if data:
+            self.inner.data_received(data)
 
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._arm()
-
-        def on_headers_complete(self) -> None:  # the parser saw a whole request head
-            self._head_done()
-            super().on_headers_complete()
-
-        def on_response_complete(self) -> None:
-            idle = not self.pipeline  # else the next request, already read, starts now
-            super().on_response_complete()
-            if idle and not self.transport.is_closing():
-                self._arm()  # waiting for the next request head
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._head_done()
-            super().connection_lost(exc)
-
-    return GuardedHttpTools
-
-
-_REASONS = {429: b"Too Many Requests", 503: b"Service Unavailable"}
-
-
-def _answered(protocol: Any, door: Door, cycle: Any) -> bool:
-    """Answer ``cycle``'s request in the protocol, before any ASGI task, if the door
-    refuses it: the refusal's bytes written at once, the body (if any) skipped by the
-    parser or, when big, never read (the connection closes). A request that names a
-    client in ``X-Forwarded-For`` is left to the app's door, which alone knows whether
-    the proxy is trusted and so whose address counts."""
-    scope = cycle.scope
-    client = scope.get("client")
-    if client is None:
-        return False
-    address = door.key(client[0])
-    if address not in door.memory.by_address:
-        return False  # the common case: one dictionary lookup
-    if any(name == b"x-forwarded-for" for name, _ in scope["headers"]):
-        return False
-    found = door.answer(address, scope["method"], scope["path"], scope["headers"])
-    if found is None:
-        return False
-    status, headers, body = found
-    close = not cycle.keep_alive or (b"connection", b"close") in headers
-    if close and (b"connection", b"close") not in headers:
-        headers.append((b"connection", b"close"))
-    head = [b"HTTP/1.1 %d %s\r\n" % (status, _REASONS.get(status, b"Refused"))]
-    for name, value in [*protocol.server_state.default_headers, *headers]:
-        head += [name, b": ", value, b"\r\n"]
-    protocol.transport.write(b"".join([*head, b"\r\n", body]))
-    if cycle.access_log:
-        cycle.access_logger.info(
-            '%s - "%s %s HTTP/%s" %d',
-            f"{client[0]}:{client[1]}",
-            scope["method"],
-            scope["path"],
-            scope["http_version"],
-            status,
+    def holds(self) -> bool:
+        """Whether to hold the head that begins now (the door may refuse it)."""
+        return (
+            self.door is not None
+            and not self.waiting
+            and self.address in self.door.memory.by_address
         )
-    cycle.response_started = cycle.response_complete = True  # the parser skips its body
-    if close:
-        cycle.keep_alive = False
-        protocol.transport.close()
-    else:
-        protocol.on_response_complete()
-    return True
+
+    def give_up(self, out: list[bytes]) -> None:
+        """A head too long to keep: passed on as it is, for uvicorn to refuse."""
+        if self.held:
+            out.append(bytes(self.head))  # what came of it before these bytes
+        self.head.clear()
+        self.held = False
+        self.opaque = True
+
+    def passed(self, head: bytes) -> None:
+        """A whole head passed on: its answer is awaited, and its body skipped."""
+        if not head.strip(b"\r\n"):
+            return  # blank lines before a request line, which HTTP lets a client send
+        self.waiting += 1
+        self.disarm()
+        lower = head.lower()
+        if not any(field in lower for field in _FRAMING):
+            return  # no body (most requests): nothing more to read here
+        try:
+            body = _Head(head.lstrip(b"\r\n")).body
+        except (ValueError, UnicodeDecodeError):
+            body = None  # uvicorn's protocol answers it (400)
+        if body is None:
+            self.opaque = True
+        else:
+            self.body = body
+
+    def refused(self, head: bytes, out: list[bytes]) -> bool:
+        """Answer a held head here if the door refuses it (what came before it is
+        passed on first); ``done`` when the connection closes after the answer."""
+        assert self.door is not None and self.address is not None and self.client is not None
+        try:
+            request = _Head(head.lstrip(b"\r\n"))
+        except (ValueError, UnicodeDecodeError):
+            return False
+        if not request.path:
+            return False
+        if any(name in (b"x-forwarded-for", b"upgrade") for name, _ in request.headers):
+            return False  # the app's door knows whose address counts; a WebSocket passes
+        found = self.door.answer(self.address, request.method, request.path, request.headers)
+        if found is None:
+            return False
+        self.pass_on(out)
+        if self.done or self.transport is None:
+            return True
+        status, headers, body = found
+        close = not request.keep_alive or (b"connection", b"close") in headers
+        if close and (b"connection", b"close") not in headers:
+            headers.append((b"connection", b"close"))
+        lines = [b"HTTP/1.1 %d %s\r\n" % (status, _REASONS.get(status, b"Refused"))]
+        for name, value in [*self.default_headers, *headers]:
+            lines += [name, b": ", value, b"\r\n"]
+        self.transport.write(b"".join([*lines, b"\r\n", body]))
+        access = logging.getLogger("uvicorn.access")
+        if access.hasHandlers():
+            access.info(
+                '%s - "%s %s HTTP/%s" %d',
+                f"{self.client[0]}:{self.client[1]}",
+                request.method,
+                request.path,
+                request.version,
+                status,
+            )
+        if close:
+            self.done = True
+            self.disarm()
+            self.transport.close()
+            return True
+        self.body, self.dropping = request.body or 0, True  # small: skipped, never read
+        self.arm()
+        return True
+
+    def wrote(self, data: bytes | bytearray | memoryview) -> None:
+        """uvicorn's protocol wrote ``data``: an answer's status line starts an answer
+        (an interim ``100 Continue`` does not); once none is awaited the timer runs."""
+        if self.done:
+            return
+        if self.waiting:
+            line = bytes(data[:10])
+            if line[:9] == b"HTTP/1.1 " and line[9:] != b"1":
+                self.waiting -= 1
+        if not self.waiting:
+            self.opaque = False  # an answer went out: what comes next is a new head
+            self.arm()
+
+    def upgraded(self) -> None:
+        """The connection is a WebSocket now: no more heads."""
+        self.done = True
+        self.disarm()
+
+    def arm(self) -> None:
+        """Start the head timer again from now."""
+        self.since = self.loop.time()
+        if self.timer is None:
+            self.timer = self.loop.call_at(self.since + self.head_timeout_s, self.too_slow)
+
+    def disarm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def too_slow(self) -> None:
+        self.timer = None
+        due = self.since + self.head_timeout_s
+        if self.loop.time() < due:  # restarted since it was set
+            self.timer = self.loop.call_at(due, self.too_slow)
+        elif self.transport is not None and not self.transport.is_closing():
+            self.silent()
+            self.transport.close()
 
 
 def guarded_protocol(
     timeout_s: float, silent: Callable[[], None], http: str = "h11", door: Door | None = None
 ) -> type[asyncio.Protocol]:
-    """Uvicorn's HTTP protocol (``http``: ``h11`` or ``httptools``) that closes a
-    connection whose request head is not complete ``timeout_s`` after it opened or was
-    last answered (``silent()`` is told); with httptools, a request the ``door`` refuses
-    is answered at its head, in the protocol (``_answered``)."""
+    """The HTTP protocol class to give uvicorn (``uvicorn.Config(http=...)``): uvicorn's
+    own (``http``: ``h11`` or ``httptools``) behind a ``HeadGate`` that closes a
+    connection whose request head is not whole ``timeout_s`` after it opened or was
+    last answered (``silent()`` is told), and answers a request the ``door`` refuses at
+    its head."""
     if http not in ("h11", "httptools"):
         raise ValueError(f"unknown HTTP protocol {http!r}: h11 or httptools")
-    base = _GuardedH11 if http == "h11" else _guarded_httptools()
-    attributes = {"head_timeout_s": timeout_s, "silent": staticmethod(silent)}
-    if http == "httptools":
-        attributes["door"] = door
-    return type(f"Guarded{base.__name__.removeprefix('_Guarded')}", (base,), attributes)
+    attributes = {
+        "inner_class": _http_class(http),
+        "head_timeout_s": timeout_s,
+        "silent": staticmethod(silent),
+        "door": door,
+    }
+    name = "GuardedH11" if http == "h11" else "GuardedHttpTools"
+    return type(name, (HeadGate,), attributes)
