@@ -48,7 +48,10 @@ a sample whose frame came back is measured from the frame's answer (``Sample.wir
 and the page's answer gives only its clock, ``c``. Held answers then buy nothing, and
 an early stamp claims a trip past the bound, paid from the quota like any other claim.
 Once any sample has its frame's answer, only such samples are used; a transport that
-cannot send ping frames leaves every sample as before.
+cannot send ping frames leaves every sample as before. What a page still decides is
+``c``: misstated alike in every answer, it is a stamp lie like any other; misstated in
+a few answers only, it moves the offset (which rests on the quickest answers) more than
+the other answers' trips, and such claims fit: open (docs/fairness.md, "Liars").
 """
 
 from __future__ import annotations
