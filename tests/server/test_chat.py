@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import create_engine
 
 from nertz.engine import Rules
-from nertz.server.lobby.lobby import hash_secret
+from nertz.server.lobby.hashing import hash_secret
 from nertz.server.store.store import Store, TableCreated
 from nertz.server.table.chat import CHAT_BURST, CHAT_MAX_CHARS, CHAT_WINDOW_MS, RECENT_LINES
 from nertz.server.table.records import ChatRecord

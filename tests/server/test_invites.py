@@ -14,8 +14,8 @@ from sqlalchemy import create_engine
 
 from nertz.server.door.limits import Limits
 from nertz.server.http.app import Config
+from nertz.server.lobby.hashing import hash_secret
 from nertz.server.lobby.invites import CODE_ALPHABET, grouped, invite_form, watch_key
-from nertz.server.lobby.lobby import hash_secret
 from nertz.server.store.store import Store
 
 from ..live_server import free_port, running

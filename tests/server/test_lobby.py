@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from nertz.engine import Rules
-from nertz.server.lobby.lobby import CODE_ALPHABET, Lobby, LobbyError, check_name, hash_secret
+from nertz.server.lobby.hashing import hash_secret
+from nertz.server.lobby.lobby import CODE_ALPHABET, Lobby, LobbyError, check_name
 from nertz.server.table.settings import Settings
 
 

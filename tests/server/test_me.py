@@ -21,8 +21,8 @@ from websockets.sync.client import ClientConnection, connect
 from nertz.server.door.limits import Limits
 from nertz.server.http.app import Config
 from nertz.server.lobby.devices import DevicePlace, Devices, weak_secret
+from nertz.server.lobby.hashing import hash_secret
 from nertz.server.lobby.history import device_history
-from nertz.server.lobby.lobby import hash_secret
 from nertz.server.store.store import Store, TableCreated
 from nertz.server.table.records import DealRecord, MatchRecord, RacesRecord, ScoreRecord, SeatRecord
 

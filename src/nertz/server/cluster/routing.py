@@ -33,8 +33,9 @@ from nertz.engine import Rules
 from nertz.server.cluster.live import mirror
 from nertz.server.cluster.node import ClusterNode
 from nertz.server.door.limits import Quotas, Refusal
+from nertz.server.lobby.hashing import hash_secret
 from nertz.server.lobby.invites import invite_form
-from nertz.server.lobby.lobby import Entry, Lobby, LobbyError, hash_secret
+from nertz.server.lobby.lobby import Entry, Lobby, LobbyError
 from nertz.server.store.store import Store
 from nertz.server.table.settings import Settings
 

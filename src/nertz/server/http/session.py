@@ -29,7 +29,8 @@ from nertz.server.door.edge import client_address
 from nertz.server.door.limits import Limits, Quotas
 from nertz.server.door.site import Site
 from nertz.server.http.metrics import Metrics
-from nertz.server.lobby.lobby import Entry, Lobby, LobbyError, hash_secret, unknown_table
+from nertz.server.lobby.hashing import hash_secret
+from nertz.server.lobby.lobby import Entry, Lobby, LobbyError, unknown_table
 from nertz.server.protocol import (
     ClientMessage,
     ErrorMsg,

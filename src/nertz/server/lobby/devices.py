@@ -31,7 +31,7 @@ from sqlalchemy import Engine, insert, select, update
 from starlette.requests import Request
 
 from nertz.server.door.requests import RequestError
-from nertz.server.lobby.lobby import hash_secret
+from nertz.server.lobby.hashing import hash_secret
 from nertz.server.store.schema import device_places_t, devices_t
 
 __all__ = [

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import hashlib
 import hmac
 import logging
 import re
@@ -30,6 +29,7 @@ from nertz.engine import Rules, RulesError, duplicate_refusal, preset
 from nertz.server.door.requests import RequestError
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
 from nertz.server.lobby.archive import Archived, finished_table
+from nertz.server.lobby.hashing import hash_secret
 from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from nertz.server.lobby.outside import OutsideBots
 from nertz.server.store.store import Store, StoredTable, TableCreated
@@ -46,7 +46,6 @@ __all__ = [
     "Lobby",
     "LobbyError",
     "check_name",
-    "hash_secret",
     "new_table_id",
     "player_name",
     "table_request",
@@ -167,11 +166,6 @@ def _seats(body: CreateTable, rules: Rules) -> int | None:
 def new_table_id() -> str:
     """A table's id in the database: 64 random bits."""
     return secrets.token_hex(8)
-
-
-def hash_secret(secret: str) -> str:
-    """SHA-256 of a token or key: what the server stores instead of the secret."""
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def check_name(name: object) -> str:

@@ -17,7 +17,6 @@ takes it and passes for the bot that played under it.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import time
@@ -27,6 +26,7 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from nertz.server.door.requests import RequestError
+from nertz.server.lobby.hashing import hash_secret
 from nertz.server.store.schema import bots_t, names_t
 from nertz.server.table.names import name_key
 
@@ -50,11 +50,6 @@ def bad_bot_token() -> RequestError:
     return RequestError(
         "bad_bot_token", "that is not the token of a registered bot (or the bot was revoked)", 401
     )
-
-
-def hash_secret(secret: str) -> str:
-    """SHA-256 of a token, as ``lobby.hash_secret`` (which imports this module)."""
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 class OutsideBots:
