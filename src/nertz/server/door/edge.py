@@ -124,6 +124,7 @@ _LOOKUP = ("too_many_misses",)
 _PAGES = ("/t/", "/sheet/", "/matches/")
 _FILES = frozenset(("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me"))
 _COSTLY = ("/qr.svg", "/invite", "/csv")
+_MATCH_READS = ("/notation", "/analysis", "/advice")
 
 
 def request_kind(method: str, path: str) -> str:
@@ -143,11 +144,12 @@ def request_kind(method: str, path: str) -> str:
 
 
 def _match_read(path: str) -> bool:
-    """A finished match as a whole: ``/api/matches/{id}`` and its notation."""
+    """A finished match as a whole: ``/api/matches/{id}``, its notation and a hand's
+    analysis or the bots' advice (each replays a hand)."""
     if not path.startswith("/api/matches/"):
         return False
     slashes = path.count("/")
-    return slashes == 3 or (slashes == 4 and path.endswith("/notation"))
+    return slashes == 3 or (slashes == 4 and path.endswith(_MATCH_READS))
 
 
 _KIND_CODES = {

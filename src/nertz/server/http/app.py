@@ -35,6 +35,7 @@ from starlette.middleware import Middleware
 from nertz.server.cluster.routing import ClusterRouting
 from nertz.server.door.edge import BodyLimit, EarlyRefusals
 from nertz.server.door.site import Site, SiteGuard
+from nertz.server.http.analysis_api import analysis_routes
 from nertz.server.http.bots_api import bots_routes
 from nertz.server.http.config import Config
 from nertz.server.http.matches_api import matches_routes
@@ -70,6 +71,7 @@ def create_app(config: Config) -> Starlette:
         *web_routes(services, test_hooks=config.test_hooks),
         *practice_routes(services),
         *notation_routes(services),
+        *analysis_routes(services),
         *bots_routes(services),
     ]
     refused = services.metrics.refused
