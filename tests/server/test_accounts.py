@@ -22,7 +22,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from websockets.sync.client import ClientConnection, connect
 
 from nertz.server.door.limits import Limits
-from nertz.server.http.app import Config
+from nertz.server.http.app import Config, create_app
+from nertz.server.http.services import Services, services_of
 
 from ..live_server import eventually, free_port, running
 from .authenticator import Authenticator
@@ -37,6 +38,7 @@ class Site:
 
     port: int
     origin: str
+    services: Services
 
     @property
     def url(self) -> str:
@@ -64,8 +66,9 @@ def serving(
     config = Config(
         db=str(db), port=port, public_urls=(origin,), limits=limits, test_hooks=True, **extra
     )
-    with running(config):
-        yield Site(port, origin)
+    app = create_app(config)
+    with running(config, app=app):
+        yield Site(port, origin, services_of(app))
 
 
 @pytest.fixture
@@ -308,6 +311,11 @@ def test_one_name_per_account_from_the_one_registry_of_names(site: Site) -> None
         assert answer.status_code == 409 and error(answer) == "name_held"
         answer = ann.post(f"/api/tables/{code}/join", json={"name": "Ann"})
         assert answer.status_code == 200, answer.text
+        table = site.services.lobby.find(code).table  # the rating work keys by this
+        ann_id = account(ann)["id"]  # type: ignore[index]
+        assert table.place(answer.json()["seat"]).account == ann_id
+        answer = bea.post(f"/api/tables/{code}/join", json={"name": "Bea"})
+        assert table.place(answer.json()["seat"]).account is None  # no account: as before
 
         # A rename releases the old name; the new one is held.
         renamed = ann.put("/api/account/name", json={"name": "Annie"})

@@ -544,6 +544,7 @@ class Lobby:
             person=person,
             creator=creator,
             outside=outside,
+            account=account,
         )
         place, error = await entry.actor.request(joining)
         if error is not None:
