@@ -22,11 +22,13 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from websockets.sync.client import ClientConnection, connect
 
 from nertz.server.door.limits import Limits
+from nertz.server.door.requests import RequestError
 from nertz.server.http.app import Config, create_app
 from nertz.server.http.services import Services, services_of
+from nertz.server.lobby.passkeys import Ceremonies, RelyingParty
 
 from ..live_server import eventually, free_port, running
-from .authenticator import Authenticator
+from .authenticator import Authenticator, b64, unb64
 from .test_me import ANN, BOT
 
 LIMITS = Limits(recoveries_per_hour=3, accounts_per_day=20, ceremonies_per_minute=200)
@@ -360,8 +362,6 @@ def test_several_passkeys_and_never_none(site: Site) -> None:
 
 
 def only_credential(key: Authenticator) -> str:
-    from .authenticator import b64
-
     return b64(key.credential_id)
 
 
@@ -446,3 +446,46 @@ def test_a_signed_in_device_brings_its_games_to_the_account(site: Site) -> None:
     with site.browser(secrets.token_hex(32)) as stranger:  # without an account: as before
         alone = stranger.get("/api/me").json()
         assert "account" not in alone and alone["series"] == []
+
+
+def test_accounts_from_one_address_are_a_quota_refused_before_a_passkey_is_made(
+    tmp_path: Path,
+) -> None:
+    limits = Limits(accounts_per_day=2, ceremonies_per_minute=200)
+    with serving(tmp_path / "q.db", limits=limits) as site:
+        for name in ("Ann", "Bea"):
+            with site.browser() as person:
+                make_account(person, site.authenticator(), name)
+        with site.browser() as third:
+            answer = third.post("/api/account/new", json={"name": "Cy"})
+            assert answer.status_code == 429 and error(answer) == "too_many_accounts"
+            assert "2 new accounts a day" in answer.json()["reason"]
+            assert int(answer.headers["retry-after"]) > 0
+            assert account(third) is None
+
+
+def test_ceremonies_in_memory_are_bounded_expire_and_answer_once() -> None:
+    now = [0.0]
+    ceremonies = Ceremonies(
+        RelyingParty.of(("http://localhost:8000",)), cap=2, clock=lambda: now[0], lifetime_s=300
+    )
+    first, options = ceremonies.signin()
+    assert options["rpId"] == "localhost" and len(unb64(options["challenge"])) == 32
+    ceremonies.signin()
+    with pytest.raises(RequestError) as full:
+        ceremonies.signin()  # a third while two are under way: the server-wide cap
+    assert full.value.code == "too_many_ceremonies" and full.value.status == 503
+    now[0] = 301.0  # both expired: room again, and an expired one answers nothing
+    ceremonies.signin()
+    assert len(ceremonies) == 1
+    with pytest.raises(RequestError) as late:
+        ceremonies.take(first, "signin")
+    assert late.value.code == "unknown_ceremony"
+    fresh, _ = ceremonies.signin()
+    assert ceremonies.take(fresh, "signin").kind == "signin"
+    with pytest.raises(RequestError) as again:
+        ceremonies.take(fresh, "signin")  # once only
+    assert again.value.code == "unknown_ceremony"
+    assert RelyingParty.of(("http://127.0.0.1:8000",)) == RelyingParty(
+        "localhost", ("http://localhost:8000",)
+    )  # no browser takes an IP address as RP ID

@@ -440,10 +440,13 @@ class Quotas:
             f"at most {self.limits.bots_per_day} new bots a day from one address",
         )
 
-    def account(self, address: str) -> Refusal | None:
-        """May ``address`` make one more account?"""
+    def account(self, address: str, spend: bool = True) -> Refusal | None:
+        """May ``address`` make one more account? ``spend=False`` asks without counting
+        one (before the passkey is made: a refusal after it would leave the person's
+        authenticator a passkey of no account)."""
+        wait = self._accounts.take(address) if spend else self._accounts.wait(address)
         return _slow_down(
-            self._accounts.take(address),
+            wait,
             "too_many_accounts",
             f"at most {self.limits.accounts_per_day} new accounts a day from one address",
         )

@@ -193,6 +193,9 @@ def accounts_routes(services: Services) -> list[BaseRoute]:
         name = player_name((await decode_body(request, NameIn, "account")).name)
         if await asyncio.to_thread(accounts().holder, name) is not None:
             raise name_held(name)
+        # Refused now, not after the browser made a passkey that no account would hold.
+        if (refusal := services.quotas.account(client_address(request.scope), False)) is not None:
+            return refused(refusal)
         ceremony, options = services.ceremonies.register("register", secrets.token_hex(8), name, [])
         return JSONResponse({"ceremony": ceremony, "publicKey": options})
 
