@@ -188,8 +188,8 @@ def accounts_routes(services: Services) -> list[BaseRoute]:
 
     @guarded
     async def begin_new(request: Request) -> Response:
-        if (refusal := await ceremony_refused(request)) is not None:
-            return refusal
+        if (answer := await ceremony_refused(request)) is not None:
+            return answer
         name = player_name((await decode_body(request, NameIn, "account")).name)
         if await asyncio.to_thread(accounts().holder, name) is not None:
             raise name_held(name)
