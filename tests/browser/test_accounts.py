@@ -110,11 +110,13 @@ def test_an_account_follows_its_player_from_browser_to_browser(
 
     page.goto(site)  # the home page's entry names the account
     expect(page.locator("a.account-link")).to_have_text("Account: Ann")
+    page.screenshot(path=str(tmp_path / "home.png"))
     expect(page.locator("#name")).to_have_value("Ann")
 
     page.goto(f"{site}/account")
     page.click(".sign-out")
     expect(page.locator(".sign-in-passkey")).to_be_visible()
+    page.screenshot(path=str(tmp_path / "signed-out.png"))
     page.click(".sign-in-passkey")  # no name asked: the passkey says whose it is
     signed_in_as(page, "Ann")
 

@@ -138,6 +138,7 @@ function signedOut(app, reload) {
   const recoverCode = h("input", {
     id: "recover-code",
     maxlength: 40,
+    size: 28,
     autocomplete: "off",
     spellcheck: "false",
     placeholder: "XXXX-XXXX-XXXX-XXXX-XXXX",
