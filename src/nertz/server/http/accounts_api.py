@@ -49,6 +49,7 @@ from starlette.requests import HTTPConnection, Request, cookie_parser
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from nertz.server.cluster.ceremonies import shared_keep, shared_take
 from nertz.server.cluster.quotas import shared_rate
 from nertz.server.door.edge import client_address
 from nertz.server.door.limits import Refusal
@@ -197,12 +198,15 @@ def accounts_routes(services: Services) -> list[BaseRoute]:
         if (refusal := services.quotas.account(client_address(request.scope), False)) is not None:
             return refused(refusal)
         ceremony, options = services.ceremonies.register("register", secrets.token_hex(8), name, [])
+        await shared_keep(services.cluster, services.ceremonies, ceremony)
         return JSONResponse({"ceremony": ceremony, "publicKey": options})
 
     @guarded
     async def create(request: Request) -> Response:
         answer = await decode_body(request, Answer, "account")
-        ceremony = services.ceremonies.take(answer.ceremony, "register")
+        ceremony = await shared_take(
+            services.cluster, services.ceremonies, answer.ceremony, "register"
+        )
         passkey = services.ceremonies.verify_registration(ceremony, answer.credential)
         address = client_address(request.scope)
         quotas = services.quotas
@@ -225,12 +229,15 @@ def accounts_routes(services: Services) -> list[BaseRoute]:
         if (refusal := await ceremony_refused(request)) is not None:
             return refusal
         ceremony, options = services.ceremonies.signin()
+        await shared_keep(services.cluster, services.ceremonies, ceremony)
         return JSONResponse({"ceremony": ceremony, "publicKey": options})
 
     @guarded
     async def signin(request: Request) -> Response:
         answer = await decode_body(request, Answer, "sign-in")
-        ceremony = services.ceremonies.take(answer.ceremony, "signin")
+        ceremony = await shared_take(
+            services.cluster, services.ceremonies, answer.ceremony, "signin"
+        )
         found = await asyncio.to_thread(accounts().passkey, credential_id_of(answer.credential))
         if found is None:
             raise RequestError(
@@ -300,13 +307,14 @@ def accounts_routes(services: Services) -> list[BaseRoute]:
         ceremony, options = services.ceremonies.register(
             "add", account.id, account.name, [k.credential_id for k in keys]
         )
+        await shared_keep(services.cluster, services.ceremonies, ceremony)
         return JSONResponse({"ceremony": ceremony, "publicKey": options})
 
     @guarded
     async def add_passkey(request: Request) -> Response:
         account = await me(request)
         answer = await decode_body(request, Answer, "passkey")
-        ceremony = services.ceremonies.take(answer.ceremony, "add")
+        ceremony = await shared_take(services.cluster, services.ceremonies, answer.ceremony, "add")
         if ceremony.account != account.id:
             raise RequestError(
                 "unknown_ceremony", "that passkey request was another account's; start again"

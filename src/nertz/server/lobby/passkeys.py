@@ -28,7 +28,7 @@ import json
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -110,6 +110,9 @@ class Ceremony:
     """The new account's id (register) or the signed-in account's (add)."""
     name: str | None = None
     """The name a new account will hold (register)."""
+    shared: bool = False
+    """Also kept in a cluster's Redis (``cluster/ceremonies.py``): answered on another
+    node, it is used up here too."""
 
 
 def credential_id_of(credential: dict[str, Any]) -> str:
@@ -201,11 +204,32 @@ class Ceremonies:
         ceremony = Ceremony("signin", challenge, self._expires())
         return self._keep(ceremony), json.loads(options_to_json(options))
 
-    def take(self, ceremony_id: str, kind: str) -> Ceremony:
+    def peek(self, ceremony_id: str) -> Ceremony | None:
+        """The ceremony under way of that id, left in place."""
+        return self._open.get(ceremony_id)
+
+    def mark_shared(self, ceremony_id: str) -> None:
+        """The ceremony is kept in the cluster's Redis too (``Ceremony.shared``)."""
+        found = self._open.get(ceremony_id)
+        if found is not None:
+            self._open[ceremony_id] = replace(found, shared=True)
+
+    def take(
+        self,
+        ceremony_id: str,
+        kind: str,
+        elsewhere: Ceremony | None = None,
+        asked_elsewhere: bool = False,
+    ) -> Ceremony:
         """The ceremony ``ceremony_id`` of ``kind``, taken out (it answers once);
         ``unknown_ceremony`` if there is none (never made, answered already, or
-        expired)."""
+        expired). On a cluster, ``elsewhere`` is the ceremony as another node kept it
+        in Redis, and ``asked_elsewhere`` says Redis answered: a ceremony shared from
+        here that Redis no longer holds was answered on another node."""
         ceremony = self._open.pop(ceremony_id, None)
+        if ceremony is not None and ceremony.shared and asked_elsewhere and elsewhere is None:
+            ceremony = None  # used up on another node
+        ceremony = ceremony or elsewhere
         if ceremony is None or ceremony.kind != kind or ceremony.expires <= self.clock():
             raise RequestError(
                 "unknown_ceremony",
