@@ -21,6 +21,7 @@ from nertz.server.http.app import Config
 
 from ..live_server import free_port, running
 from .conftest import ROOMY, Console
+from .test_accessibility import scan
 
 AUTHENTICATOR = {
     "protocol": "ctap2",
@@ -102,6 +103,7 @@ def test_an_account_follows_its_player_from_browser_to_browser(
     expect(code_box).to_have_text(re.compile(r"^([A-Z2-9]{4}-){4}[A-Z2-9]{4}$"), timeout=10_000)
     code = code_box.inner_text()
     page.screenshot(path=str(tmp_path / "recovery-code.png"))
+    scan(page, "the recovery code")  # axe, WCAG 2.1 AA, as every page
     page.click(".kept-code")
     signed_in_as(page, "Ann")
     assert len(ann.credentials()) == 1  # a discoverable passkey, on this device
@@ -117,6 +119,7 @@ def test_an_account_follows_its_player_from_browser_to_browser(
     page.click(".sign-out")
     expect(page.locator(".sign-in-passkey")).to_be_visible()
     page.screenshot(path=str(tmp_path / "signed-out.png"))
+    scan(page, "the account page signed out")
     page.click(".sign-in-passkey")  # no name asked: the passkey says whose it is
     signed_in_as(page, "Ann")
 
@@ -146,6 +149,7 @@ def test_an_account_follows_its_player_from_browser_to_browser(
     phone.page.click("text=Rename")
     signed_in_as(phone.page, "Annie")
     phone.page.screenshot(path=str(tmp_path / "account.png"))
+    scan(phone.page, "the account page signed in")
 
     page.reload()  # the first browser sees the new name
     signed_in_as(page, "Annie")
