@@ -153,3 +153,17 @@ def test_an_account_follows_its_player_from_browser_to_browser(
 
     page.reload()  # the first browser sees the new name
     signed_in_as(page, "Annie")
+
+    # The first passkey removed (from the phone): the laptop's copy signs in no more.
+    phone.page.locator(".passkey").first.locator(".remove-passkey").click()
+    expect(phone.page.locator(".passkey")).to_have_count(1)
+    expect(phone.page.locator(".remove-passkey")).to_be_disabled()  # now the last one
+    laptop.page.reload()
+    laptop.page.click(".sign-out")
+    laptop.page.click(".sign-in-passkey")
+    expect(laptop.page.locator(".sign-in .error")).to_have_text(
+        "this passkey is no account's here (was it removed?)"
+    )
+    expected = "console error: Failed to load resource: the server responded with a status of 401"
+    assert [e for e in laptop.console.errors if e.startswith(expected)]  # the refusal itself
+    laptop.console.errors = [e for e in laptop.console.errors if not e.startswith(expected)]

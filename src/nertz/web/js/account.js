@@ -65,12 +65,23 @@ export async function signIn() {
   } catch (error) {
     throw passkeyError(error);
   }
-  return api(
-    "POST",
-    "/api/account/signin",
-    { ceremony: begun.ceremony, credential: credentialJSON(credential) },
-    headers(),
-  );
+  try {
+    return await api(
+      "POST",
+      "/api/account/signin",
+      { ceremony: begun.ceremony, credential: credentialJSON(credential) },
+      headers(),
+    );
+  } catch (error) {
+    // A passkey of no account here (removed): the browser may forget it, where it can.
+    if (error.code === "unknown_passkey" && PublicKeyCredential.signalUnknownCredential) {
+      PublicKeyCredential.signalUnknownCredential({
+        rpId: begun.publicKey.rpId,
+        credentialId: credentialJSON(credential).rawId,
+      }).catch(() => {});
+    }
+    throw error;
+  }
 }
 
 /** Add a passkey to the signed-in account. */
