@@ -122,7 +122,13 @@ _LOOKUP = ("too_many_misses",)
 
 
 _PAGES = ("/t/", "/sheet/", "/matches/")
-_FILES = frozenset(("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me"))
+_CEREMONIES = frozenset(
+    ("/api/account/new", "/api/account/signin/begin", "/api/account/passkeys/begin")
+)
+"""The routes that begin a passkey ceremony (``http/accounts_api.py``)."""
+_FILES = frozenset(
+    ("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me", "/account")
+)
 _COSTLY = ("/qr.svg", "/invite", "/csv")
 _MATCH_READS = ("/notation", "/analysis", "/advice")
 
@@ -176,6 +182,10 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
             return ("too_many_sheets",)
         if path in ("/api/practice", "/api/learn"):
             return (*_CREATE, "too_many_joins")
+        if path in _CEREMONIES:
+            return ("too_many_ceremonies",)
+        if path == "/api/account/recover":
+            return ("too_many_recoveries",)
     elif method == "GET":
         if path.startswith(("/api/tables/", "/api/invites/")):
             return _LOOKUP
