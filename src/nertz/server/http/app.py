@@ -35,8 +35,8 @@ from starlette.middleware import Middleware
 from nertz.server.cluster.routing import ClusterRouting
 from nertz.server.door.edge import BodyLimit, EarlyRefusals
 from nertz.server.door.site import Site, SiteGuard
-from nertz.server.http.analysis_api import analysis_routes
 from nertz.server.http.accounts_api import accounts_routes
+from nertz.server.http.analysis_api import analysis_routes
 from nertz.server.http.bots_api import bots_routes
 from nertz.server.http.config import Config
 from nertz.server.http.matches_api import matches_routes
