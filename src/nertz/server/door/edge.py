@@ -121,8 +121,10 @@ _CREATE = ("too_many_open_tables", "too_many_creates")
 _LOOKUP = ("too_many_misses",)
 
 
-_PAGES = ("/t/", "/sheet/", "/matches/")
-_FILES = frozenset(("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me"))
+_PAGES = ("/t/", "/sheet/", "/matches/", "/daily/")
+_FILES = frozenset(
+    ("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me", "/daily")
+)
 _COSTLY = ("/qr.svg", "/invite", "/csv")
 
 
@@ -160,7 +162,8 @@ _KIND_CODES = {
 def refused_by(method: str, path: str) -> tuple[str, ...]:
     """The refusal codes that, given to an address, refuse this request from it too:
     its kind's request rate (``request_kind``) and the quotas its route checks before
-    doing anything else (tables_api.py, practice_api.py, sharing.py, web.py, me.py)."""
+    doing anything else (tables_api.py, practice_api.py, daily_api.py, sharing.py, web.py,
+    me.py)."""
     return (*_KIND_CODES[request_kind(method, path)], *_route_codes(method, path))
 
 
@@ -172,7 +175,7 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
             return ("too_many_joins", *_LOOKUP)
         if path == "/api/sheets":
             return ("too_many_sheets",)
-        if path in ("/api/practice", "/api/learn"):
+        if path in ("/api/practice", "/api/learn", "/api/daily"):
             return (*_CREATE, "too_many_joins")
     elif method == "GET":
         if path.startswith(("/api/tables/", "/api/invites/")):

@@ -10,6 +10,8 @@ Routes (``docs/protocol.md``), each in its module by concern:
 * ``GET /api/matches`` finished matches; ``GET /api/matches/{id}`` a match's hands,
   scores and full event log (``matches_api.py``); ``GET /api/me`` a device's own
   history (``me.py``);
+* ``POST /api/daily``, ``GET /api/daily`` and ``/api/daily/{date}``: the daily deal, its
+  tries and its board (``daily_api.py``);
 * ``POST /api/practice``, ``POST /api/learn`` (``practice_api.py``); the client's pages,
   files, rules and score sheets (``web.py``);
 * ``GET /`` and ``GET /metrics``, the server's figures (``status.py``);
@@ -37,6 +39,7 @@ from nertz.server.door.edge import BodyLimit, EarlyRefusals
 from nertz.server.door.site import Site, SiteGuard
 from nertz.server.http.bots_api import bots_routes
 from nertz.server.http.config import Config
+from nertz.server.http.daily_api import daily_routes
 from nertz.server.http.matches_api import matches_routes
 from nertz.server.http.me import me_routes
 from nertz.server.http.notation_api import notation_routes
@@ -71,6 +74,7 @@ def create_app(config: Config) -> Starlette:
         *practice_routes(services),
         *notation_routes(services),
         *bots_routes(services),
+        *daily_routes(services),
     ]
     refused = services.metrics.refused
     early = Middleware(EarlyRefusals, door=services.door)

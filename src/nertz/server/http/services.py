@@ -22,6 +22,7 @@ from nertz.server.door.limits import Limits, Quotas
 from nertz.server.door.site import Site
 from nertz.server.http.metrics import Figures, Metrics
 from nertz.server.http.sheets import SheetStore
+from nertz.server.lobby.daily import DailyDeals
 from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.lobby import Lobby
 from nertz.server.store.store import Store
@@ -40,11 +41,13 @@ class Running:
     """This server as a cluster node (``--redis``); None when it runs alone."""
     sheets: SheetStore
     devices: Devices
+    daily: DailyDeals
+    """The daily deal: its secret, the server's day, its tries (``lobby/daily.py``)."""
 
 
 class Services:
     """One server's services. The fixed ones are made here and never replaced; the
-    running ones (``lobby``, ``store``, ``cluster``, ``sheets``, ``devices``) are there
+    running ones (``lobby``, ``store``, ``cluster``, ``sheets``, ``devices``, ``daily``) are there
     from ``start`` on: asked for before, they raise ``RuntimeError``."""
 
     def __init__(self, limits: Limits, site: Site) -> None:
@@ -96,6 +99,10 @@ class Services:
     @property
     def devices(self) -> Devices:
         return self.running.devices
+
+    @property
+    def daily(self) -> DailyDeals:
+        return self.running.daily
 
     def figures(self) -> Figures | None:
         """The metrics' figures of the moment (None: not started yet)."""
