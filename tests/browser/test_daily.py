@@ -1,0 +1,102 @@
+"""The daily deal in the browser (issue 27, point 4): from the home page Tess plays
+today's deal to its end, sees the day's board with her score and its distribution,
+and the best hand's replay link; from the same address a fresh browser's counted try
+is refused and practice offered, which deals the same deal uncounted."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from nertz.server.http.app import Config
+
+from ..live_server import free_port, running
+from .conftest import ROOMY
+from .helpers import wait_go, watched_page
+
+SPEED = 20.0
+"""The bots play the hand twenty times faster (``Config.speed``): it ends in seconds."""
+SHOTS = Path(os.environ.get("NERTZ_SHOTS", "/tmp/nertz-shots"))
+"""Where the test's screenshots go, to be looked at (not part of the repository)."""
+
+
+@pytest.fixture
+def daily_server(tmp_path: Path) -> Iterator[str]:
+    config = Config(
+        db=str(tmp_path / "daily.db"),
+        port=free_port(),
+        limits=ROOMY,
+        speed=SPEED,
+        clock=time.time,
+    )
+    with running(config) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"daily-{name}.png"))
+
+
+def test_play_the_daily_deal_see_the_board_and_a_second_try_is_refused(
+    browser: Browser, daily_server: str
+) -> None:
+    tess_context, tess, tess_console = watched_page(browser, 1280, 800)
+    other_context, other, other_console = watched_page(browser, 1280, 800)
+    try:
+        # A second browser from the same address opens today's deal first: not played.
+        other.goto(daily_server + "/daily")
+        expect(other.locator("#daily-play")).to_be_visible()
+
+        tess.goto(daily_server)
+        tess.click("#daily-link")
+        expect(tess.locator("h1")).to_have_text("Today's deal")
+        tess.fill("#daily-name", "Tess")
+        tess.click("#daily-play")
+        expect(tess).to_have_url(re.compile(r"/t/[A-Z0-9]+"))
+        tess.locator(".ready-btn").click()
+        wait_go(tess)
+        tess.keyboard.press("Space")  # her stock turned; the bots play the rest
+        link = tess.locator(".daily-board-link")
+        expect(link).to_be_visible(timeout=60_000)
+        shot(tess, "end")
+        link.click()
+
+        board = tess.locator(".daily-board")
+        expect(board).to_contain_text("Tess")
+        expect(tess.locator(".daily-board tr.yours")).to_contain_text("Tess")
+        expect(tess.locator(".daily-played")).to_contain_text("You scored")
+        expect(tess.locator("svg.histogram rect.bar.yours")).to_have_count(1)
+        expect(tess.locator(".daily-best a")).to_have_attribute(
+            "href", re.compile(r"^/replay/[0-9a-f]+\?hand=1$")
+        )
+        expect(tess.locator(".commitment")).to_be_visible()
+        expect(tess.locator(".seed")).to_have_count(0)  # published the next day
+        shot(tess, "board")
+
+        # The other browser tries its counted try: refused, practice offered.
+        other.fill("#daily-name", "Tessa")
+        other.click("#daily-play")
+        refused = other.locator(".daily-refused")
+        expect(refused).to_contain_text("counted try has been played from this address")
+        shot(other, "refused")
+        other.click("#daily-practice")
+        expect(other).to_have_url(re.compile(r"/t/[A-Z0-9]+"))
+        expect(other.locator(".ready-btn")).to_be_visible()
+
+        # Tess's page offers practice too, never a second counted try.
+        tess.goto(daily_server + "/daily")
+        expect(tess.locator("#daily-practice")).to_be_visible()
+        expect(tess.locator("#daily-play")).to_have_count(0)
+        # The refused try's 409 is the browser's own note of an answer it was meant to get.
+        unexpected = [e for e in other_console.errors if "409 (Conflict)" not in e]
+        assert tess_console.errors == [] and unexpected == [], tess_console.errors + unexpected
+    finally:
+        tess_context.close()
+        other_context.close()
