@@ -19,6 +19,7 @@ from nertz.server.http.app import Config
 from ..live_server import free_port, running
 from .conftest import ROOMY
 from .helpers import wait_go, watched_page
+from .test_accessibility import scan
 
 SPEED = 20.0
 """The bots play the hand twenty times faster (``Config.speed``): it ends in seconds."""
@@ -79,6 +80,7 @@ def test_play_the_daily_deal_see_the_board_and_a_second_try_is_refused(
         expect(tess.locator(".commitment")).to_be_visible()
         expect(tess.locator(".seed")).to_have_count(0)  # published the next day
         shot(tess, "board")
+        scan(tess, "the daily deal's board")
 
         # The other browser tries its counted try: refused, practice offered.
         other.fill("#daily-name", "Tessa")
@@ -86,6 +88,7 @@ def test_play_the_daily_deal_see_the_board_and_a_second_try_is_refused(
         refused = other.locator(".daily-refused")
         expect(refused).to_contain_text("counted try has been played from this address")
         shot(other, "refused")
+        scan(other, "a refused counted try")
         other.click("#daily-practice")
         expect(other).to_have_url(re.compile(r"/t/[A-Z0-9]+"))
         expect(other.locator(".ready-btn")).to_be_visible()
@@ -94,6 +97,14 @@ def test_play_the_daily_deal_see_the_board_and_a_second_try_is_refused(
         tess.goto(daily_server + "/daily")
         expect(tess.locator("#daily-practice")).to_be_visible()
         expect(tess.locator("#daily-play")).to_have_count(0)
+        phone_context, phone, _ = watched_page(browser, 390, 844, touch=True, mobile=True)
+        try:  # upright on a phone: the board fits the screen, and passes the scan
+            phone.goto(daily_server + "/daily")
+            expect(phone.locator(".daily-board")).to_contain_text("Tess")
+            scan(phone, "the board on a phone")
+            shot(phone, "phone")
+        finally:
+            phone_context.close()
         # The refused try's 409 is the browser's own note of an answer it was meant to get.
         unexpected = [e for e in other_console.errors if "409 (Conflict)" not in e]
         assert tess_console.errors == [] and unexpected == [], tess_console.errors + unexpected

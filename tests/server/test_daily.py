@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import json
 import secrets
 import sqlite3
@@ -21,10 +22,9 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from nertz.engine import deal
+from nertz.engine import deal, preset
 from nertz.server.door.limits import Limits
 from nertz.server.http.app import Config
-from nertz.server.lobby.daily import daily_rules, daily_seed
 
 from ..live_server import PATIENCE_S, eventually, free_port, running
 
@@ -110,6 +110,13 @@ def _headers(device: str | None, address: str | None) -> dict[str, str]:
     if address is not None:
         headers["X-Forwarded-For"] = address
     return headers
+
+
+def daily_seed(secret: bytes, day: dt.date) -> int:
+    """The day's seed as docs/protocol.md gives it: the first 63 bits of
+    HMAC-SHA256(secret, ``nertz-daily:D``)."""
+    mac = hmac.new(secret, f"nertz-daily:{day.isoformat()}".encode(), hashlib.sha256)
+    return int.from_bytes(mac.digest()[:8], "big") >> 1
 
 
 def device() -> str:
@@ -248,7 +255,8 @@ def test_the_seed_and_the_face_down_cards_stay_on_the_server_until_the_day_is_ov
     assert shown["seed"] == seed and shown["layouts"] == layouts
     text = f"nertz-daily:{today.isoformat()}:{seed}".encode()
     assert shown["commitment"] == before["commitment"] == hashlib.sha256(text).hexdigest()
-    assert [str(line) for line in deal(4, daily_rules(), seed).layouts] == layouts
+    rules = preset("standard").with_options(match="single")  # one hand (R32)
+    assert [str(line) for line in deal(4, rules, seed).layouts] == layouts
     assert server.get(f"/api/matches/{match}/notation").status_code == 200
 
 
