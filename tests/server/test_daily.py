@@ -25,6 +25,9 @@ from websockets.sync.client import connect
 from nertz.engine import deal, preset
 from nertz.server.door.limits import Limits
 from nertz.server.http.app import Config
+from nertz.server.lobby.daily import Attempt, DailyDeals
+from nertz.server.store.store import Store, TableCreated
+from nertz.server.table.records import DealRecord, MatchRecord, ScoreRecord
 
 from ..live_server import PATIENCE_S, eventually, free_port, running
 
@@ -395,3 +398,44 @@ def test_the_daily_routes_are_quotas_of_the_address(tmp_path: Path) -> None:
         assert [a.status_code for a in answers[:2]] == [201, 201], [a.text for a in answers]
         assert answers[2].status_code == 429
         assert answers[2].json()["error"] in ("too_many_creates", "too_many_open_tables")
+
+
+def test_a_replay_shows_a_daily_tries_cards_only_to_someone_who_has_played_the_day(
+    tmp_path: Path,
+) -> None:
+    """``DailyDeals.shown_to``, the replay viewer's check: a try at today's deal is shown
+    face up only to someone whose own counted try is over; any other table to anyone,
+    and that one to anyone once the day is over."""
+    store, clock = Store(str(tmp_path / "shown.db")), DayClock()
+    try:
+        daily = DailyDeals(store.engine, b"a secret", clock)
+        today = clock.today().isoformat()
+        score = {"middle": 3, "nertz_left": 0, "bonus": 0, "score": 3}
+
+        def table(table_id: str, settings: dict[str, Any], over: bool) -> None:
+            records: list[Any] = [TableCreated(table_id, None, False, {}, settings, time.time())]
+            if over:
+                records += [
+                    DealRecord(1, (), None),
+                    ScoreRecord(1, (score, score), 0, "called"),
+                    MatchRecord((3, 3), (0,), 1, 1),
+                ]
+            store.submit(table_id, records)
+
+        def counted(table_id: str, device: str, address: str, over: bool) -> None:
+            table(table_id, {"daily": today}, over)
+            daily.record(Attempt(today, table_id, True, "x", device, address, time.time()))
+
+        counted("best", "ann", "home", over=True)
+        counted("going", "bea", "work", over=False)
+        table("other", {}, over=True)
+        store.flush()
+        assert daily.shown_to("best", "ann", "home")
+        assert daily.shown_to("best", "new-device", "home"), "her address has played it"
+        assert not daily.shown_to("best", "bea", "work"), "hers is still being played"
+        assert not daily.shown_to("best", "cat", "cafe"), "she has not played it"
+        assert daily.shown_to("other", "cat", "cafe"), "not a daily try"
+        clock.ahead = 86_400
+        assert daily.shown_to("best", "cat", "cafe"), "the day is over"
+    finally:
+        store.close()

@@ -378,6 +378,17 @@ class DailyDeals:
             return None
         return day
 
+    def shown_to(self, table_id: str, device: str | None, address: str) -> bool:
+        """May a replay show the cards of ``table_id`` face up to this asker (the device's
+        hash, the keyed address)? Any table's but a try at a day not over yet; that one
+        only to someone whose own counted try of that day is over: they have played
+        the deal. Its seed stays withheld from everyone until the day is over."""
+        day = self.withheld(table_id)
+        if day is None:
+            return True
+        mine = self.counted_by(dt.date.fromisoformat(day), device, address)
+        return mine is not None and self.over(mine.table_id)
+
     def over(self, table_id: str) -> bool:
         """Is the first match (the hand) of the try at ``table_id`` over?"""
         s = series_t.c
