@@ -329,6 +329,33 @@ def test_one_counted_try_per_device_and_per_address(server: Server) -> None:
     assert server.start(None).json()["error"] == "no_device"
 
 
+def test_a_try_left_to_a_bot_is_used_and_not_on_the_board(server: Server) -> None:
+    """Leaving the table gives the place to a bot (``seats.release``): the bot's hand
+    is nobody's score, and the day's try is spent all the same."""
+    ann = device()
+    seat = server.start(ann).json()
+    with connect(server.http.replace("http", "ws") + "/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "table": seat["code"], "token": seat["token"]}))
+        ws.send(json.dumps({"type": "ready"}))
+        deadline = time.monotonic() + PATIENCE_S
+        while True:
+            message = json.loads(ws.recv(max(0.01, deadline - time.monotonic())))
+            if message["type"] == "event" and message["e"]["k"] == "go":
+                break
+        ws.send(json.dumps({"type": "leave"}))
+    match = table_id(server, seat["code"])
+    stored_hand(server, match)  # the bots played the hand out
+    eventually(
+        lambda: server.rows("SELECT 1 FROM series WHERE table_id = ?", match),
+        "the match's end in the store",
+    )
+    board = server.get("/api/daily", ann).json()
+    assert board["players"] == 0 and board["rows"] == []
+    assert board["you"]["counted"] is True and board["you"]["done"] is False
+    refused = server.start(ann)
+    assert refused.status_code == 409 and refused.json()["error"] == "daily_played"
+
+
 def test_a_restart_keeps_the_days_deal_and_its_board(tmp_path: Path) -> None:
     clock, db, ann = DayClock(), tmp_path / "kept.db", device()
     with serving(db, clock) as server:  # no secret configured: the server makes one

@@ -213,11 +213,13 @@ class BoardEntry:
 
 def board_entries(engine: Engine, day: dt.date, closes: float) -> list[BoardEntry]:
     """Every counted try of ``day`` whose hand ended before ``closes`` (a wall-clock
-    time), best first: the higher score, then the shorter hand, then the earlier
-    start. Read from the store's records of the hands the server dealt and played."""
+    time) with its person still at seat 0, best first: the higher score, then the
+    shorter hand, then the earlier start. Read from the store's records of the hands
+    the server dealt and played. A try its person left before the end (a bot played
+    the rest of the hand, ``seats.release``) is not on the board."""
     a, s, h, i = daily_attempts_t.c, series_t.c, hands_t.c, inputs_t.c
     query = (
-        select(a.table_id, a.name, a.device, a.address, a.started, h.scores, h.caller)
+        select(a.table_id, a.name, a.device, a.address, a.started, h.scores, h.caller, s.players)
         .join(series_t, and_(s.table_id == a.table_id, s.number == 1))
         .join(hands_t, and_(h.table_id == a.table_id, h.number == 1))
         .where(a.day == day.isoformat(), a.counted.is_(True), s.finished < closes)
@@ -247,6 +249,9 @@ def board_entries(engine: Engine, day: dt.date, closes: float) -> list[BoardEntr
                 last[end.table_id] = end.at
     entries = []
     for row in rows:
+        players = json.loads(row.players or "[]")
+        if not any(p["seat"] == 0 and p["name"] and not p["bot"] for p in players):
+            continue  # nobody's at seat 0 at the end: the person left the hand to a bot
         scores = json.loads(row.scores)
         begun = go.get(row.table_id, 0)
         ended = call.get(row.table_id, last.get(row.table_id, begun))
