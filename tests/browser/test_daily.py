@@ -27,14 +27,28 @@ SHOTS = Path(os.environ.get("NERTZ_SHOTS", "/tmp/nertz-shots"))
 """Where the test's screenshots go, to be looked at (not part of the repository)."""
 
 
+class DayClock:
+    """The server's wall clock: the real one, ``ahead`` seconds on (a day: 86,400)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.ahead
+
+
+CLOCK = DayClock()
+
+
 @pytest.fixture
 def daily_server(tmp_path: Path) -> Iterator[str]:
+    CLOCK.ahead = 0.0
     config = Config(
         db=str(tmp_path / "daily.db"),
         port=free_port(),
         limits=ROOMY,
         speed=SPEED,
-        clock=time.time,
+        clock=CLOCK,
     )
     with running(config) as port:
         yield f"http://127.0.0.1:{port}"
@@ -105,6 +119,24 @@ def test_play_the_daily_deal_see_the_board_and_a_second_try_is_refused(
             shot(phone, "phone")
         finally:
             phone_context.close()
+        # The next day: yesterday's board stays readable, with its seed and its deal.
+        day = tess.locator(".daily-table").inner_text().split(" on ")[1][:10]
+        CLOCK.ahead = 86_400
+        tess.goto(daily_server + "/daily")
+        tess.click("text=The day before")
+        expect(tess.locator("h1")).to_have_text(f"The deal of {day}")
+        expect(tess.locator(".daily-board")).to_contain_text("Tess")
+        expect(tess.locator(".seed")).to_have_text(re.compile(r"^\d+$"))
+        seed = tess.locator(".seed").inner_text()
+        fingerprint = tess.evaluate(
+            """async (text) => [...new Uint8Array(await crypto.subtle.digest(
+                "SHA-256", new TextEncoder().encode(text)))]
+                .map((b) => b.toString(16).padStart(2, "0")).join("")""",
+            f"nertz-daily:{day}:{seed}",
+        )
+        expect(tess.locator(".daily-seed")).to_contain_text(fingerprint)  # the seed exact
+        expect(tess.locator(".daily-layouts li")).to_have_count(4)
+        shot(tess, "yesterday")
         # The refused try's 409 is the browser's own note of an answer it was meant to get.
         unexpected = [e for e in other_console.errors if "409 (Conflict)" not in e]
         assert tess_console.errors == [] and unexpected == [], tess_console.errors + unexpected

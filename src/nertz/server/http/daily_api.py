@@ -147,7 +147,8 @@ def board_public(daily: DailyDeals, day: dt.date, entries: list[BoardEntry]) -> 
         "closes": daily.closes(day),
         "published": published,
         "commitment": commitment(day, seed),
-        "seed": seed if published else None,
+        # As text: 63 bits are more than a JavaScript number holds exactly.
+        "seed": str(seed) if published else None,
         "layouts": list(deal(DAILY_SEATS, rules, seed).layouts) if published else None,
         "table": {
             "seats": DAILY_SEATS,
