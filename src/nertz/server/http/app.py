@@ -10,6 +10,8 @@ Routes (``docs/protocol.md``), each in its module by concern:
 * ``GET /api/matches`` finished matches; ``GET /api/matches/{id}`` a match's hands,
   scores and full event log (``matches_api.py``); ``GET /api/me`` a device's own
   history (``me.py``); accounts, passkeys and sessions (``accounts_api.py``);
+* ``POST /api/daily``, ``GET /api/daily`` and ``/api/daily/{date}``: the daily deal, its
+  tries and its board (``daily_api.py``);
 * ``POST /api/practice``, ``POST /api/learn`` (``practice_api.py``); the client's pages,
   files, rules and score sheets (``web.py``);
 * ``GET /`` and ``GET /metrics``, the server's figures (``status.py``);
@@ -39,6 +41,7 @@ from nertz.server.http.accounts_api import accounts_routes
 from nertz.server.http.analysis_api import analysis_routes
 from nertz.server.http.bots_api import bots_routes
 from nertz.server.http.config import Config
+from nertz.server.http.daily_api import daily_routes
 from nertz.server.http.matches_api import matches_routes
 from nertz.server.http.me import me_routes
 from nertz.server.http.notation_api import notation_routes
@@ -75,6 +78,7 @@ def create_app(config: Config) -> Starlette:
         *analysis_routes(services),
         *bots_routes(services),
         *accounts_routes(services),
+        *daily_routes(services),
     ]
     refused = services.metrics.refused
     early = Middleware(EarlyRefusals, door=services.door)

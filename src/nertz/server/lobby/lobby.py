@@ -19,13 +19,14 @@ import re
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from nertz.bots import parse_places
-from nertz.engine import Rules, RulesError, duplicate_refusal, preset
+from nertz.engine import Deal, Rules, RulesError, duplicate_refusal, preset
 from nertz.server.door.requests import RequestError
 from nertz.server.lobby.accounts import ACCOUNT_KIND
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
@@ -303,6 +304,9 @@ class Lobby:
         """Retirements under way (kept so the loop does not drop them half done)."""
         self.outside = OutsideBots(store.engine) if store else None
         """The registered outside bots and the names they hold (``outside.py``)."""
+        self.dealers: Callable[[Settings], Callable[[int, Rules, int], Deal] | None] | None = None
+        """The dealer of a table with these settings, if not the usual (``Table.dealer``):
+        a daily deal's table deals the day's deal (``daily.py``), made or resumed."""
 
     def restore(self) -> int:
         """Resume every unfinished match from the store (call inside the event loop)."""
@@ -334,10 +338,17 @@ class Lobby:
             log.exception("table %s could not be resumed; it is left as stored", stored.code)
             self._used_codes.add(stored.code)
             return None
+        self._deal_as(actor.table)
         entry = Entry(stored.id, stored.code, stored.key_hash, actor, stored.watch_hash)
         self._add(entry)
         actor.start()
         return entry
+
+    def _deal_as(self, table: Table) -> None:
+        """Give ``table`` the dealer its settings ask for (``dealers``), if any."""
+        dealer = self.dealers(table.settings) if self.dealers is not None else None
+        if dealer is not None:
+            table.dealer = dealer
 
     async def drop(self, code: str, reason: str) -> None:
         """Stop running a table here without a word to the store (a cluster node that
@@ -387,6 +398,7 @@ class Lobby:
         watch_hash = hash_secret(watch_key(key)) if key else None
         table_id = table_id or new_table_id()
         table = Table(code, rules, settings)
+        self._deal_as(table)
         actor = TableActor(table_id, table, self.store, Clock(self.speed))
         if self.store is not None:
             self.store.submit(

@@ -67,6 +67,10 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     outside_bots: bool = False
     """Outside bots (programs registered at ``POST /api/bots``) may take free places;
     off, only one the host invited by name sits (docs/bots.md, "Outside bots")."""
+    daily: str | None = None
+    """The day (``YYYY-MM-DD``, UTC) whose daily deal this table deals, every hand the
+    same (``lobby/daily.py``); the lobby gives such a table its dealer. The day is
+    public, its seed never leaves the server before the day is over."""
 
     def check(self) -> Settings:
         """These settings if each is within its bounds; else ``ValueError`` with a
