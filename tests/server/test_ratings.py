@@ -5,6 +5,7 @@ stored; and all of them rebuilt from the stored results give the same numbers.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from nertz.rating import MU, rated_rules
 from nertz.server.lobby.devices import DevicePlace, Devices
 from nertz.server.lobby.lobby import Lobby, LobbyError
 from nertz.server.lobby.ratings import install, ratings_of, rebuild_ratings
-from nertz.server.store.schema import rating_changes_t
+from nertz.server.store.schema import rating_changes_t, series_t
 from nertz.server.store.store import Store, TableCreated
 from nertz.server.table.commands import Stage
 from nertz.server.table.context import Place
@@ -259,3 +260,29 @@ def test_a_rated_table_seats_no_outside_bot_even_one_invited() -> None:
     refusal = outside_refusal(Settings(rated=True), [invited], name_key("Robo"))
     assert refusal is not None and refusal[0] == "rated_table"
     assert outside_refusal(Settings(), [invited], name_key("Robo")) is None
+
+
+def test_a_rating_that_fails_never_costs_the_result(tmp_path: Path) -> None:
+    """The rating runs in the store's transaction; its failure is logged and the
+    match's result is stored all the same (the ratings can be rebuilt, a game not)."""
+    store = Store(str(tmp_path / "r.db"))
+
+    def broken(conn: object, ended: list[tuple[str, int]]) -> None:
+        raise RuntimeError("the rating broke")
+
+    store.after_match = broken
+    _match(
+        store,
+        Devices(store.engine),
+        "T1",
+        {(0, 0): "a" * 64, (1, 0): "b" * 64},
+        [9, 1],
+        (0,),
+        settings={"seats": 2, "rated": True},
+    )
+    with store.engine.connect() as conn:
+        kept = conn.execute(select(series_t.c.winners).where(series_t.c.table_id == "T1")).all()
+    assert [json.loads(r.winners) for r in kept] == [[0]]
+    assert ratings_of(store.engine) == {}
+    assert rebuild_ratings(store.engine)[("solo", "a" * 64)].mu > MU  # and it can be redone
+    store.close()

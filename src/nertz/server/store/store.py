@@ -498,12 +498,23 @@ class Store:
             series = [{"table_id": e.pop("t"), **e} for e in ended]
             self._insert(conn, series_t, series)
             if self.after_match is not None:
-                try:
-                    self.after_match(conn, [(s["table_id"], s["number"]) for s in series])
-                except Exception:  # the ratings can be rebuilt from the store; the game not
-                    log.exception("store: rating the matches just ended failed")
+                self._after_match(conn, [(s["table_id"], s["number"]) for s in series])
         if again:
             conn.execute(_AGAIN, again)
+
+    def _after_match(self, conn: Connection, ended: list[tuple[str, int]]) -> None:
+        """``after_match``, whose failure costs the batch nothing: the ratings can be
+        rebuilt from the store, a game could not. On PostgreSQL in a savepoint (an error
+        there would abort the whole transaction); on SQLite a failed statement does not."""
+        assert self.after_match is not None
+        try:
+            if self.sqlite:
+                self.after_match(conn, ended)
+            else:
+                with conn.begin_nested():
+                    self.after_match(conn, ended)
+        except Exception:
+            log.exception("store: rating the matches just ended failed")
 
     def _insert(self, conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
         """Insert rows; on SQLite one multi-row INSERT per chunk: ``executemany`` gives up
