@@ -274,6 +274,21 @@ def best_scale(
     return scale, losses[scale]
 
 
+def elo_changes(r: Sequence[float], places: Sequence[int], k: float) -> list[float]:
+    """Board Game Arena's pairwise Elo for one table: each player's change."""
+    n = len(r)
+    out = []
+    for a in range(n):
+        delta = 0.0
+        for b in range(n):
+            if b != a:
+                expected = 1 / (1 + 10 ** ((r[b] - r[a]) / 400))
+                won = places[a] < places[b]
+                delta += (1.0 if won else 0.5 if places[a] == places[b] else 0.0) - expected
+        out.append(k * delta / (n - 1))
+    return out
+
+
 def elo_fold(games: Sequence[Game], count: int, k: float) -> tuple[list[float], list[list[float]]]:
     """Pairwise Elo (Board Game Arena's): the final ratings and each game's players'
     ratings before it."""
@@ -282,21 +297,8 @@ def elo_fold(games: Sequence[Game], count: int, k: float) -> tuple[list[float], 
     for g in games:
         r = [elo[i] for i in g.ids]
         befores.append(r)
-        n = len(g.ids)
-        for a, i in enumerate(g.ids):
-            delta = 0.0
-            for b in range(n):
-                if b != a:
-                    expected = 1 / (1 + 10 ** ((r[b] - r[a]) / 400))
-                    result = (
-                        1.0
-                        if g.places[a] < g.places[b]
-                        else 0.5
-                        if g.places[a] == g.places[b]
-                        else 0.0
-                    )
-                    delta += result - expected
-            elo[i] += k * delta / (n - 1)
+        for i, change in zip(g.ids, elo_changes(r, g.places, k)):
+            elo[i] += change
     return elo, befores
 
 
@@ -444,7 +446,8 @@ def main() -> None:
     games = league(levels, each, seed_of("measured", args.seed))
     final, measured_mu = skill_fold(games, people)
     skill_losses = log_losses(games, measured_mu, skill_scale)
-    elo_losses = log_losses(games, elo_fold(games, people, best_k)[1], elo_scale)
+    elo_final, elo_before = elo_fold(games, people, best_k)
+    elo_losses = log_losses(games, elo_before, elo_scale)
     mus = [r.mu for r in final]
     rho = spearman(true, mus)
     rho_ci = interval(
@@ -481,10 +484,20 @@ def main() -> None:
     found_all = iter(play_all(tasks))
     settled = []
     sigmas = []
+    new_games: list[Game] = []
+    new_skill: list[list[float]] = []
+    new_elo: list[list[float]] = []
     for c in range(cohort):
         ratings = dict(field)
+        elo = {str(i): e for i, e in enumerate(elo_final)} | {"new": 1500.0}
         for ids in seated[c]:
             found = next(found_all)
+            keys = ["new", *(str(i) for i in ids)]
+            new_games.append(Game(tuple(range(4)), found))
+            new_skill.append([ratings.get(k, Rating()).mu for k in keys])
+            new_elo.append([elo[k] for k in keys])
+            for k, change in zip(keys, elo_changes(new_elo[-1], found, best_k)):
+                elo[k] += change
             others = [Side(p, (str(i),)) for i, p in zip(ids, found[1:])]
             sides = (Side(found[0], ("new",)), *others)
             ratings = dict(rate(ratings, MatchResult("c", "solo", 0.0, sides)).ratings)
@@ -496,6 +509,17 @@ def main() -> None:
     print(
         f"established after 5 four-seat matches: {est:.3f} [{est_ci[0]:.3f}, {est_ci[1]:.3f}]"
         f" (sigma median {sigmas[len(sigmas) // 2]:.2f}, max {sigmas[-1]:.2f})"
+    )
+    new_s = log_losses(new_games, new_skill, skill_scale)
+    new_e = log_losses(new_games, new_elo, elo_scale)
+
+    def new_gain(idx: list[int]) -> float:
+        return 1 - sum(new_s[i] for i in idx) / sum(new_e[i] for i in idx)
+
+    ng, ng_ci = new_gain(list(range(len(new_games)))), interval(new_gain, len(new_games), boot)
+    print(
+        f"newcomers' matches: log-loss OpenSkill {sum(new_s) / len(new_s):.4f}, Elo"
+        f" {sum(new_e) / len(new_e):.4f}; gain={ng:.3f} [{ng_ci[0]:.3f}, {ng_ci[1]:.3f}]"
     )
 
     # Quick match.
