@@ -27,6 +27,7 @@ import msgspec
 
 from nertz.bots import parse_places
 from nertz.engine import Deal, Rules, RulesError, duplicate_refusal, preset
+from nertz.rating import RATED_PRESET, rated_rules
 from nertz.server.door.requests import RequestError
 from nertz.server.lobby.accounts import ACCOUNT_KIND
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
@@ -34,6 +35,7 @@ from nertz.server.lobby.archive import Archived, finished_table
 from nertz.server.lobby.hashing import hash_secret
 from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from nertz.server.lobby.outside import OutsideBots
+from nertz.server.lobby.ratings import install as install_ratings
 from nertz.server.store.store import Store, StoredTable, TableCreated
 from nertz.server.table.commands import Join, Revoked
 from nertz.server.table.names import bot_given_name, is_bot_name
@@ -307,6 +309,8 @@ class Lobby:
         self.dealers: Callable[[Settings], Callable[[int, Rules, int], Deal] | None] | None = None
         """The dealer of a table with these settings, if not the usual (``Table.dealer``):
         a daily deal's table deals the day's deal (``daily.py``), made or resumed."""
+        if store is not None:  # a rated match's ratings change as its result is stored
+            install_ratings(store)
 
     def restore(self) -> int:
         """Resume every unfinished match from the store (call inside the event loop)."""
@@ -364,13 +368,19 @@ class Lobby:
         await entry.actor.stop()
 
     def check_create(self, rules: Rules, settings: Settings) -> None:
-        """Refuse a table this server cannot make (``LobbyError``): over the cap, or
-        bots on no seat or of no kind."""
+        """Refuse a table this server cannot make (``LobbyError``): over the cap, a rated
+        table not playing the rated preset, or bots on no seat or of no kind."""
         if self.live_count() >= self.max_tables:
             raise LobbyError(
                 "too_many_tables",
                 f"this server runs at most {self.max_tables} tables; try again later",
                 503,
+            )
+        if settings.rated and rules != rated_rules(rules.partnerships):
+            raise LobbyError(
+                "bad_rules",
+                f"a rated table plays the {RATED_PRESET} preset (partnerships on or off),"
+                f" not {rules.changed()}",
             )
         for seat, spec in settings.bots.items():
             if not 0 <= seat < settings.seats:

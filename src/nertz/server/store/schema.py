@@ -50,6 +50,8 @@ __all__ = [
     "metadata",
     "names_t",
     "passkeys_t",
+    "rating_changes_t",
+    "ratings_t",
     "seats_t",
     "series_t",
     "server_secrets_t",
@@ -273,6 +275,34 @@ server_secrets_t = Table(  # a secret the server made once and keeps (the daily 
     Column("name", String(32), primary_key=True),
     Column("value", String(128), nullable=False),
     Column("created", Float, nullable=False),
+)
+
+ratings_t = Table(  # each person's rating per mode (lobby/ratings.py; nertz.rating), as of now
+    "ratings",
+    metadata,
+    # The person's key (``ratings.player_key``): today a device's hash, an account's id later.
+    Column("key", String(64), primary_key=True),
+    Column("mode", String(16), primary_key=True),  # "solo" or "partners" (R40)
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("last", Float),  # when its last rated match finished (absence counts from it)
+)
+rating_changes_t = Table(  # each change, with the stored match that explains it
+    "rating_changes",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("number", Integer, primary_key=True),  # the match of the table's series
+    Column("key", String(64), primary_key=True),
+    Column("mode", String(16), nullable=False),
+    Column("place", Integer, nullable=False),  # in the order rated: leavers after every seat
+    Column("finished", Float, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("matches", Integer, nullable=False),  # rated matches in the mode, this one counted
+    Index("ix_rating_changes_key", "key", "mode"),
 )
 
 table_owners_t = Table(  # a cluster's fencing (cluster/fencing.py); unused by a single node
