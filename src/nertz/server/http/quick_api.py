@@ -1,0 +1,217 @@
+"""Quick match over HTTP (issue 26, point 3; docs/protocol.md, "Quick match"): rated
+play with strangers, paired by rating (``nertz.rating.pair``), on this node's queue
+(``lobby/quickmatch.py``).
+
+Every route needs a signed-in account (``accounts_api.signed_in``; ``401
+not_signed_in`` without one): rated play is an account's.
+
+* ``POST /api/quick`` ``{"mode", "low", "high"}`` (``solo`` or ``partners``; the table
+  size range in people, 2-4 by default): enter the queue, under the account's name;
+  a second entry for the same account replaces the first. Answers ``201`` with the
+  state below. A quota of the address (a join: ``Limits.joins_per_minute``) and of
+  the queue (``Limits.quick_per_address``, ``Limits.max_quick``).
+* ``GET /api/quick``: the state, polled about once a second by the waiting page:
+  ``{"state": "waiting", "mode", "low", "high", "waited_s", "bots_in"}`` (``bots_in``:
+  seconds until bots fill the seats nobody took), then once ``{"state": "seated",
+  "code", "key", "seat", "partner", "token", "link"}`` (the page opens the link), or
+  ``{"state": "none"}``; each with ``ratings``, the account's shown rating per mode.
+* ``DELETE /api/quick``: leave the queue at once; ``{"state": "none", "left"}``.
+
+The pairing runs on a timer (``run_quick``, every ``TICK_S``): each table it makes is a
+private rated table (``Settings.rated``: the rated preset, no hints, no pause, the bots
+at their own pace) with the bots the pairing names, the people seated in order and
+each device's place recorded, as a join records it (the ratings read it). On a cluster
+each node pairs its own queue (a shared queue in Redis is not built yet).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Annotated
+
+import msgspec
+from sqlalchemy import Engine, select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from nertz.rating import MODES, Pairing, Rating, absent, rated_rules, shown
+from nertz.server.cluster.quotas import shared_rate
+from nertz.server.cluster.routing import new_table
+from nertz.server.door.edge import client_address
+from nertz.server.door.requests import RequestError, decode_body
+from nertz.server.http.accounts_api import signed_in
+from nertz.server.http.me import joining_device, took_place
+from nertz.server.http.services import Services
+from nertz.server.lobby.accounts import Account
+from nertz.server.lobby.devices import person_id
+from nertz.server.lobby.quickmatch import Seat, Waiting
+from nertz.server.lobby.ratings import player_key
+from nertz.server.store.schema import ratings_t
+from nertz.server.table.settings import Settings
+
+__all__ = ["TICK_S", "QuickIn", "quick_routes", "run_quick", "seat_pairing"]
+
+log = logging.getLogger("nertz.quick")
+
+TICK_S = 0.5
+"""How often the queue is paired: a full table sits down within half a second."""
+
+
+class QuickIn(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/quick``."""
+
+    mode: str = "solo"
+    low: Annotated[int, msgspec.Meta(ge=2, le=8)] = 2
+    high: Annotated[int, msgspec.Meta(ge=2, le=8)] = 4
+
+
+def _rating(engine: Engine, mode: str, keys: list[str]) -> Rating:
+    """The first stored rating of ``keys`` in ``mode`` (a new player's if none), as it
+    stands now (absence widens it)."""
+    with engine.connect() as conn:
+        rows = {
+            r.key: Rating(r.mu, r.sigma, r.matches, r.last)
+            for r in conn.execute(
+                select(ratings_t).where(ratings_t.c.mode == mode, ratings_t.c.key.in_(keys))
+            )
+        }
+    found = next((rows[k] for k in keys if k in rows), Rating())
+    return absent(found, time.time())
+
+
+def _keys(account: Account, device: str | None) -> list[str]:
+    """Where the account's ratings are kept: under the account (issue 26's keying), or
+    today's, the device it plays on (``ratings.player_key``)."""
+    return [account.id] + ([player_key(device)] if device is not None else [])
+
+
+async def _ratings(services: Services, keys: list[str]) -> dict[str, str]:
+    engine = services.store.engine
+    return {mode: shown(await asyncio.to_thread(_rating, engine, mode, keys)) for mode in MODES}
+
+
+def _not_signed_in() -> RequestError:
+    return RequestError(
+        "not_signed_in",
+        "quick match is rated play: sign in to your account (or make one) first",
+        401,
+    )
+
+
+def quick_routes(services: Services) -> list[BaseRoute]:
+    """The routes above."""
+    quotas = services.quotas
+
+    async def enter(request: Request) -> Response:
+        address = client_address(request.scope)
+        refusal = quotas.join(address) or await shared_rate(
+            services.cluster, quotas, "joins", address
+        )
+        if refusal is not None:
+            services.metrics.refused(refusal.code)
+            return refusal.response()
+        try:
+            account = await signed_in(services, request)
+            if account is None:
+                raise _not_signed_in()
+            body = await decode_body(request, QuickIn, "quick")
+            device, refusal = await joining_device(services, request, address)
+            if refusal is not None:
+                services.metrics.refused(refusal.code)
+                return refusal.response()
+            keys = _keys(account, device)
+            mu = (await asyncio.to_thread(_rating, services.store.engine, body.mode, keys)).mu
+            quick = services.quick
+            quick.enter(
+                account.id, account.name, device, address, body.mode, body.low, body.high, mu
+            )
+            state = quick.status(account.id)
+        except RequestError as error:
+            return error.response()
+        return JSONResponse({**state, "ratings": await _ratings(services, keys)}, status_code=201)
+
+    async def state(request: Request) -> Response:
+        account = await signed_in(services, request)
+        if account is None:
+            return _not_signed_in().response()
+        found = services.quick.status(account.id)
+        if found["state"] != "waiting":  # the page shows the rating; no read while waiting
+            try:
+                device, _ = await joining_device(services, request, client_address(request.scope))
+            except RequestError as error:
+                return error.response()
+            found["ratings"] = await _ratings(services, _keys(account, device))
+        return JSONResponse(found)
+
+    async def leave(request: Request) -> Response:
+        account = await signed_in(services, request)
+        if account is None:
+            return _not_signed_in().response()
+        return JSONResponse({"state": "none", "left": services.quick.leave(account.id)})
+
+    return [
+        Route("/api/quick", enter, methods=["POST"]),
+        Route("/api/quick", state, methods=["GET"]),
+        Route("/api/quick", leave, methods=["DELETE"]),
+    ]
+
+
+def table_for(pairing: Pairing, people: int) -> Settings:
+    """The rated table of ``pairing``: ``people`` seated first, then its bots; at
+    partnerships two places a seat (R40), a bot completing a person's seat (``+level``)."""
+    per = 2 if pairing.mode == "partners" else 1
+    places: list[str | None] = [None] * people + list(pairing.bots)
+    bots: dict[int, str] = {}
+    for seat in range(len(places) // per):
+        mine = places[seat * per : (seat + 1) * per]
+        if all(p is None for p in mine):
+            continue
+        bots[seat] = "+".join(p or "" for p in mine)
+    return Settings(seats=len(places) // per, bots=bots, public=False, rated=True).check()
+
+
+async def seat_pairing(services: Services, pairing: Pairing, people: tuple[Waiting, ...]) -> None:
+    """Make ``pairing``'s rated table and seat its people in order; each is told their
+    seat (``QuickMatch.seated``). One who cannot sit (their name taken meanwhile...)
+    leaves the queue; the others still play."""
+    lobby, quick = services.lobby, services.quick
+    partners = pairing.mode == "partners"
+    settings = table_for(pairing, len(people))
+    entry, key = await new_table(services.cluster, lobby, rated_rules(partners), settings)
+    per = 2 if partners else 1
+    for number, person in enumerate(people):
+        seat, partner = divmod(number, per)
+        device = person.device
+        try:
+            _, seat, partner, token = await lobby.join(
+                entry.code,
+                person.name,
+                seat,
+                key,
+                partner if partners else None,
+                address=person.address,
+                person=None if device is None else person_id(entry.id, device),
+                account=person.account,
+            )
+        except RequestError as error:
+            log.warning("quick match could not seat %s: %s", person.account, error.reason)
+            quick.leave(person.account)
+            continue
+        if device is not None:  # the ratings read the places devices took
+            await took_place(services, device, entry, seat, partner, person.name)
+            await asyncio.to_thread(services.accounts.link_device, device, person.account)
+        quick.seated(person.account, Seat(entry.code, key, seat, partner, token, quick.clock()))
+
+
+async def run_quick(services: Services, tick_s: float = TICK_S) -> None:
+    """Pair the queue every ``tick_s`` and seat each table it makes, until cancelled."""
+    while True:
+        await asyncio.sleep(tick_s)
+        for pairing, people in services.quick.due():
+            try:
+                await seat_pairing(services, pairing, people)
+            except Exception:  # a table that could not be made: they wait on
+                log.exception("quick match could not make a table for %s", pairing.keys)

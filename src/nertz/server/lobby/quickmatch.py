@@ -1,0 +1,190 @@
+"""Quick match's queue on one node (issue 26, point 3): who waits, in this process's
+memory, and what each waiting person is told.
+
+The decision of who sits together is ``nertz.rating.pair`` (pure, the same function the
+benchmark measures); this module keeps the people it decides about and what became of
+them. The server's side (``http/quick_api.py``) feeds it, asks it for the tables to
+make on a timer (``due``), makes each rated table, and records the seats it took
+(``seated``); a waiting page reads its state (``status``) about once a second.
+
+* **One entry per account.** An account in the queue that enters again (another tab,
+  another mode) replaces its entry, and its wait starts again; both tabs read the one
+  state. An account seated but not yet told keeps that answer until it is read.
+* **Bounded**: at most ``max_entries`` people wait on this node and at most
+  ``per_address`` from one address (``QuickError`` ``queue_full``, ``too_many_entries``).
+* **Lifetimes**: an entry whose page has not asked for ``expire_s`` is dropped (the
+  page was closed); a seat not picked up for ``keep_s`` is forgotten (the table's own
+  ``reconnect_s`` frees the place, and the person ranks as a leaver: docs/rating.md).
+* **Leaving** (``leave``) takes the account out at once, whatever its wait.
+
+Times are seconds on ``clock`` (the server's monotonic clock; a test's own).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nertz.rating import MODES, POLICY, Entry, Pairing, Policy, bots_in, pair
+from nertz.server.door.requests import RequestError
+
+__all__ = [
+    "EXPIRE_S",
+    "KEEP_S",
+    "QuickError",
+    "QuickMatch",
+    "Seat",
+    "Waiting",
+]
+
+EXPIRE_S = 30.0
+"""An entry whose page has not asked about it this long is dropped (the page polls
+each second; a closed tab stops)."""
+KEEP_S = 120.0
+"""A seat made for someone who has not asked for it this long is forgotten."""
+
+
+class QuickError(RequestError):
+    """A quick-match request that cannot be done: a code and a sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """The place quick match took for a person: where their page goes."""
+
+    code: str
+    key: str | None
+    seat: int
+    partner: int
+    token: str
+    made: float
+
+    def body(self) -> dict[str, Any]:
+        link = f"/t/{self.code}" + (f"?key={self.key}" if self.key else "")
+        return {
+            "state": "seated",
+            "code": self.code,
+            "key": self.key,
+            "seat": self.seat,
+            "partner": self.partner,
+            "token": self.token,
+            "link": f"{link}#seat={self.token}",
+        }
+
+
+@dataclass(slots=True)
+class Waiting:
+    """One person in the queue: their account, the name they sit under, the device
+    their page brings (the place it takes is recorded for the ratings), their address
+    (the per-address bound) and the pairing's entry (rating, mode, sizes, when)."""
+
+    account: str
+    name: str
+    device: str | None
+    address: str
+    entry: Entry
+    seen: float
+    """When their page last asked (``EXPIRE_S``)."""
+
+
+@dataclass
+class QuickMatch:
+    """The queue of one node (the module's docstring)."""
+
+    clock: Callable[[], float] = time.monotonic
+    policy: Policy = POLICY
+    max_entries: int = 1000
+    per_address: int = 4
+    expire_s: float = EXPIRE_S
+    keep_s: float = KEEP_S
+    waiting: dict[str, Waiting] = field(default_factory=dict)
+    """Account id -> its entry, oldest first."""
+    seats: dict[str, Seat] = field(default_factory=dict)
+    """Account id -> the seat made for it, until its page reads it (``KEEP_S``)."""
+
+    def enter(
+        self,
+        account: str,
+        name: str,
+        device: str | None,
+        address: str,
+        mode: str,
+        low: int,
+        high: int,
+        mu: float,
+    ) -> Waiting:
+        """Put ``account`` in the queue (replacing its entry, if any), or raise
+        ``QuickError`` naming the bound it would break."""
+        if mode not in MODES:
+            raise QuickError("bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if not 2 <= low <= high <= 8:
+            raise QuickError(
+                "bad_size", f"a table size range must be within 2 to 8, low first, not {low}-{high}"
+            )
+        now = self.clock()
+        self._expire(now)
+        self.waiting.pop(account, None)
+        self.seats.pop(account, None)  # a new entry: an old seat not picked up is given up
+        if sum(1 for w in self.waiting.values() if w.address == address) >= self.per_address:
+            raise QuickError(
+                "too_many_entries",
+                f"at most {self.per_address} people may wait for a quick match from one address",
+                429,
+            )
+        if len(self.waiting) >= self.max_entries:
+            raise QuickError(
+                "queue_full", "the quick match queue is full; try again in a minute", 503
+            )
+        made = Waiting(
+            account, name, device, address, Entry(account, mu, mode, now, low, high), now
+        )
+        self.waiting[account] = made
+        return made
+
+    def leave(self, account: str) -> bool:
+        """Take ``account`` out of the queue (and forget a seat not yet read); whether
+        it was there."""
+        return (self.waiting.pop(account, None) or self.seats.pop(account, None)) is not None
+
+    def status(self, account: str) -> dict[str, Any]:
+        """What ``account``'s page is told: its seat (once), or how long it has waited
+        and the countdown until bots fill (``bots_in``), or that it is not waiting."""
+        now = self.clock()
+        self._expire(now)
+        seat = self.seats.pop(account, None)
+        if seat is not None:
+            return seat.body()
+        waiting = self.waiting.get(account)
+        if waiting is None:
+            return {"state": "none"}
+        waiting.seen = now
+        entry = waiting.entry
+        return {
+            "state": "waiting",
+            "mode": entry.mode,
+            "low": entry.low,
+            "high": entry.high,
+            "waited_s": round(now - entry.entered, 1),
+            "bots_in": round(bots_in(entry, now, self.policy), 1),
+        }
+
+    def due(self) -> tuple[tuple[Pairing, tuple[Waiting, ...]], ...]:
+        """The tables to make now (``nertz.rating.pair``), each with its people in the
+        pairing's order. They stay in the queue until ``seated`` or ``failed``."""
+        now = self.clock()
+        self._expire(now)
+        made = pair([w.entry for w in self.waiting.values()], now, self.policy)
+        return tuple((p, tuple(self.waiting[k] for k in p.keys)) for p in made)
+
+    def seated(self, account: str, seat: Seat) -> None:
+        """``account`` sat at ``seat``: out of the queue, the seat kept for its page."""
+        if self.waiting.pop(account, None) is not None:
+            self.seats[account] = seat
+
+    def _expire(self, now: float) -> None:
+        for key in [k for k, w in self.waiting.items() if now - w.seen > self.expire_s]:
+            del self.waiting[key]
+        for key in [k for k, s in self.seats.items() if now - s.made > self.keep_s]:
+            del self.seats[key]

@@ -1,0 +1,170 @@
+"""Quick match on one node (issue 26, point 3; ``lobby/quickmatch.py``,
+``http/quick_api.py``): signed-in people (a software passkey, ``authenticator.py``)
+enter the queue, are paired by ``nertz.rating.pair`` into one private rated table
+(the rated preset, ``Settings.rated``), a lone person gets a bot after the countdown
+they were shown, and leaving, a second entry, no account and the queue's bounds are
+answered as people expect."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from nertz.rating import POLICY, RATED_PRESET, rated_rules
+from nertz.server.door.limits import Limits
+
+from ..live_server import eventually
+from .test_accounts import LIMITS, Site, make_account, serving
+
+
+class Skew:
+    """The queue's clock, moved forward by hand: a test need not wait out 25 s."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.ahead
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    with serving(tmp_path / "quick.db") as found:
+        yield found
+
+
+def person(site: Site, name: str) -> contextlib.closing[httpx.Client]:
+    """A browser with its own device and an account named ``name``, signed in."""
+    browser = site.browser(secrets.token_hex(32))
+    make_account(browser, site.authenticator(), name)
+    return contextlib.closing(browser)
+
+
+def seated(browser: httpx.Client) -> dict[str, Any]:
+    """Poll ``GET /api/quick`` as the waiting page does until it names a seat."""
+
+    def probe() -> dict[str, Any] | None:
+        found = browser.get("/api/quick")
+        assert found.status_code == 200, found.text
+        body: dict[str, Any] = found.json()
+        assert body["state"] in ("waiting", "seated"), body
+        return body if body["state"] == "seated" else None
+
+    return eventually(probe, "a seat from quick match")
+
+
+def test_two_signed_in_people_are_paired_into_one_rated_table(site: Site) -> None:
+    clock = Skew()
+    site.services.quick.clock = clock
+    with person(site, "Ann") as ann, person(site, "Bob") as bob:
+        for browser in (ann, bob):
+            entered = browser.post("/api/quick", json={"mode": "solo", "low": 2, "high": 2})
+            assert entered.status_code == 201, entered.text
+            assert entered.json()["ratings"]["solo"] == "1500?"
+        # Two people whose largest size is two: the table is full, they sit at once.
+        a, b = seated(ann), seated(bob)
+        assert a["code"] == b["code"] and {a["seat"], b["seat"]} == {0, 1}
+        assert a["link"] == f"/t/{a['code']}?key={a['key']}#seat={a['token']}"
+        table = site.services.lobby.find(a["code"]).table
+        assert table.settings.rated and not table.settings.public
+        assert table.rules == rated_rules(False) and RATED_PRESET == "quick"
+        assert not table.settings.bots  # nobody waited for bots
+        names = {s.get("name") for s in table.info()["seats"]}
+        assert names == {"Ann", "Bob"}
+        assert ann.get("/api/quick").json()["state"] == "none"  # told once, then done
+
+
+def test_a_lone_person_sees_the_countdown_and_gets_a_bot_when_it_ends(site: Site) -> None:
+    clock = Skew()
+    site.services.quick.clock = clock
+    with person(site, "Cora") as cleo:
+        first = cleo.post("/api/quick", json={}).json()
+        assert first["state"] == "waiting" and first["mode"] == "solo"
+        assert (first["low"], first["high"]) == (2, 4)
+        assert POLICY.bots_after_s - 1 <= first["bots_in"] <= POLICY.bots_after_s
+        clock.ahead = 10.0
+        later = cleo.get("/api/quick").json()
+        assert later["state"] == "waiting" and later["waited_s"] >= 10
+        assert later["bots_in"] <= POLICY.bots_after_s - 10  # counting down
+        clock.ahead = POLICY.bots_after_s + 1
+        seat = seated(cleo)
+        table = site.services.lobby.find(seat["code"]).table
+        assert table.settings.rated and seat["seat"] == 0
+        # A new player's mu is 25: the level whose fixed rating is nearest is skilled.
+        assert table.settings.bots == {1: "skilled"}
+
+
+def test_leaving_takes_the_person_out_at_once(site: Site) -> None:
+    clock = Skew()
+    site.services.quick.clock = clock
+    with person(site, "Dov") as dan:
+        assert dan.post("/api/quick", json={}).status_code == 201
+        left = dan.delete("/api/quick")
+        assert left.status_code == 200 and left.json() == {"state": "none", "left": True}
+        clock.ahead = POLICY.bots_after_s + 5  # long past the bots' countdown
+        tables = len(site.services.lobby.tables)
+        assert dan.get("/api/quick").json()["state"] == "none"
+        assert len(site.services.lobby.tables) == tables and not site.services.quick.waiting
+
+
+def test_a_second_entry_for_the_same_account_replaces_the_first(site: Site) -> None:
+    site.services.quick.clock = Skew()
+    with person(site, "Ema") as tab:
+        assert tab.post("/api/quick", json={"mode": "solo"}).status_code == 201
+        again = tab.post("/api/quick", json={"mode": "partners", "low": 2, "high": 4})
+        assert again.status_code == 201 and again.json()["mode"] == "partners"
+        waiting = site.services.quick.waiting
+        assert len(waiting) == 1 and next(iter(waiting.values())).entry.mode == "partners"
+
+
+def test_quick_match_needs_an_account(site: Site) -> None:
+    with site.browser(secrets.token_hex(32)) as stranger:
+        for answer in (
+            stranger.post("/api/quick", json={}),
+            stranger.get("/api/quick"),
+            stranger.delete("/api/quick"),
+        ):
+            assert answer.status_code == 401
+            assert answer.json()["error"] == "not_signed_in"
+            assert "sign in" in answer.json()["reason"]
+    assert not site.services.quick.waiting
+
+
+def test_the_queue_is_bounded_per_address_and_checks_what_it_is_asked(tmp_path: Path) -> None:
+    limits = Limits(
+        **{**{f: getattr(LIMITS, f) for f in LIMITS.__struct_fields__}, "quick_per_address": 2}
+    )
+    with serving(tmp_path / "bounds.db", limits=limits) as site:
+        site.services.quick.clock = Skew()
+        people = [person(site, name).thing for name in ("Fern", "Gil", "Hob")]
+        try:
+            wide = {"mode": "solo", "low": 4, "high": 4}  # nobody pairs before the bots
+            assert people[0].post("/api/quick", json=wide).status_code == 201
+            assert people[1].post("/api/quick", json=wide).status_code == 201
+            third = people[2].post("/api/quick", json=wide)
+            assert third.status_code == 429 and third.json()["error"] == "too_many_entries"
+            bad = people[2].post("/api/quick", json={"mode": "teams"})
+            assert bad.status_code == 400 and bad.json()["error"] == "bad_mode"
+            upside = people[2].post("/api/quick", json={"low": 4, "high": 2})
+            assert upside.status_code == 400 and upside.json()["error"] == "bad_size"
+            assert people[0].delete("/api/quick").json()["left"]  # a place frees up
+            assert people[2].post("/api/quick", json=wide).status_code == 201
+        finally:
+            for browser in people:
+                browser.close()
+
+
+def test_an_entry_whose_page_stopped_asking_expires(site: Site) -> None:
+    clock = Skew()
+    site.services.quick.clock = clock
+    with person(site, "Iona") as ida:
+        assert ida.post("/api/quick", json={"low": 4, "high": 4}).status_code == 201
+        clock.ahead = site.services.quick.expire_s + 1  # the page was closed meanwhile
+        assert ida.get("/api/quick").json()["state"] == "none"
