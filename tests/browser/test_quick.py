@@ -28,6 +28,7 @@ from nertz.server.lobby.ratings import ratings_of
 from ..live_server import eventually, free_port, running
 from .conftest import ROOMY
 from .helpers import wait_go
+from .test_accessibility import scan
 from .test_accounts import Person
 
 SPEED = 20.0
@@ -99,6 +100,7 @@ def test_two_people_and_a_bot_through_quick_match_to_a_rated_result(
         expect(page.locator("#quick-bots-in")).to_contain_text("Bots fill the empty seats in")
     expect(pages[0].locator("#quick-waited")).to_have_text(re.compile(r"^\d+ s$"))
     shot(pages[0], tmp_path, "waiting")
+    scan(pages[0], "the quick match waiting panel")  # axe, WCAG 2.1 AA, as every page
 
     clock.ahead = POLICY.bots_after_s + 1  # the countdown ends: the bot fills the seat
     codes = []

@@ -168,3 +168,19 @@ def test_an_entry_whose_page_stopped_asking_expires(site: Site) -> None:
         assert ida.post("/api/quick", json={"low": 4, "high": 4}).status_code == 201
         clock.ahead = site.services.quick.expire_s + 1  # the page was closed meanwhile
         assert ida.get("/api/quick").json()["state"] == "none"
+
+
+def test_partnerships_seat_two_people_a_seat_and_a_bot_completes_a_pair(site: Site) -> None:
+    clock = Skew()
+    site.services.quick.clock = clock
+    four = {"mode": "partners", "low": 4, "high": 4}  # two seats of two (R40)
+    with person(site, "Jo") as jo, person(site, "Kit") as kit, person(site, "Lux") as lux:
+        for browser in (jo, kit, lux):
+            assert browser.post("/api/quick", json=four).status_code == 201
+        clock.ahead = POLICY.bots_after_s + 1  # three people: a bot takes the fourth place
+        places = {(s["seat"], s["partner"]) for s in (seated(jo), seated(kit), seated(lux))}
+        assert places == {(0, 0), (0, 1), (1, 0)}
+        code = next(iter(site.services.lobby.tables))
+        table = site.services.lobby.find(code).table
+        assert table.settings.rated and table.rules == rated_rules(True)
+        assert table.settings.seats == 2 and table.settings.bots == {1: "+skilled"}
