@@ -8,6 +8,7 @@ answered as people expect."""
 from __future__ import annotations
 
 import contextlib
+import json
 import secrets
 import time
 from collections.abc import Iterator
@@ -16,12 +17,13 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import ClientConnection, connect
 
 from nertz.rating import POLICY, RATED_PRESET, rated_rules
 from nertz.server.door.limits import Limits
 
-from ..live_server import eventually
-from .test_accounts import LIMITS, Site, make_account, serving
+from ..live_server import eventually, free_port
+from .test_accounts import LIMITS, Site, make_account, serving, sign_in
 
 
 class Skew:
@@ -184,3 +186,62 @@ def test_partnerships_seat_two_people_a_seat_and_a_bot_completes_a_pair(site: Si
         table = site.services.lobby.find(code).table
         assert table.settings.rated and table.rules == rated_rules(True)
         assert table.settings.seats == 2 and table.settings.bots == {1: "+skilled"}
+
+
+def _play_out(site: Site, seats: list[dict[str, Any]]) -> None:
+    """Each person connects with their seat's token and says ready; the bot goes out
+    (R27) and the one-hand rated match ends."""
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(connect(f"ws://127.0.0.1:{site.port}/ws")) for _ in seats]
+        for ws, seat in zip(sockets, seats, strict=True):
+            ws.send(json.dumps({"type": "hello", "table": seat["code"], "token": seat["token"]}))
+            ws.send(json.dumps({"type": "ready"}))
+        for ws in sockets:
+            _until(ws, "match_end", 90)
+
+
+def _until(ws: ClientConnection, kind: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        message = json.loads(ws.recv(max(0.01, deadline - time.monotonic())))
+        if message["type"] == "event" and message["e"]["k"] == kind:
+            return
+
+
+def test_a_quick_match_is_rated_and_its_ratings_outlive_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "rated.db"
+    devices = {"Mo": secrets.token_hex(32), "Ned": secrets.token_hex(32)}
+    keys = {}
+    port = free_port()  # the same after the restart: the passkeys' origin
+    with serving(db, port=port, speed=20.0) as site:  # the bot plays twenty times faster
+        clock = Skew()
+        site.services.quick.clock = clock
+        three = {"low": 3, "high": 3}
+        browsers = {}
+        for name, device in devices.items():
+            browsers[name] = site.browser(device)
+            keys[name] = site.authenticator()
+            make_account(browsers[name], keys[name], name)
+            assert browsers[name].post("/api/quick", json=three).status_code == 201
+        clock.ahead = POLICY.bots_after_s + 1
+        _play_out(site, [seated(b) for b in browsers.values()])
+        shown = {
+            name: eventually(
+                lambda b=b: (r := b.get("/api/quick").json()["ratings"]["solo"]) != "1500?" and r,
+                f"{name}'s rating after the match",
+            )
+            for name, b in browsers.items()
+        }
+        for b in browsers.values():
+            b.close()
+    with serving(db, port=port) as again:  # a restart: the ratings are the store's
+        for name, device in devices.items():
+            with again.browser(device) as browser:
+                assert sign_in(browser, keys[name]).status_code == 200
+                assert browser.get("/api/quick").json()["ratings"]["solo"] == shown[name]
+                # The next entry is paired by that rating, not a newcomer's.
+                assert browser.post("/api/quick", json={}).status_code == 201
+                mu = next(
+                    w.entry.mu for w in again.services.quick.waiting.values() if w.name == name
+                )
+                assert round(1500 + 60 * (mu - 25)) == int(shown[name].rstrip("?"))
