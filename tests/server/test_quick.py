@@ -81,6 +81,10 @@ def test_two_signed_in_people_are_paired_into_one_rated_table(site: Site) -> Non
         names = {s.get("name") for s in table.info()["seats"]}
         assert names == {"Ann", "Bob"}
         assert ann.get("/api/quick").json()["state"] == "none"  # told once, then done
+        # One rated match at a time: not again while this one is being played.
+        again = ann.post("/api/quick", json={})
+        assert again.status_code == 409 and again.json()["error"] == "in_rated_match"
+        assert a["code"] in again.json()["reason"]
 
 
 def test_a_lone_person_sees_the_countdown_and_gets_a_bot_when_it_ends(site: Site) -> None:
@@ -232,7 +236,8 @@ def test_a_quick_match_is_rated_and_its_ratings_outlive_a_restart(tmp_path: Path
             )
             for name, b in browsers.items()
         }
-        for b in browsers.values():
+        for b in browsers.values():  # the match is over: they may queue again
+            eventually(lambda b=b: b.post("/api/quick", json={}).status_code == 201, "a new entry")
             b.close()
     with serving(db, port=port) as again:  # a restart: the ratings are the store's
         for name, device in devices.items():

@@ -7,7 +7,8 @@ not_signed_in`` without one): rated play is an account's.
 
 * ``POST /api/quick`` ``{"mode", "low", "high"}`` (``solo`` or ``partners``; the table
   size range in people, 2-4 by default): enter the queue, under the account's name;
-  a second entry for the same account replaces the first. Answers ``201`` with the
+  a second entry for the same account replaces the first; one seated at a rated table
+  whose match is being played is ``409 in_rated_match``. Answers ``201`` with the
   state below. A quota of the address (a join: ``Limits.joins_per_minute``) and of
   the queue (``Limits.quick_per_address``, ``Limits.max_quick``).
 * ``GET /api/quick``: the state, polled about once a second by the waiting page:
@@ -50,6 +51,7 @@ from nertz.server.lobby.devices import person_id
 from nertz.server.lobby.quickmatch import Seat, Waiting
 from nertz.server.lobby.ratings import player_key
 from nertz.server.store.schema import ratings_t
+from nertz.server.table.commands import Stage
 from nertz.server.table.settings import Settings
 
 __all__ = ["TICK_S", "QuickIn", "quick_routes", "run_quick", "seat_pairing"]
@@ -208,8 +210,15 @@ async def seat_pairing(services: Services, pairing: Pairing, people: tuple[Waiti
 
 async def run_quick(services: Services, tick_s: float = TICK_S) -> None:
     """Pair the queue every ``tick_s`` and seat each table it makes, until cancelled."""
+    lobby = services.lobby
+
+    def playing(code: str) -> bool:
+        entry = lobby.tables.get(code)
+        return entry is not None and entry.table.stage is not Stage.OVER
+
     while True:
         await asyncio.sleep(tick_s)
+        services.quick.forget_played(playing)
         for pairing, people in services.quick.due():
             try:
                 await seat_pairing(services, pairing, people)

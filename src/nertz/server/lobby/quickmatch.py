@@ -16,6 +16,9 @@ make on a timer (``due``), makes each rated table, and records the seats it took
   page was closed); a seat not picked up for ``keep_s`` is forgotten (the table's own
   ``reconnect_s`` frees the place, and the person ranks as a leaver: docs/rating.md).
 * **Leaving** (``leave``) takes the account out at once, whatever its wait.
+* **One rated match at a time.** An account seated by the queue may not enter again
+  while that table's match is being played (``QuickError`` ``in_rated_match``): a
+  person is in one rated match at a time (docs/rating.md, "Where it runs").
 
 Times are seconds on ``clock`` (the server's monotonic clock; a test's own).
 """
@@ -103,6 +106,9 @@ class QuickMatch:
     """Account id -> its entry, oldest first."""
     seats: dict[str, Seat] = field(default_factory=dict)
     """Account id -> the seat made for it, until its page reads it (``KEEP_S``)."""
+    playing: dict[str, str] = field(default_factory=dict)
+    """Account id -> the code of the rated table the queue seated it at, while that
+    table's match is being played (``forget_played``)."""
 
     def enter(
         self,
@@ -125,6 +131,13 @@ class QuickMatch:
             )
         now = self.clock()
         self._expire(now)
+        if account in self.playing:
+            raise QuickError(
+                "in_rated_match",
+                f"you are playing a rated match (table {self.playing[account]}): "
+                "finish it, then queue again",
+                409,
+            )
         self.waiting.pop(account, None)
         self.seats.pop(account, None)  # a new entry: an old seat not picked up is given up
         if sum(1 for w in self.waiting.values() if w.address == address) >= self.per_address:
@@ -180,8 +193,15 @@ class QuickMatch:
 
     def seated(self, account: str, seat: Seat) -> None:
         """``account`` sat at ``seat``: out of the queue, the seat kept for its page."""
+        self.playing[account] = seat.code
         if self.waiting.pop(account, None) is not None:
             self.seats[account] = seat
+
+    def forget_played(self, playing: Callable[[str], bool]) -> None:
+        """Let go of the accounts whose table's match is no longer being played
+        (``playing(code)`` is False: over, or gone)."""
+        for key in [k for k, code in self.playing.items() if not playing(code)]:
+            del self.playing[key]
 
     def _expire(self, now: float) -> None:
         for key in [k for k, w in self.waiting.items() if now - w.seen > self.expire_s]:
