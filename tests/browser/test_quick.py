@@ -55,7 +55,12 @@ def site(tmp_path: Path) -> Iterator[Site]:
     port = free_port()
     url = f"http://localhost:{port}"  # a passkey's relying party is a name, not an IP
     config = Config(
-        db=str(tmp_path / "quick.db"), port=port, public_urls=(url,), limits=ROOMY, speed=SPEED
+        db=str(tmp_path / "quick.db"),
+        port=port,
+        public_urls=(url,),
+        limits=ROOMY,
+        speed=SPEED,
+        forwarded_allow_ips="127.0.0.1",  # each person's address is their own (below)
     )
     app = create_app(config)
     with running(config, app=app):
@@ -65,6 +70,8 @@ def site(tmp_path: Path) -> Iterator[Site]:
 @pytest.fixture
 def people(browser: Browser) -> Iterator[list[Person]]:
     made = [Person(browser) for _ in range(2)]
+    for number, person in enumerate(made, start=1):  # strangers: an address each
+        person.context.set_extra_http_headers({"X-Forwarded-For": f"203.0.113.{number}"})
     yield made
     for person in made:
         person.close()

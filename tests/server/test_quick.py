@@ -8,6 +8,7 @@ answered as people expect."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import secrets
 import time
@@ -36,15 +37,25 @@ class Skew:
         return time.monotonic() + self.ahead
 
 
+PROXY = "127.0.0.1"
+"""The tests' server trusts ``X-Forwarded-For`` from here (``--forwarded-allow-ips``), so
+each stranger comes from an address of their own, as on the Internet."""
+
+
+_ADDRESSES = itertools.count()
+
+
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Site]:
-    with serving(tmp_path / "quick.db") as found:
+    with serving(tmp_path / "quick.db", forwarded_allow_ips=PROXY) as found:
         yield found
 
 
-def person(site: Site, name: str) -> contextlib.closing[httpx.Client]:
-    """A browser with its own device and an account named ``name``, signed in."""
+def person(site: Site, name: str, address: str | None = None) -> contextlib.closing[httpx.Client]:
+    """A browser with its own device and address (``address``, else a new one) and an
+    account named ``name``, signed in."""
     browser = site.browser(secrets.token_hex(32))
+    browser.headers["X-Forwarded-For"] = address or f"203.0.113.{next(_ADDRESSES) % 250 + 1}"
     make_account(browser, site.authenticator(), name)
     return contextlib.closing(browser)
 
@@ -147,15 +158,18 @@ def test_the_queue_is_bounded_per_address_and_checks_what_it_is_asked(tmp_path: 
     limits = Limits(
         **{**{f: getattr(LIMITS, f) for f in LIMITS.__struct_fields__}, "quick_per_address": 2}
     )
-    with serving(tmp_path / "bounds.db", limits=limits) as site:
+    with serving(tmp_path / "bounds.db", limits=limits, forwarded_allow_ips=PROXY) as site:
         site.services.quick.clock = Skew()
-        people = [person(site, name).thing for name in ("Fern", "Gil", "Hob")]
+        home = "198.51.100.7"  # one household
+        people = [person(site, name, home).thing for name in ("Fern", "Gil", "Hob")]
         try:
             wide = {"mode": "solo", "low": 4, "high": 4}  # nobody pairs before the bots
             assert people[0].post("/api/quick", json=wide).status_code == 201
             assert people[1].post("/api/quick", json=wide).status_code == 201
             third = people[2].post("/api/quick", json=wide)
             assert third.status_code == 429 and third.json()["error"] == "too_many_entries"
+            with person(site, "Ynes") as neighbour:  # another address is not held back
+                assert neighbour.post("/api/quick", json=wide).status_code == 201
             bad = people[2].post("/api/quick", json={"mode": "teams"})
             assert bad.status_code == 400 and bad.json()["error"] == "bad_mode"
             upside = people[2].post("/api/quick", json={"low": 4, "high": 2})
@@ -217,13 +231,16 @@ def test_a_quick_match_is_rated_and_its_ratings_outlive_a_restart(tmp_path: Path
     devices = {"Mo": secrets.token_hex(32), "Ned": secrets.token_hex(32)}
     keys = {}
     port = free_port()  # the same after the restart: the passkeys' origin
-    with serving(db, port=port, speed=20.0) as site:  # the bot plays twenty times faster
+    with serving(
+        db, port=port, speed=20.0, forwarded_allow_ips=PROXY
+    ) as site:  # the bot plays twenty times faster
         clock = Skew()
         site.services.quick.clock = clock
         three = {"low": 3, "high": 3}
         browsers = {}
         for name, device in devices.items():
             browsers[name] = site.browser(device)
+            browsers[name].headers["X-Forwarded-For"] = f"203.0.113.{len(browsers)}"
             keys[name] = site.authenticator()
             make_account(browsers[name], keys[name], name)
             assert browsers[name].post("/api/quick", json=three).status_code == 201
