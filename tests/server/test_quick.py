@@ -135,7 +135,7 @@ def test_a_second_entry_for_the_same_account_replaces_the_first(site: Site) -> N
     site.services.quick.clock = Skew()
     with person(site, "Ema") as tab:
         assert tab.post("/api/quick", json={"mode": "solo"}).status_code == 201
-        again = tab.post("/api/quick", json={"mode": "partners", "low": 2, "high": 4})
+        again = tab.post("/api/quick", json={"mode": "partners", "low": 4, "high": 4})
         assert again.status_code == 201 and again.json()["mode"] == "partners"
         waiting = site.services.quick.waiting
         assert len(waiting) == 1 and next(iter(waiting.values())).entry.mode == "partners"
@@ -174,6 +174,8 @@ def test_the_queue_is_bounded_per_address_and_checks_what_it_is_asked(tmp_path: 
             assert bad.status_code == 400 and bad.json()["error"] == "bad_mode"
             upside = people[2].post("/api/quick", json={"low": 4, "high": 2})
             assert upside.status_code == 400 and upside.json()["error"] == "bad_size"
+            alone = people[2].post("/api/quick", json={"mode": "partners", "low": 2})
+            assert alone.status_code == 400 and "at least 4 people" in alone.json()["reason"]
             assert people[0].delete("/api/quick").json()["left"]  # a place frees up
             assert people[2].post("/api/quick", json=wide).status_code == 201
         finally:

@@ -6,7 +6,8 @@ Every route needs a signed-in account (``accounts_api.signed_in``; ``401
 not_signed_in`` without one): rated play is an account's.
 
 * ``POST /api/quick`` ``{"mode", "low", "high"}`` (``solo`` or ``partners``; the table
-  size range in people, 2-4 by default): enter the queue, under the account's name;
+  size range in people, 2-4 by default; at ``partners`` at least 4, two seats of two,
+  R40): enter the queue, under the account's name;
   a second entry for the same account replaces the first; one seated at a rated table
   whose match is being played is ``409 in_rated_match``. Answers ``201`` with the
   state below. A quota of the address (a join: ``Limits.joins_per_minute``) and of

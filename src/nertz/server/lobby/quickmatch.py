@@ -129,6 +129,11 @@ class QuickMatch:
             raise QuickError(
                 "bad_size", f"a table size range must be within 2 to 8, low first, not {low}-{high}"
             )
+        if mode == "partners" and low < 4:
+            raise QuickError(
+                "bad_size",
+                f"partnerships need two seats of two, at least 4 people, not {low} (R40)",
+            )
         now = self.clock()
         self._expire(now)
         if account in self.playing:

@@ -87,7 +87,12 @@ export function quickMatch(account) {
   function showRatings(ratings) {
     if (ratings) rating.textContent = `Your rating: ${ratings[mode.value]} (${mode.value})`;
   }
-  mode.addEventListener("change", () => showRatings(rating.ratings));
+  mode.addEventListener("change", () => {
+    showRatings(rating.ratings);
+    // Partnerships are two seats of two at least (R40): four people.
+    if (mode.value === "partners" && Number(low.value) < 4) low.value = "4";
+    if (Number(high.value) < Number(low.value)) high.value = low.value;
+  });
 
   function show(state) {
     if (state.ratings) {
