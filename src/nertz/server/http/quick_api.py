@@ -48,7 +48,7 @@ from nertz.server.http.accounts_api import signed_in
 from nertz.server.http.me import joining_device, took_place
 from nertz.server.http.services import Services
 from nertz.server.lobby.accounts import Account
-from nertz.server.lobby.devices import person_id
+from nertz.server.lobby.devices import device_hash, person_id
 from nertz.server.lobby.quickmatch import Seat, Waiting
 from nertz.server.lobby.ratings import player_key
 from nertz.server.store.schema import ratings_t
@@ -140,12 +140,12 @@ def quick_routes(services: Services) -> list[BaseRoute]:
         account = await signed_in(services, request)
         if account is None:
             return _not_signed_in().response()
+        try:  # before the state: a seat is told once, so nothing may fail after
+            device = device_hash(request, required=False)  # whose ratings (no new device)
+        except RequestError as error:
+            return error.response()
         found = services.quick.status(account.id)
         if found["state"] != "waiting":  # the page shows the rating; no read while waiting
-            try:
-                device, _ = await joining_device(services, request, client_address(request.scope))
-            except RequestError as error:
-                return error.response()
             found["ratings"] = await _ratings(services, _keys(account, device))
         return JSONResponse(found)
 
