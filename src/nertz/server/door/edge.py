@@ -49,7 +49,7 @@ import asyncio
 import functools
 import ipaddress
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, cast
 from urllib.parse import unquote
 
@@ -121,17 +121,22 @@ _CREATE = ("too_many_open_tables", "too_many_creates")
 _LOOKUP = ("too_many_misses",)
 
 
-_PAGES = ("/t/", "/sheet/", "/matches/")
-_FILES = frozenset(("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me"))
+_PAGES = ("/t/", "/sheet/", "/matches/", "/replay/")
+_FILES = frozenset(
+    ("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me", "/replay")
+)
 _COSTLY = ("/qr.svg", "/invite", "/csv")
 
 
 def request_kind(method: str, path: str) -> str:
     """Which per-address request rate counts this request (``limits.Quotas.request``):
     ``"file"`` for the client's files and pages (served from memory), ``"costly"`` for
-    a read that costs the server milliseconds (a finished match and its notation, a score
-    sheet and its CSV, the invite dialog and its QR code: counted as a request too),
-    ``"request"`` for every other."""
+    a read that costs the server milliseconds (a finished match, its notation and its
+    hands for the replay viewer, a notation file opened in the viewer, a score sheet and
+    its CSV, the invite dialog and its QR code: counted as a request too), ``"request"``
+    for every other."""
+    if method == "POST" and path == "/api/replays":
+        return "costly"
     if method in ("GET", "HEAD"):
         if path.startswith("/static/") or path in _FILES or path.startswith(_PAGES):
             return "file"
@@ -143,11 +148,12 @@ def request_kind(method: str, path: str) -> str:
 
 
 def _match_read(path: str) -> bool:
-    """A finished match as a whole: ``/api/matches/{id}`` and its notation."""
+    """A finished match as a whole: ``/api/matches/{id}``, its notation and its hands
+    for the replay viewer."""
     if not path.startswith("/api/matches/"):
         return False
     slashes = path.count("/")
-    return slashes == 3 or (slashes == 4 and path.endswith("/notation"))
+    return slashes == 3 or (slashes == 4 and path.endswith(("/notation", "/replay")))
 
 
 _KIND_CODES = {
@@ -295,8 +301,10 @@ class _BodyRefused(Exception):
 
 
 class BodyLimit:
-    """Refuse a request body over ``limit`` bytes, or one that stalls for ``stall_s``,
-    while it streams in; ``refused(code)`` is told of each refusal (metrics)."""
+    """Refuse a request body over ``limit`` bytes (over ``larger[path]`` for a path that
+    takes a file, the replay viewer's notation file), or one that stalls for
+    ``stall_s``, while it streams in; ``refused(code)`` is told of each refusal
+    (metrics)."""
 
     def __init__(
         self,
@@ -304,17 +312,20 @@ class BodyLimit:
         limit: int,
         stall_s: float,
         refused: Callable[[str], None] = lambda code: None,
+        larger: Mapping[str, int] | None = None,
     ) -> None:
         self.app, self.limit, self.stall_s, self.refused = app, limit, stall_s, refused
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_big = _BodyRefused(413, "too_big", f"a request body may be at most {self.limit} bytes")
+        limit = self.larger.get(scope["path"], self.limit)
+        too_big = _BodyRefused(413, "too_big", f"a request body may be at most {limit} bytes")
         body_done = True  # no body coming (no length, not chunked)
         for name, value in scope["headers"]:
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+            if name == b"content-length" and value.isdigit() and int(value) > limit:
                 await self._refuse(send, too_big)
                 return
             if name == b"transfer-encoding" or (name == b"content-length" and value != b"0"):
@@ -332,7 +343,7 @@ class BodyLimit:
                 ) from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     raise too_big
                 body_done = not message.get("more_body", False)
             return message
