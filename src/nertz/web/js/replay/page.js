@@ -544,14 +544,7 @@ class Viewer {
       nertz.append(cardEl(p.N[p.N.length - 1], n));
     } else nertz.append(slotEl("empty Nertz pile"));
     nertz.append(h("span", { class: "count", text: String(p.N.length), "aria-hidden": "true" }));
-    box.append(
-      h(
-        "div",
-        { class: "col" },
-        h("span", { class: "lbl", text: "Nertz" }),
-        nertz,
-      ),
-    );
+    box.append(h("div", { class: "col" }, h("span", { class: "lbl", text: "Nertz" }), nertz));
     const work = h("div", { class: "work" });
     for (const d of ["1", "2", "3", "4"]) {
       const pile = p[d];
@@ -591,18 +584,8 @@ class Viewer {
       waste.append(card);
     });
     box.append(
-      h(
-        "div",
-        { class: "col" },
-        h("span", { class: "lbl", text: "Stock" }),
-        stock,
-      ),
-      h(
-        "div",
-        { class: "col" },
-        h("span", { class: "lbl", text: "Waste" }),
-        waste,
-      ),
+      h("div", { class: "col" }, h("span", { class: "lbl", text: "Stock" }), stock),
+      h("div", { class: "col" }, h("span", { class: "lbl", text: "Waste" }), waste),
     );
     return box;
   }
@@ -639,8 +622,9 @@ class Viewer {
         cardEl(top.card, top.owner, "", top.as ? { card: top.as } : null),
         h(
           "div",
-          { class: "owners", "aria-hidden": "true" },
-          cards.map((c) => h("i", { style: `background:${seatColour(c.owner)}` })),
+          // One stripe per card in its owner's colour, drawn as one gradient (few elements:
+          // the whole table is drawn again at every moment asked for).
+          { class: "owners", "aria-hidden": "true", style: `background:${ownerStripes(cards)}` },
         ),
       );
     });
@@ -693,16 +677,23 @@ class Viewer {
   }
 }
 
-/** A row of small face-up cards in words (the cards a layout hides, shown face up). */
+/** The cards a layout hides, shown face up as a line of text (one element, not one a
+ * card: the table is drawn again at every moment asked for). */
 function chips(kind, label, cards) {
   if (!cards.length) return null;
   return h(
     "div",
-    { class: `chips ${kind}`, "aria-label": `${label}: ${cards.map(cardName).join(", ")}` },
-    h("span", { class: "lbl", text: label }),
-    cards.map((c) => {
-      const red = /[HD]$/.test(c) || c === "JK2";
-      return h("span", { class: `chipcard ${red ? "red" : "black"}`, text: shortName(c) });
-    }),
+    { class: `chips ${kind}` },
+    h("span", { class: "lbl", text: `${label}:` }),
+    h("span", { class: "chipcards", text: cards.map(shortName).join(" ") }),
   );
+}
+
+/** A foundation's owners, bottom to top, as stripes of equal width: a CSS gradient. */
+function ownerStripes(cards) {
+  const w = 100 / cards.length;
+  const stops = cards.map(
+    (c, i) => `${seatColour(c.owner)} ${(i * w).toFixed(2)}% ${((i + 1) * w).toFixed(2)}%`,
+  );
+  return `linear-gradient(to right, ${stops.join(", ")})`;
 }
