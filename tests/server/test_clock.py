@@ -5,9 +5,13 @@ from __future__ import annotations
 from itertools import pairwise
 
 from nertz.server.table.clock import (
+    FIRST_EVERY_MS,
+    FIRST_PINGS,
     MARGIN_MS,
     MAX_ONE_WAY_MS,
+    MAX_OUTSTANDING,
     MISFIT_PLAYS,
+    PING_EVERY_MS,
     QUOTA_GAIN_MS,
     ConnectionClock,
 )
@@ -164,12 +168,44 @@ def test_the_first_pings_come_quickly_then_every_two_seconds() -> None:
     clock = ConnectionClock(0)
     sent = []
     now = 0
-    for _ in range(8):
+    for _ in range(FIRST_PINGS + 2):
         now = clock.next_ping_ms
         clock.ping(now)
         sent.append(now)
     gaps = [b - a for a, b in pairwise(sent)]
-    assert gaps == [250] * 5 + [2000] * 2
+    assert gaps == [FIRST_EVERY_MS] * (FIRST_PINGS - 1) + [PING_EVERY_MS] * 2
+    assert FIRST_EVERY_MS * FIRST_PINGS <= 2000  # a good estimate within two seconds
+
+
+def test_a_far_connections_first_pings_overlap_and_every_one_is_a_sample() -> None:
+    """R16: a connection 200 ms away each way answers each of the first pings after the
+    next ones went out. Each answer still counts: the offset rests on the quickest
+    trips, so every sample of the first seconds makes it closer."""
+    clock = ConnectionClock(0)
+    trips = [(190, 210), (205, 195), (200, 200), (215, 185), (185, 215), (200, 200)] * 2
+    due: list[tuple[int, int, float]] = []  # (answer back, ping's t, client's clock)
+    for n, (down, up) in enumerate(trips[:FIRST_PINGS]):
+        now = n * FIRST_EVERY_MS
+        for back, t, c in [d for d in due if d[0] <= now]:  # the answers back by now
+            assert clock.pong(t, c, back)
+            due.remove((back, t, c))
+        t, _ = clock.ping(now)
+        due.append((t + down + up, t, t + down + OFFSET))
+    for back, t, c in due:
+        assert clock.pong(t, c, back)
+    assert len(clock.samples) == FIRST_PINGS
+    offset = clock.offset_ms
+    assert offset is not None and abs(offset - OFFSET) <= 5
+
+
+def test_pings_awaiting_answers_are_bounded_and_an_answer_gives_up_older_ones() -> None:
+    clock = ConnectionClock(0)
+    sent = [clock.ping(100 * n)[0] for n in range(MAX_OUTSTANDING + 2)]
+    assert len(clock.outstanding) == MAX_OUTSTANDING
+    assert not clock.pong(sent[0], OFFSET + 50, 600)  # given up: the oldest went first
+    assert clock.pong(sent[-2], OFFSET + sent[-2] + 50, sent[-2] + 100)
+    assert list(clock.outstanding) == [sent[-1]]  # the ones before it will not come back
+    assert not clock.pong(sent[-3], OFFSET + sent[-3] + 50, sent[-2] + 110)
 
 
 def test_the_ping_frames_bound_a_page_that_answers_late_and_stamps_early() -> None:

@@ -32,6 +32,9 @@ RATES: dict[str, tuple[str, int, str]] = {
     "sheets": ("sheets_per_hour", 3600, "new score sheets an hour"),
     "devices": ("devices_per_hour", 3600, "new browsers an hour"),
     "bots": ("bots_per_day", 86_400, "new bots a day"),
+    "accounts": ("accounts_per_day", 86_400, "new accounts a day"),
+    "ceremonies": ("ceremonies_per_minute", 60, "passkey requests a minute"),
+    "recoveries": ("recoveries_per_hour", 3600, "recovery codes an hour"),
     "histories": ("histories_per_minute", 60, "histories and match pages a minute"),
     "misses": ("misses_per_minute", 60, "unknown codes or wrong invites a minute"),
 }

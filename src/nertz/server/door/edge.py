@@ -122,10 +122,15 @@ _LOOKUP = ("too_many_misses",)
 
 
 _PAGES = ("/t/", "/sheet/", "/matches/", "/replay/")
+_CEREMONIES = frozenset(
+    ("/api/account/new", "/api/account/signin/begin", "/api/account/passkeys/begin")
+)
+"""The routes that begin a passkey ceremony (``http/accounts_api.py``)."""
 _FILES = frozenset(
-    ("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me", "/replay")
+    ("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me", "/account", "/replay")
 )
 _COSTLY = ("/qr.svg", "/invite", "/csv")
+_MATCH_READS = ("/notation", "/replay", "/analysis", "/advice")
 
 
 def request_kind(method: str, path: str) -> str:
@@ -148,12 +153,12 @@ def request_kind(method: str, path: str) -> str:
 
 
 def _match_read(path: str) -> bool:
-    """A finished match as a whole: ``/api/matches/{id}``, its notation and its hands
-    for the replay viewer."""
+    """A finished match as a whole: ``/api/matches/{id}``, its notation, its hands for
+    the replay viewer and a hand's analysis or the bots' advice (each replays a hand)."""
     if not path.startswith("/api/matches/"):
         return False
     slashes = path.count("/")
-    return slashes == 3 or (slashes == 4 and path.endswith(("/notation", "/replay")))
+    return slashes == 3 or (slashes == 4 and path.endswith(_MATCH_READS))
 
 
 _KIND_CODES = {
@@ -180,6 +185,10 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
             return ("too_many_sheets",)
         if path in ("/api/practice", "/api/learn"):
             return (*_CREATE, "too_many_joins")
+        if path in _CEREMONIES:
+            return ("too_many_ceremonies",)
+        if path == "/api/account/recover":
+            return ("too_many_recoveries",)
     elif method == "GET":
         if path.startswith(("/api/tables/", "/api/invites/")):
             return _LOOKUP

@@ -105,6 +105,19 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """A player's history (``GET /api/me``) and its match pages asked for by one address,
     a minute (a burst of as many): a page shows one; each reads every match of a device
     from the database (164 ms of CPU for a device with 600 matches on this VM)."""
+    accounts_per_day: int = 5
+    """Accounts made from one address, a day (a burst of as many; ``POST /api/account``):
+    each holds a name for good, so a script cannot hoard names; a household makes a
+    few once."""
+    recoveries_per_hour: int = 5
+    """Recovery codes tried from one address, and against one account from anywhere, an
+    hour (a burst of as many; ``POST /api/account/recover``): a person who typed one
+    wrong tries again a few times; a guesser of its 98 bits gets 120 a day."""
+    ceremonies_per_minute: int = 30
+    """Passkey ceremonies (a challenge kept in memory: making an account, signing in,
+    adding a passkey) begun from one address, a minute (a burst of as many)."""
+    max_ceremonies: int = 10_000
+    """Passkey ceremonies under way, server-wide (each kept ``passkeys.CEREMONY_S``)."""
     max_sheets: int = 100_000
     """Score sheets stored, server-wide."""
     sheet_days: int = 365
@@ -155,6 +168,8 @@ class RefusalMemory:
             "too_many_misses",
             "too_many_sheets",
             "too_many_histories",
+            "too_many_ceremonies",
+            "too_many_recoveries",
             "too_many_requests",
             "too_many_files",
             "too_many_reads",
@@ -256,6 +271,13 @@ class Quotas:
         self._sheets = _Buckets(limits.sheets_per_hour / 3600, limits.sheets_per_hour, clock)
         self._devices = _Buckets(limits.devices_per_hour / 3600, limits.devices_per_hour, clock)
         self._bots = _Buckets(limits.bots_per_day / 86_400, limits.bots_per_day, clock)
+        per_day = limits.accounts_per_day
+        self._accounts = _Buckets(per_day / 86_400, per_day, clock)
+        per_hour = limits.recoveries_per_hour
+        self._recoveries = _Buckets(per_hour / 3600, per_hour, clock)
+        """Keyed by address, and by ``account:ID`` for the tries against one account."""
+        per_minute = limits.ceremonies_per_minute
+        self._ceremonies = _Buckets(per_minute / 60, per_minute, clock)
         per_minute = limits.histories_per_minute
         self._histories = _Buckets(per_minute / 60, per_minute, clock)
         self._states = _Buckets(limits.address_states_per_s, 4 * limits.address_states_per_s, clock)
@@ -416,6 +438,45 @@ class Quotas:
             self._bots.take(address),
             "too_many_bots",
             f"at most {self.limits.bots_per_day} new bots a day from one address",
+        )
+
+    def account(self, address: str, spend: bool = True) -> Refusal | None:
+        """May ``address`` make one more account? ``spend=False`` asks without counting
+        one (before the passkey is made: a refusal after it would leave the person's
+        authenticator a passkey of no account)."""
+        wait = self._accounts.take(address) if spend else self._accounts.wait(address)
+        return _slow_down(
+            wait,
+            "too_many_accounts",
+            f"at most {self.limits.accounts_per_day} new accounts a day from one address",
+        )
+
+    def ceremony(self, address: str) -> Refusal | None:
+        """May ``address`` begin one more passkey ceremony?"""
+        return self._rate(
+            address,
+            self._ceremonies.take(address),
+            "too_many_ceremonies",
+            f"at most {self.limits.ceremonies_per_minute} passkey requests a minute from "
+            "one address",
+        )
+
+    def recovery(self, address: str, account: str | None) -> Refusal | None:
+        """May ``address`` try one more recovery code, against ``account`` (None: a name
+        no account holds)? Both counts are spent by every try."""
+        limit = self.limits.recoveries_per_hour
+        mine = self._rate(
+            address,
+            self._recoveries.take(address),
+            "too_many_recoveries",
+            f"at most {limit} recovery codes an hour from one address",
+        )
+        if mine is not None or account is None:
+            return mine
+        return _slow_down(
+            self._recoveries.take(f"account:{account}"),
+            "recovery_locked",
+            f"at most {limit} recovery codes an hour against one account",
         )
 
     def history(self, address: str) -> Refusal | None:

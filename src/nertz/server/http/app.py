@@ -9,7 +9,7 @@ Routes (``docs/protocol.md``), each in its module by concern:
   (``tables_api.py``); invites, the watch link and the QR code (``sharing.py``);
 * ``GET /api/matches`` finished matches; ``GET /api/matches/{id}`` a match's hands,
   scores and full event log (``matches_api.py``); ``GET /api/me`` a device's own
-  history (``me.py``);
+  history (``me.py``); accounts, passkeys and sessions (``accounts_api.py``);
 * ``/replay/{id}``, ``GET /api/matches/{id}/replay``, ``POST /api/replays``: the replay
   viewer (``replay_api.py``);
 * ``POST /api/practice``, ``POST /api/learn`` (``practice_api.py``); the client's pages,
@@ -37,6 +37,8 @@ from starlette.middleware import Middleware
 from nertz.server.cluster.routing import ClusterRouting
 from nertz.server.door.edge import BodyLimit, EarlyRefusals
 from nertz.server.door.site import Site, SiteGuard
+from nertz.server.http.accounts_api import accounts_routes
+from nertz.server.http.analysis_api import analysis_routes
 from nertz.server.http.bots_api import bots_routes
 from nertz.server.http.config import Config
 from nertz.server.http.matches_api import matches_routes
@@ -74,7 +76,9 @@ def create_app(config: Config) -> Starlette:
         *practice_routes(services),
         *notation_routes(services),
         *replay_routes(services),
+        *analysis_routes(services),
         *bots_routes(services),
+        *accounts_routes(services),
     ]
     refused = services.metrics.refused
     early = Middleware(EarlyRefusals, door=services.door)

@@ -4,7 +4,9 @@ one match hand by hand, and the pages ``/me`` and ``/matches/{id}/{number}``.
 * ``GET /api/me`` (the ``X-Nertz-Device`` header required): the device's name,
   figures and finished matches by series (``history.device_history``); an unknown
   device has none. ``401 no_device`` without the header, ``400 bad_device`` for a
-  malformed secret.
+  malformed secret. Signed in to an account (``accounts_api.signed_in``), the
+  account's: its name and the history of every device linked to it, header or not;
+  ``account`` says which (``{"id", "name"}``; absent without one).
 * ``GET /api/matches/{id}/{number}``: match ``number`` of table ``id``'s series, hand by
   hand (``history.match_breakdown``); with the header, ``you`` names the asker's seat.
   ``404 unknown_match`` if there is no such finished match.
@@ -29,6 +31,7 @@ from nertz.server.cluster.quotas import shared_rate
 from nertz.server.door.edge import client_address
 from nertz.server.door.limits import Refusal
 from nertz.server.door.requests import RequestError, error_response
+from nertz.server.http.accounts_api import signed_in
 from nertz.server.http.services import Services
 from nertz.server.http.web import page
 from nertz.server.lobby.devices import DEVICE_HEADER, DevicePlace, device_hash, weak_secret
@@ -86,14 +89,23 @@ def me_routes(services: Services) -> list[BaseRoute]:
     async def me(request: Request) -> Response:
         if (refusal := await refused(request)) is not None:
             return refusal
+        account = await signed_in(services, request)
         try:
-            device = device_hash(request, required=True)
+            device = device_hash(request, required=account is None)
         except RequestError as error:
             return error.response()
+        engine = services.store.engine
+        if account is not None:  # every device the account played on
+            linked = await asyncio.to_thread(services.accounts.devices, account.id)
+            first, *others = linked or [""]  # "": no device, no places
+            body = await asyncio.to_thread(
+                device_history, engine, services.devices, first, tuple(others)
+            )
+            body["name"] = account.name
+            body["account"] = {"id": account.id, "name": account.name}
+            return JSONResponse(body)
         assert device is not None
-        body = await asyncio.to_thread(
-            device_history, services.store.engine, services.devices, device
-        )
+        body = await asyncio.to_thread(device_history, engine, services.devices, device)
         return JSONResponse(body)
 
     async def one_match(request: Request) -> Response:

@@ -22,8 +22,10 @@ from nertz.server.door.limits import Limits, Quotas
 from nertz.server.door.site import Site
 from nertz.server.http.metrics import Figures, Metrics
 from nertz.server.http.sheets import SheetStore
+from nertz.server.lobby.accounts import Accounts
 from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.lobby import Lobby
+from nertz.server.lobby.passkeys import Ceremonies, RelyingParty
 from nertz.server.store.store import Store
 from nertz.server.wire.connection import Connection
 
@@ -40,11 +42,13 @@ class Running:
     """This server as a cluster node (``--redis``); None when it runs alone."""
     sheets: SheetStore
     devices: Devices
+    accounts: Accounts
 
 
 class Services:
     """One server's services. The fixed ones are made here and never replaced; the
-    running ones (``lobby``, ``store``, ``cluster``, ``sheets``, ``devices``) are there
+    running ones (``lobby``, ``store``, ``cluster``, ``sheets``, ``devices``,
+    ``accounts``) are there
     from ``start`` on: asked for before, they raise ``RuntimeError``."""
 
     def __init__(self, limits: Limits, site: Site) -> None:
@@ -57,6 +61,8 @@ class Services:
         self.door: Final = Door(  # also the HTTP protocol's (``cli.uvicorn_config``)
             self.quotas.memory, self.metrics.refused_early, self.quotas.request, limits.ipv6_prefix
         )
+        self.ceremonies: Final = Ceremonies(RelyingParty.of(site.urls), limits.max_ceremonies)
+        """The passkey ceremonies under way (``passkeys.py``), in this process's memory."""
         self._running: Running | None = None
 
     def start(self, running: Running) -> None:
@@ -96,6 +102,10 @@ class Services:
     @property
     def devices(self) -> Devices:
         return self.running.devices
+
+    @property
+    def accounts(self) -> Accounts:
+        return self.running.accounts
 
     def figures(self) -> Figures | None:
         """The metrics' figures of the moment (None: not started yet)."""

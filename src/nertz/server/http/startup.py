@@ -22,6 +22,7 @@ from nertz.server.http.config import Config
 from nertz.server.http.services import Running, Services
 from nertz.server.http.sheets import SheetStore, prune_sheets
 from nertz.server.http.status import freeze_survivors
+from nertz.server.lobby.accounts import Accounts
 from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.lobby import Lobby
 from nertz.server.store.store import Store
@@ -47,7 +48,8 @@ def lifespan(
         )
         resumed = lobby.restore() if cluster is None else 0  # a node's sweep takes them
         sheets = SheetStore(store.engine)
-        services.start(Running(store, lobby, cluster, sheets, Devices(store.engine)))
+        devices, accounts = Devices(store.engine), Accounts(store.engine)
+        services.start(Running(store, lobby, cluster, sheets, devices, accounts))
         pruner = asyncio.get_running_loop().create_task(prune_sheets(sheets, limits.sheet_days))
         if resumed:
             log.info("resumed %d unfinished match(es)", resumed)

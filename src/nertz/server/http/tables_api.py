@@ -4,10 +4,13 @@ finished one from the store), ``POST /api/tables/{code}/join`` take a seat.
 
 Each is a quota of the client's address (``limits.Quotas``), counted across a cluster
 too (``cluster/``); a lookup that misses counts against the address, and a private
-table answers as an unused code does (its code cannot be probed)."""
+table answers as an unused code does (its code cannot be probed). A join signed in to
+an account (``accounts_api.signed_in``) may sit under the account's name, and links the
+device it brings to the account."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import msgspec
@@ -21,6 +24,7 @@ from nertz.server.cluster.routing import new_table
 from nertz.server.door.edge import client_address
 from nertz.server.door.limits import Refusal
 from nertz.server.door.requests import RequestError, decode_body
+from nertz.server.http.accounts_api import signed_in
 from nertz.server.http.kept import Listing
 from nertz.server.http.me import joining_device, took_place
 from nertz.server.http.services import Services
@@ -136,6 +140,7 @@ def tables_routes(services: Services) -> list[BaseRoute]:
             if refusal is not None:
                 return refused(refusal)
             person = None if device is None else person_id(lobby.find(code).id, device)
+            account = await signed_in(services, request)  # None: played as before
             entry, seat, partner, token = await lobby.join(
                 code,
                 body.name,
@@ -145,9 +150,12 @@ def tables_routes(services: Services) -> list[BaseRoute]:
                 body.host_token,
                 address,
                 person,
+                account=None if account is None else account.id,
             )
             if device is not None:
                 await took_place(services, device, entry, seat, partner, body.name)
+                if account is not None:  # its history is the account's from now on
+                    await asyncio.to_thread(services.accounts.link_device, device, account.id)
         except RequestError as error:
             if error.code in ("private_table", "unknown_table"):  # the same answer for both
                 await shared_missed(services.cluster, quotas, address)

@@ -96,11 +96,12 @@ class _Table:
             return None  # it had left (the hand was a bot's, or nobody's)
         return found
 
-    def seat_of(self, device: str, hand: int) -> int | None:
-        """The seat ``device`` held at ``hand``."""
+    def seat_of(self, device: str | frozenset[str], hand: int) -> int | None:
+        """The seat ``device`` (or one of these devices: an account's) held at ``hand``."""
+        mine = frozenset((device,)) if isinstance(device, str) else device
         for seat, partner in self.places:
             held = self.holder(seat, partner, hand)
-            if held is not None and held.device == device:
+            if held is not None and held.device in mine:
                 return seat
         return None
 
@@ -220,10 +221,15 @@ def _empty_figures() -> dict[str, Any]:
     }
 
 
-def device_history(engine: Engine, devices: Devices, device: str) -> dict[str, Any]:
+def device_history(
+    engine: Engine, devices: Devices, device: str, others: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """The body of ``GET /api/me``: the device's ``name``, its ``figures`` and its
-    ``series`` (each table it played at, newest first, with its finished matches)."""
-    mine = devices.places_of(device)
+    ``series`` (each table it played at, newest first, with its finished matches).
+    With ``others``, the devices played on besides (an account's, ``accounts.py``):
+    the history of them all."""
+    every = frozenset((device, *others))
+    mine = [place for one in (device, *others) for place in devices.places_of(one)]
     ids = list(dict.fromkeys(p.table_id for p in mine))
     tables = _tables(engine, devices, ids) if ids else {}
     figures = _empty_figures()
@@ -240,10 +246,10 @@ def device_history(engine: Engine, devices: Devices, device: str) -> dict[str, A
         for match in table.matches:
             if not match.hands:
                 continue
-            seat = table.seat_of(device, match.hands[-1])
+            seat = table.seat_of(every, match.hands[-1])
             if seat is None:
                 continue
-            held = [n for n in match.hands if table.seat_of(device, n) == seat]
+            held = [n for n in match.hands if table.seat_of(every, n) == seat]
             scores = [table.hands[n].scores[seat]["score"] for n in held]
             figures["matches"] += 1
             figures["wins"] += seat in match.winners

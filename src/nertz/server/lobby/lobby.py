@@ -27,6 +27,7 @@ import msgspec
 from nertz.bots import parse_places
 from nertz.engine import Rules, RulesError, duplicate_refusal, preset
 from nertz.server.door.requests import RequestError
+from nertz.server.lobby.accounts import ACCOUNT_KIND
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
 from nertz.server.lobby.archive import Archived, finished_table
 from nertz.server.lobby.hashing import hash_secret
@@ -494,13 +495,15 @@ class Lobby:
         address: str | None = None,
         person: str | None = None,
         outside: bool = False,
+        account: str | None = None,
     ) -> tuple[Entry, int, int, str]:
         """Take a seat: returns the table, the seat number, the place in it (the
         partner, R40; 0 without partnerships) and the seat token. ``host_token`` (or a
         join from the creator's ``address``) seats the creator (``keep_for_creator``).
         ``person`` is who sits down (``devices.person_id``), for muting. ``outside``: a
         registered outside bot sits down under its name (``http/bots_api.py``); anyone
-        else may not sit under a name a bot holds (``outside.py``)."""
+        else may not sit under a name a bot or an account holds (``outside.py``), but
+        the signed-in ``account`` (its id, ``accounts.py``) under its own."""
         entry = self.find(code)
         if not entry.key_ok(key):
             if entry.watch_ok(key):
@@ -514,7 +517,15 @@ class Lobby:
         clean = player_name(name)
         if not outside and self.outside is not None:
             held = await asyncio.to_thread(self.outside.holder, clean)
-            if held is not None:
+            mine = held is not None and held[0] == ACCOUNT_KIND and held[2] == account
+            if held is not None and held[0] == ACCOUNT_KIND and not mine:
+                raise LobbyError(
+                    "name_held",
+                    f"{clean!r} looks like {held[1]!r}, the name of someone's account: sign "
+                    "in to it, or choose another",
+                    409,
+                )
+            if held is not None and not mine:
                 raise LobbyError(
                     "bot_name",
                     f"{clean!r} looks like {held[1]!r}, the name of a registered {held[0]}; "
@@ -533,6 +544,7 @@ class Lobby:
             person=person,
             creator=creator,
             outside=outside,
+            account=account,
         )
         place, error = await entry.actor.request(joining)
         if error is not None:

@@ -35,7 +35,7 @@ from nertz.server.store.schema import (
 from nertz.server.table.host import rules_from
 from nertz.server.table.records import DealRecord, rebuild_deal
 
-__all__ = ["StoredNotation", "match_notation"]
+__all__ = ["StoredMatch", "StoredNotation", "match_notation", "stored_match"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +48,26 @@ class StoredNotation:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """A finished match read back from the store: which of its table's series, the
+    table's code and the match itself (rules, players, each hand's deal and inputs)."""
+
+    number: int
+    code: str
+    match: MatchText
+
+
 def match_notation(engine: Engine, table_id: str, number: int | None) -> StoredNotation:
     """Match ``number`` of table ``table_id``'s series (None: its last finished one)
-    in the notation. ``LobbyError``: ``unknown_match`` (404) for a
+    in the notation; see ``stored_match`` for what it refuses."""
+    found = stored_match(engine, table_id, number)
+    return StoredNotation(found.number, found.code, str(found.match))
+
+
+def stored_match(engine: Engine, table_id: str, number: int | None) -> StoredMatch:
+    """Match ``number`` of table ``table_id``'s series (None: its last finished one).
+    ``LobbyError``: ``unknown_match`` (404) for a
     table or match there is not, ``match_in_progress`` (409) for one still played,
     ``match_too_large`` (413) for one beyond the notation's bounds. Reads the disk:
     call it off the event loop."""
@@ -107,7 +124,7 @@ def match_notation(engine: Engine, table_id: str, number: int | None) -> StoredN
         raise LobbyError(
             "match_too_large", f"this match does not fit the notation: {error}", 413
         ) from None
-    return StoredNotation(number, table.code, str(match))
+    return StoredMatch(number, table.code, match)
 
 
 def _finished(number: int | None, series: dict[int, Any], playing: bool) -> int:

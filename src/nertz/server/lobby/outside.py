@@ -7,8 +7,8 @@ answers a token of 192 random bits once and keeps only its SHA-256 (``bots``), s
 stolen database seats no bot. The name goes into the ``names`` registry, keyed by what
 it looks like (``names.name_key``: case, compatibility forms and look-alike letters
 folded), with its kind and its holder's id: no two holders share a name, and nobody sits
-at a table under a name held there (``Lobby.join``). Only bots hold names today; the
-registry is general so that accounts (``account``) can hold theirs beside them later.
+at a table under a name held there (``Lobby.join``) but its holder. Accounts
+(``accounts.py``, kind ``account``) hold theirs beside the bots'.
 
 Revoking a bot (``DELETE /api/bots/{name}`` with its token) marks it revoked: its token
 is refused from then on (``bad_bot_token``), and its name stays held, so nobody else
@@ -92,14 +92,16 @@ class OutsideBots:
             ) from None
         return token
 
-    def holder(self, name: str) -> tuple[str, str] | None:
+    def holder(self, name: str) -> tuple[str, str, str] | None:
         """Who holds ``name`` (in any form that looks the same): (its kind, the name as
-        held), or None."""
+        held, its holder's id), or None."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(names_t.c.kind, names_t.c.name).where(names_t.c.key == name_key(name))
+                select(names_t.c.kind, names_t.c.name, names_t.c.owner).where(
+                    names_t.c.key == name_key(name)
+                )
             ).first()
-        return None if row is None else (row.kind, row.name)
+        return None if row is None else (row.kind, row.name, row.owner)
 
     def by_token(self, token: str) -> OutsideBot:
         """The bot this token is (not revoked), else ``bad_bot_token``."""

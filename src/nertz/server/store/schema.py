@@ -24,6 +24,9 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "account_devices_t",
+    "account_sessions_t",
+    "accounts_t",
     "add_outside_column",
     "add_partner_column",
     "add_play_times",
@@ -44,6 +47,7 @@ __all__ = [
     "matches_t",
     "metadata",
     "names_t",
+    "passkeys_t",
     "seats_t",
     "series_t",
     "sqlite_pragmas",
@@ -161,7 +165,7 @@ names_t = Table(  # every name held for good: no two share one, nobody sits unde
     # names that look the same are one name.
     Column("key", String(128), primary_key=True),
     Column("name", String(64), nullable=False),  # as it was given
-    Column("kind", String(16), nullable=False),  # "bot" (later "device", "account")
+    Column("kind", String(16), nullable=False),  # "bot" or "account" (later "device")
     Column("owner", String(64), nullable=False),  # the id of its holder of that kind
     Column("created", Float, nullable=False),
 )
@@ -177,6 +181,44 @@ bots_t = Table(  # outside bots (lobby/outside.py): only the token's SHA-256, ne
     # and abuse reports, never the address itself.
     Column("owner_address", String(64), nullable=False, index=True),
     Column("owner_device", String(64)),
+)
+accounts_t = Table(  # a person's account (lobby/accounts.py): a passkey, never a password
+    "accounts",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),  # as held in ``names`` (kind "account")
+    Column("created", Float, nullable=False),
+    # The one-time recovery code's SHA-256 (``hash_secret``), never the code.
+    Column("recovery_hash", String(64), nullable=False),
+    # Who made it: the SHA-256 of their address, for abuse reports, never the address.
+    Column("owner_address", String(64), nullable=False),
+)
+passkeys_t = Table(  # each passkey (WebAuthn credential) of an account
+    "passkeys",
+    metadata,
+    Column("id", String(64), primary_key=True),  # a short handle the account page shows
+    Column("account", String(40), nullable=False, index=True),
+    # The authenticator's credential id (base64url), as it names the key in an assertion.
+    Column("credential_id", String(1400), nullable=False, unique=True),
+    Column("public_key", LargeBinary, nullable=False),  # COSE, as registered
+    Column("sign_count", BigInteger, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("used", Float),  # its last sign-in
+)
+account_sessions_t = Table(  # signed-in browsers: the session cookie's SHA-256, never it
+    "account_sessions",
+    metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("account", String(40), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+account_devices_t = Table(  # which account a device played for: its history is the account's
+    "account_devices",
+    metadata,
+    Column("device", String(64), primary_key=True),  # a ``devices`` hash
+    Column("account", String(40), nullable=False, index=True),
+    Column("linked", Float, nullable=False),
 )
 device_places_t = Table(  # each place a device took: from which hand of the table it held it
     "device_places",

@@ -65,6 +65,7 @@ __all__ = [
     "FIRST_PINGS",
     "MARGIN_MS",
     "MAX_ONE_WAY_MS",
+    "MAX_OUTSTANDING",
     "MISFIT_PLAYS",
     "PING_EVERY_MS",
     "PING_SLACK_MS",
@@ -78,9 +79,14 @@ __all__ = [
 
 SAMPLES = 16
 """Answers kept: about 30 s of history at ``PING_EVERY_MS``."""
-FIRST_PINGS = 6
-"""Pings sent ``FIRST_EVERY_MS`` apart after a connection opens, for a quick estimate."""
-FIRST_EVERY_MS = 250
+FIRST_PINGS = 12
+"""Pings sent ``FIRST_EVERY_MS`` apart after a connection opens, for a quick estimate:
+the offset rests on each leg's quickest trip, so its error shrinks with the samples
+(about the jitter over their number)."""
+FIRST_EVERY_MS = 150
+MAX_OUTSTANDING = 4
+"""Pings awaiting answers at once: a far connection's round trip (up to 600 ms) spans
+several of the first pings, which would otherwise replace each other unanswered."""
 PING_EVERY_MS = 2000
 """Then one ping every 2 s: at most one message a second each way, well inside the
 per-connection limit (20 a second)."""
@@ -142,8 +148,9 @@ class ConnectionClock:
 
     def __init__(self, opened_ms: int) -> None:
         self.samples: deque[Sample] = deque(maxlen=SAMPLES)
-        self.outstanding: int | None = None
-        """The table time of the ping awaiting its answer (one at a time)."""
+        self.outstanding: dict[int, int | None] = {}
+        """The pings awaiting their answer, by table time sent, each with the table time
+        its frame came back (None: not yet); at most ``MAX_OUTSTANDING``."""
         self.next_ping_ms = opened_ms
         self.pings = 0
         self.quota_ms = float(QUOTA_MAX_MS)
@@ -155,17 +162,16 @@ class ConnectionClock:
         """The number (``plays``) of the last claim that did not fit."""
         self._estimate: tuple[float, float, float, float] | None = None
         """Cached (offset, typical, highest, lowest) of the current samples."""
-        self._wire: tuple[int, int] | None = None
-        """(ping, table time) of the outstanding ping's frame, back before the page's
-        answer (``wire_pong``)."""
 
     # ------------------------------------------------------------------ pings
 
     def ping(self, now_ms: int) -> tuple[int, int | None]:
         """Send a ping now: returns its ``t`` and the offset to tell the client (None
-        before any answer). An unanswered ping is simply replaced."""
-        self.outstanding = now_ms
-        self._wire = None
+        before any answer). Up to ``MAX_OUTSTANDING`` pings may await their answers (a
+        far connection's first pings overlap); beyond, the oldest is given up."""
+        if len(self.outstanding) >= MAX_OUTSTANDING:
+            del self.outstanding[min(self.outstanding)]
+        self.outstanding[now_ms] = None
         self.pings += 1
         every = FIRST_EVERY_MS if self.pings < FIRST_PINGS else PING_EVERY_MS
         self.next_ping_ms = now_ms + every
@@ -174,12 +180,13 @@ class ConnectionClock:
 
     def pong(self, sent_ms: int, client_ms: float, now_ms: int) -> bool:
         """The answer to the ping sent at ``sent_ms``; False (and ignored) when that ping
-        is not the one outstanding or the trip is beyond anything creditable."""
-        if self.outstanding is None or sent_ms != self.outstanding:
+        is not outstanding or the trip is beyond anything creditable. Pings sent before
+        it and still unanswered are given up: answers come back in order."""
+        if sent_ms not in self.outstanding:
             return False
-        self.outstanding = None
-        wire, self._wire = self._wire, None
-        back = wire[1] if wire is not None and wire[0] == sent_ms else None
+        back = self.outstanding.pop(sent_ms)
+        for older in [t for t in self.outstanding if t < sent_ms]:
+            del self.outstanding[older]
         sample = Sample(sent_ms, client_ms, now_ms, back)
         if not 0 <= sample.round_trip_ms <= 2 * MAX_ONE_WAY_MS:
             return False
@@ -194,8 +201,8 @@ class ConnectionClock:
         since, or back beyond anything creditable, is ignored."""
         if not 0 <= now_ms - sent_ms <= 2 * MAX_ONE_WAY_MS:
             return
-        if self.outstanding == sent_ms:
-            self._wire = (sent_ms, now_ms)
+        if sent_ms in self.outstanding:
+            self.outstanding[sent_ms] = now_ms
             return
         last = self.samples[-1] if self.samples else None
         if last is not None and last.sent_ms == sent_ms and last.wire_ms is None:

@@ -50,6 +50,9 @@ class Join:
     outside: bool = False
     """An outside bot sits down (its registered ``name``; ``http/bots_api.py``): only
     at a table that allows outside bots, or in a place the host invited it to."""
+    account: str | None = None
+    """The id of the account the person is signed in to (``lobby/accounts.py``; None:
+    playing without one), kept on their ``Place``."""
 
 
 @dataclass(frozen=True, slots=True)

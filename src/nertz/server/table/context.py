@@ -58,6 +58,10 @@ class Place:
     ``host.py``): it plays the place in their name, and the place is kept for them
     (never released) until they come back or the host takes the bot out."""
 
+    account: str | None = None
+    """The account its person was signed in to when they sat down (``Join.account``):
+    whose ratings it counts for. None without one (or after a restart)."""
+
     outside: bool = False
     """The place of an outside bot (a program registered at ``POST /api/bots``): it
     plays over its own connection like a person, and every page marks it a bot

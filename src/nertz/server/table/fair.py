@@ -123,8 +123,8 @@ class FairRaces:
             del self.clocks[gone]
         soon, conns = now + PING_SLACK_MS, self.ctx.conns
         for other, clock in self.clocks.items():
-            # Early only when its last ping was answered (a ping replaces an unanswered one).
-            early = clock.next_ping_ms <= soon and clock.outstanding is None
+            # Early only when its pings were answered (one due now may overlap them).
+            early = clock.next_ping_ms <= soon and not clock.outstanding
             if other == conn or (early and conns.get(other) is not None):
                 t, offset = clock.ping(now)
                 self.ctx.ping(other, encode(Ping(t, offset)), t)

@@ -249,7 +249,7 @@ class Seats:
             False,
             now,
         )
-        place.person = command.person
+        place.person, place.account = command.person, command.account
         place.outside, place.invited = command.outside, None
         self.ctx.store(
             SeatRecord(
@@ -366,7 +366,7 @@ class Seats:
         a bot plays it, anyone may join it. (The table passes the host's role on,
         ``Table.release``.)"""
         place.token_hash, place.left_ms, place.name, place.ready = None, None, "", False
-        place.person, place.outside = None, False
+        place.person, place.outside, place.account = None, False, None
         place.stand_in = None  # a bot plays on for nobody in particular
         self.ctx.store(SeatRecord(place.number, "", None, None, place.partner))
         self.ctx.emit(

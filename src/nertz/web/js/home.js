@@ -1,4 +1,5 @@
 // Home: your name, create a table, join one, open public tables, your past matches.
+import { currentAccount } from "./account.js";
 import { api, h, toast } from "./api.js";
 import { deviceHeaders, hasDevice } from "./device.js";
 import { startPractice } from "./learn.js";
@@ -283,6 +284,20 @@ export async function showHome(app) {
   });
   name.addEventListener("change", () => saveName(name.value.trim()));
   const me = myHistory();
+  // The entry to accounts (account.js): "Sign in", or the signed-in account's name.
+  const accountLink = h("a", {
+    href: "/account",
+    class: "account-link",
+    text: "Sign in or make an account",
+  });
+  currentAccount().then(
+    (account) => {
+      if (!account) return;
+      accountLink.textContent = `Account: ${account.name}`;
+      if (!name.value) name.value = account.name;
+    },
+    () => {}, // offline: the link still leads to the account page
+  );
   prefillName(name, me);
 
   let catalogue;
@@ -441,6 +456,8 @@ export async function showHome(app) {
           h("a", { href: "/sheet", text: "Score sheet for real cards" }),
           " · ",
           h("a", { href: "/me", class: "my-games", text: "My games" }),
+          " · ",
+          accountLink,
         ),
       ),
       h(

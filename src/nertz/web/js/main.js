@@ -1,4 +1,5 @@
 // The router: one page, the path names the screen.
+import { showAccount } from "./account.js";
 import { showHome } from "./home.js";
 import { showLearn } from "./learn.js";
 import { watchOffline } from "./offline.js";
@@ -25,6 +26,8 @@ if (table) {
   showTable(app, table[1].toUpperCase());
 } else if (path === "/me" || path === "/me/") {
   showMe(app);
+} else if (path === "/account" || path === "/account/") {
+  showAccount(app);
 } else if (match) {
   showMatch(app, match[1], Number(match[2]));
 } else if (path === "/learn" || path === "/learn/") {
