@@ -36,7 +36,7 @@ from nertz.server.lobby.replays import file_replay, stored_replay
 __all__ = ["FILE_BODY_BYTES", "FILE_BYTES", "REPLAY_BYTES", "ReplayFile", "replay_routes"]
 
 REPLAY_BYTES = 32 * 1024 * 1024
-"""The hands' answers kept, in bytes (a hand of four expert bots is some 15 KB)."""
+"""The hands' answers kept, in bytes (a hand of four greedy seats is 11-32 KB)."""
 FILE_BYTES = 256 * 1024
 """The longest notation file the viewer opens, in bytes of UTF-8: some seven times a
 14-hand match of four expert bots (36 KB), and read and replayed in well under a
