@@ -50,6 +50,7 @@ _MAX_HAND = 10**9
 _KEEP = "private, max-age=86400"
 """How long a browser keeps a hand it was given."""
 
+
 class ReplayFile(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/replays``: the text of a notation file."""
 
