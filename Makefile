@@ -30,7 +30,7 @@ lint: $(STAMP) lint-web
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict src/nertz/engine src/nertz/server src/nertz/bots src/nertz/sim \
-		src/nertz/env src/nertz/client src/nertz/analysis
+		src/nertz/env src/nertz/client src/nertz/analysis src/nertz/rating
 	$(VENV)/bin/lint-imports
 
 # The JS client's format and lint (Biome, pinned in package.json; biome.jsonc), over all

@@ -8,6 +8,7 @@ import gc
 import importlib
 import json
 import logging
+import os
 import sys
 import time
 from typing import Any, cast
@@ -320,6 +321,7 @@ def main(args: argparse.Namespace) -> int:
         metrics_from=tuple(args.metrics_from) if args.metrics_from else Config().metrics_from,
         play=args.play,
         play_bots=args.bots,
+        daily_secret=os.environ.get("NERTZ_DAILY_SECRET") or None,
     )
     app = create_app(config)
     uvicorn.Server(

@@ -121,13 +121,23 @@ _CREATE = ("too_many_open_tables", "too_many_creates")
 _LOOKUP = ("too_many_misses",)
 
 
-_PAGES = ("/t/", "/sheet/", "/matches/", "/replay/")
+_PAGES = ("/t/", "/sheet/", "/matches/", "/replay/", "/daily/")
 _CEREMONIES = frozenset(
     ("/api/account/new", "/api/account/signin/begin", "/api/account/passkeys/begin")
 )
 """The routes that begin a passkey ceremony (``http/accounts_api.py``)."""
 _FILES = frozenset(
-    ("/sw.js", "/manifest.webmanifest", "/rules", "/learn", "/sheet", "/me", "/account", "/replay")
+    (
+        "/sw.js",
+        "/manifest.webmanifest",
+        "/rules",
+        "/learn",
+        "/sheet",
+        "/me",
+        "/account",
+        "/daily",
+        "/replay",
+    )
 )
 _COSTLY = ("/qr.svg", "/invite", "/csv")
 _MATCH_READS = ("/notation", "/replay", "/analysis", "/advice")
@@ -171,7 +181,8 @@ _KIND_CODES = {
 def refused_by(method: str, path: str) -> tuple[str, ...]:
     """The refusal codes that, given to an address, refuse this request from it too:
     its kind's request rate (``request_kind``) and the quotas its route checks before
-    doing anything else (tables_api.py, practice_api.py, sharing.py, web.py, me.py)."""
+    doing anything else (tables_api.py, practice_api.py, daily_api.py, sharing.py, web.py,
+    me.py)."""
     return (*_KIND_CODES[request_kind(method, path)], *_route_codes(method, path))
 
 
@@ -183,7 +194,7 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
             return ("too_many_joins", *_LOOKUP)
         if path == "/api/sheets":
             return ("too_many_sheets",)
-        if path in ("/api/practice", "/api/learn"):
+        if path in ("/api/practice", "/api/learn", "/api/daily"):
             return (*_CREATE, "too_many_joins")
         if path in _CEREMONIES:
             return ("too_many_ceremonies",)

@@ -12,6 +12,8 @@ Routes (``docs/protocol.md``), each in its module by concern:
   history (``me.py``); accounts, passkeys and sessions (``accounts_api.py``);
 * ``/replay/{id}``, ``GET /api/matches/{id}/replay``, ``POST /api/replays``: the replay
   viewer (``replay_api.py``);
+* ``POST /api/daily``, ``GET /api/daily`` and ``/api/daily/{date}``: the daily deal, its
+  tries and its board (``daily_api.py``);
 * ``POST /api/practice``, ``POST /api/learn`` (``practice_api.py``); the client's pages,
   files, rules and score sheets (``web.py``);
 * ``GET /`` and ``GET /metrics``, the server's figures (``status.py``);
@@ -41,6 +43,7 @@ from nertz.server.http.accounts_api import accounts_routes
 from nertz.server.http.analysis_api import analysis_routes
 from nertz.server.http.bots_api import bots_routes
 from nertz.server.http.config import Config
+from nertz.server.http.daily_api import daily_routes
 from nertz.server.http.matches_api import matches_routes
 from nertz.server.http.me import me_routes
 from nertz.server.http.notation_api import notation_routes
@@ -79,6 +82,7 @@ def create_app(config: Config) -> Starlette:
         *analysis_routes(services),
         *bots_routes(services),
         *accounts_routes(services),
+        *daily_routes(services),
     ]
     refused = services.metrics.refused
     early = Middleware(EarlyRefusals, door=services.door)

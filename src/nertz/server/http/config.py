@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from nertz.bots import DEFAULT_CHOICE
@@ -47,3 +49,9 @@ class Config:
     (docs/cluster.md); None runs alone, as always."""
     node_id: str | None = None
     """This node's name in the cluster (the load balancer's server name)."""
+    daily_secret: str | None = None
+    """The daily deal's secret (``NERTZ_DAILY_SECRET``; ``lobby/daily.py``): every node
+    of a cluster the same. None: one made once and kept in the store."""
+    clock: Callable[[], float] = time.time
+    """The wall clock (seconds since the epoch) the server's day is read from (the
+    daily deal's, ``lobby/daily.py``); tests give their own, never waiting for a day."""

@@ -6,7 +6,8 @@ one). Whoever holds the match's id may read it, as ``GET /api/matches/{id}``: th
 listed for a public table, given to the people who played it (``GET /api/me``) and to
 those who hold a private table's link (``GET /api/tables/{code}?key=``). A match still
 being played is refused (``409 match_in_progress``): its seeds and face-down cards never
-leave the server before it is over.
+leave the server before it is over; so is a try at a daily deal whose day is not over
+(``409 daily_withheld``, ``lobby/daily.py``): everyone plays that deal all day.
 
 A costly read: the door counts it against ``costly_per_minute`` (``edge.request_kind``);
 its text is made off the event loop and kept once made (``NOTATION_BYTES`` of them, the
@@ -48,6 +49,14 @@ def notation_routes(services: Services) -> list[BaseRoute]:
                     "bad_number", f"number is a match of the series, 1 to {_MAX_NUMBER}"
                 )
             number = int(asked)
+        withheld = await asyncio.to_thread(services.daily.withheld, table_id)
+        if withheld is not None:
+            return error_response(
+                "daily_withheld",
+                f"this match was a try at the daily deal of {withheld}: its deal stays on the "
+                "server until that day is over (midnight UTC)",
+                409,
+            )
         answer = kept.get((table_id, number)) if number is not None else None
         if answer is None:
             try:

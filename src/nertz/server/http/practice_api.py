@@ -15,7 +15,8 @@ Each counts as a table created and a join by the client's address (``limits.Quot
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import msgspec
 from starlette.requests import Request
@@ -30,10 +31,18 @@ from nertz.server.cluster.routing import new_table
 from nertz.server.door.edge import client_address
 from nertz.server.door.requests import RequestError, decode_body
 from nertz.server.http.services import Services
+from nertz.server.lobby.lobby import Entry
 from nertz.server.table.lessons import FIRST_HAND
 from nertz.server.table.settings import Settings
 
-__all__ = ["LESSON_PACE", "LearnRequest", "PracticeRequest", "practice_routes"]
+__all__ = [
+    "LESSON_PACE",
+    "Alone",
+    "LearnRequest",
+    "PracticeRequest",
+    "practice_routes",
+    "seat_alone",
+]
 
 LESSON_PACE = 40
 """The teacher bot's pace after the lesson: a beginner at 40% is a deliberate hand."""
@@ -84,34 +93,60 @@ def lesson_table() -> tuple[Rules, Settings]:
     return rules, settings
 
 
-def practice_routes(services: Services) -> list[BaseRoute]:
-    """The two routes."""
+@dataclass(frozen=True, slots=True)
+class Alone:
+    """A private table made for one person, who sits at seat 0 of it."""
+
+    entry: Entry
+    key: str | None
+    seat: int
+    token: str
+
+    def body(self) -> dict[str, Any]:
+        """The answer's body: the seat's token and the link that opens it."""
+        code, key, token = self.entry.code, self.key, self.token
+        link = f"/t/{code}?key={key}#seat={token}"
+        return {"code": code, "key": key, "seat": self.seat, "token": token, "link": link}
+
+
+async def seat_alone(
+    services: Services, request: Request, rules: Rules, settings: Settings, name: str
+) -> Alone | Response:
+    """Make a private table for the person asking and seat them at seat 0: a table
+    created and a join by the client's address (``limits.Quotas``), or the quota's
+    refusal as the answer."""
+    quotas, cluster, lobby = services.quotas, services.cluster, services.lobby
 
     def held(code: str) -> bool:
-        return code in services.lobby.tables  # counts until the table is gone
+        return code in lobby.tables  # counts until the table is gone
 
-    async def start(request: Request, rules: Rules, settings: Settings, name: str) -> Response:
-        quotas, cluster = services.quotas, services.cluster
-        address = client_address(request.scope)
-        refusal = quotas.create_table(address, held) or quotas.join(address)
-        refusal = refusal or await shared_rate(cluster, quotas, "creates", address)
-        refusal = refusal or await shared_rate(cluster, quotas, "joins", address)
-        refusal = refusal or await shared_table(services.live, quotas, services.lobby, address)
-        if refusal is not None:
-            services.metrics.refused(refusal.code)
-            return refusal.response()
-        lobby = services.lobby
-        entry, key = await new_table(cluster, lobby, rules, settings)
-        quotas.table_created(address, entry.code, held)
-        _, seat, _, token = await lobby.join(entry.code, name, 0, key)
-        link = f"/t/{entry.code}?key={key}#seat={token}"
-        body = {"code": entry.code, "key": key, "seat": seat, "token": token, "link": link}
-        return JSONResponse(body, status_code=201)
+    address = client_address(request.scope)
+    refusal = quotas.create_table(address, held) or quotas.join(address)
+    refusal = refusal or await shared_rate(cluster, quotas, "creates", address)
+    refusal = refusal or await shared_rate(cluster, quotas, "joins", address)
+    refusal = refusal or await shared_table(services.live, quotas, lobby, address)
+    if refusal is not None:
+        services.metrics.refused(refusal.code)
+        return refusal.response()
+    entry, key = await new_table(cluster, lobby, rules, settings)
+    quotas.table_created(address, entry.code, held)
+    _, seat, _, token = await lobby.join(entry.code, name, 0, key)
+    return Alone(entry, key, seat, token)
+
+
+def answer(made: Alone | Response) -> Response:
+    """``seat_alone``'s table as the answer (201), or its refusal."""
+    return made if isinstance(made, Response) else JSONResponse(made.body(), status_code=201)
+
+
+def practice_routes(services: Services) -> list[BaseRoute]:
+    """The two routes."""
 
     async def practice(request: Request) -> Response:
         try:
             body = await decode_body(request, PracticeRequest, "practice")
-            return await start(request, preset("standard"), practice_settings(body), body.name)
+            rules, settings = preset("standard"), practice_settings(body)
+            return answer(await seat_alone(services, request, rules, settings, body.name))
         except RequestError as error:
             return error.response()
 
@@ -119,7 +154,7 @@ def practice_routes(services: Services) -> list[BaseRoute]:
         try:
             body = await decode_body(request, LearnRequest, "learn")
             rules, settings = lesson_table()
-            return await start(request, rules, settings, body.name)
+            return answer(await seat_alone(services, request, rules, settings, body.name))
         except RequestError as error:
             return error.response()
 

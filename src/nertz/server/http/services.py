@@ -23,6 +23,7 @@ from nertz.server.door.site import Site
 from nertz.server.http.metrics import Figures, Metrics
 from nertz.server.http.sheets import SheetStore
 from nertz.server.lobby.accounts import Accounts
+from nertz.server.lobby.daily import DailyDeals
 from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.lobby import Lobby
 from nertz.server.lobby.passkeys import Ceremonies, RelyingParty
@@ -43,12 +44,14 @@ class Running:
     sheets: SheetStore
     devices: Devices
     accounts: Accounts
+    daily: DailyDeals
+    """The daily deal: its secret, the server's day, its tries (``lobby/daily.py``)."""
 
 
 class Services:
     """One server's services. The fixed ones are made here and never replaced; the
     running ones (``lobby``, ``store``, ``cluster``, ``sheets``, ``devices``,
-    ``accounts``) are there
+    ``accounts``, ``daily``) are there
     from ``start`` on: asked for before, they raise ``RuntimeError``."""
 
     def __init__(self, limits: Limits, site: Site) -> None:
@@ -106,6 +109,10 @@ class Services:
     @property
     def accounts(self) -> Accounts:
         return self.running.accounts
+
+    @property
+    def daily(self) -> DailyDeals:
+        return self.running.daily
 
     def figures(self) -> Figures | None:
         """The metrics' figures of the moment (None: not started yet)."""

@@ -19,10 +19,12 @@ from nertz.engine import preset
 from nertz.server.cluster.routing import start_node
 from nertz.server.door.site import Site
 from nertz.server.http.config import Config
+from nertz.server.http.daily_api import prune_daily
 from nertz.server.http.services import Running, Services
 from nertz.server.http.sheets import SheetStore, prune_sheets
 from nertz.server.http.status import freeze_survivors
 from nertz.server.lobby.accounts import Accounts
+from nertz.server.lobby.daily import DailyDeals, kept_secret
 from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.lobby import Lobby
 from nertz.server.store.store import Store
@@ -43,14 +45,18 @@ def lifespan(
     async def run(app: Starlette) -> AsyncIterator[None]:
         store = Store(config.db)
         lobby = Lobby(store, max_tables=limits.max_tables, speed=config.speed)
+        secret = await asyncio.to_thread(kept_secret, store.engine, config.daily_secret)
+        daily = DailyDeals(store.engine, secret, config.clock)
+        lobby.dealers = daily.dealer  # before any table is made or resumed
         cluster = await start_node(
             config.redis, config.node_id, config.port, lobby, store, services.quotas
         )
         resumed = lobby.restore() if cluster is None else 0  # a node's sweep takes them
         sheets = SheetStore(store.engine)
         devices, accounts = Devices(store.engine), Accounts(store.engine)
-        services.start(Running(store, lobby, cluster, sheets, devices, accounts))
+        services.start(Running(store, lobby, cluster, sheets, devices, accounts, daily))
         pruner = asyncio.get_running_loop().create_task(prune_sheets(sheets, limits.sheet_days))
+        daily_pruner = asyncio.get_running_loop().create_task(prune_daily(daily))
         if resumed:
             log.info("resumed %d unfinished match(es)", resumed)
         if config.play:
@@ -60,6 +66,7 @@ def lifespan(
             yield
         finally:
             pruner.cancel()
+            daily_pruner.cancel()
             await lobby.stop()
             store.flush()
             if cluster is not None:

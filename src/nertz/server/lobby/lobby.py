@@ -19,13 +19,15 @@ import re
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from nertz.bots import parse_places
-from nertz.engine import Rules, RulesError, duplicate_refusal, preset
+from nertz.engine import Deal, Rules, RulesError, duplicate_refusal, preset
+from nertz.rating import RATED_PRESET, rated_rules
 from nertz.server.door.requests import RequestError
 from nertz.server.lobby.accounts import ACCOUNT_KIND
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
@@ -33,6 +35,7 @@ from nertz.server.lobby.archive import Archived, finished_table
 from nertz.server.lobby.hashing import hash_secret
 from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from nertz.server.lobby.outside import OutsideBots
+from nertz.server.lobby.ratings import install as install_ratings
 from nertz.server.store.store import Store, StoredTable, TableCreated
 from nertz.server.table.commands import Join, Revoked
 from nertz.server.table.names import bot_given_name, is_bot_name
@@ -303,6 +306,11 @@ class Lobby:
         """Retirements under way (kept so the loop does not drop them half done)."""
         self.outside = OutsideBots(store.engine) if store else None
         """The registered outside bots and the names they hold (``outside.py``)."""
+        self.dealers: Callable[[Settings], Callable[[int, Rules, int], Deal] | None] | None = None
+        """The dealer of a table with these settings, if not the usual (``Table.dealer``):
+        a daily deal's table deals the day's deal (``daily.py``), made or resumed."""
+        if store is not None:  # a rated match's ratings change as its result is stored
+            install_ratings(store)
 
     def restore(self) -> int:
         """Resume every unfinished match from the store (call inside the event loop)."""
@@ -334,10 +342,17 @@ class Lobby:
             log.exception("table %s could not be resumed; it is left as stored", stored.code)
             self._used_codes.add(stored.code)
             return None
+        self._deal_as(actor.table)
         entry = Entry(stored.id, stored.code, stored.key_hash, actor, stored.watch_hash)
         self._add(entry)
         actor.start()
         return entry
+
+    def _deal_as(self, table: Table) -> None:
+        """Give ``table`` the dealer its settings ask for (``dealers``), if any."""
+        dealer = self.dealers(table.settings) if self.dealers is not None else None
+        if dealer is not None:
+            table.dealer = dealer
 
     async def drop(self, code: str, reason: str) -> None:
         """Stop running a table here without a word to the store (a cluster node that
@@ -353,13 +368,19 @@ class Lobby:
         await entry.actor.stop()
 
     def check_create(self, rules: Rules, settings: Settings) -> None:
-        """Refuse a table this server cannot make (``LobbyError``): over the cap, or
-        bots on no seat or of no kind."""
+        """Refuse a table this server cannot make (``LobbyError``): over the cap, a rated
+        table not playing the rated preset, or bots on no seat or of no kind."""
         if self.live_count() >= self.max_tables:
             raise LobbyError(
                 "too_many_tables",
                 f"this server runs at most {self.max_tables} tables; try again later",
                 503,
+            )
+        if settings.rated and rules != rated_rules(rules.partnerships):
+            raise LobbyError(
+                "bad_rules",
+                f"a rated table plays the {RATED_PRESET} preset (partnerships on or off),"
+                f" not {rules.changed()}",
             )
         for seat, spec in settings.bots.items():
             if not 0 <= seat < settings.seats:
@@ -387,6 +408,7 @@ class Lobby:
         watch_hash = hash_secret(watch_key(key)) if key else None
         table_id = table_id or new_table_id()
         table = Table(code, rules, settings)
+        self._deal_as(table)
         actor = TableActor(table_id, table, self.store, Clock(self.speed))
         if self.store is not None:
             self.store.submit(

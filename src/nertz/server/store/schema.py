@@ -13,6 +13,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Float,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -37,6 +38,7 @@ __all__ = [
     "add_watch_column",
     "bots_t",
     "chat_t",
+    "daily_attempts_t",
     "device_places_t",
     "devices_t",
     "events_t",
@@ -48,8 +50,11 @@ __all__ = [
     "metadata",
     "names_t",
     "passkeys_t",
+    "rating_changes_t",
+    "ratings_t",
     "seats_t",
     "series_t",
+    "server_secrets_t",
     "sqlite_pragmas",
     "table_owners_t",
     "tables_t",
@@ -247,6 +252,58 @@ chat_t = Table(  # each line of a table's chat (chat.py), with the match it was 
     Column("text", Text, nullable=False),
     Column("said", Float, nullable=False),
 )
+daily_attempts_t = Table(  # each start of a daily deal (lobby/daily.py): who, which day, where
+    "daily_attempts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("day", String(10), nullable=False),  # YYYY-MM-DD, UTC
+    Column("table_id", String(40), nullable=False, unique=True),
+    Column("counted", Boolean, nullable=False),  # the day's one counted try, or practice
+    Column("name", String(64), nullable=False),
+    # Who: the device's hash (devices.py) and the address keyed with the daily secret
+    # (never the address itself); an account once there are accounts (null: none).
+    Column("device", String(64), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("account", String(64)),
+    Column("started", Float, nullable=False),
+    Index("ix_daily_attempts_day_device", "day", "device"),
+    Index("ix_daily_attempts_day_address", "day", "address"),
+)
+server_secrets_t = Table(  # a secret the server made once and keeps (the daily deal's)
+    "server_secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+ratings_t = Table(  # each person's rating per mode (lobby/ratings.py; nertz.rating), as of now
+    "ratings",
+    metadata,
+    # The person's key (``ratings.player_key``): today a device's hash, an account's id later.
+    Column("key", String(64), primary_key=True),
+    Column("mode", String(16), primary_key=True),  # "solo" or "partners" (R40)
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("last", Float),  # when its last rated match finished (absence counts from it)
+)
+rating_changes_t = Table(  # each change, with the stored match that explains it
+    "rating_changes",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("number", Integer, primary_key=True),  # the match of the table's series
+    Column("key", String(64), primary_key=True),
+    Column("mode", String(16), nullable=False),
+    Column("place", Integer, nullable=False),  # in the order rated: leavers after every seat
+    Column("finished", Float, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("matches", Integer, nullable=False),  # rated matches in the mode, this one counted
+    Index("ix_rating_changes_key", "key", "mode"),
+)
 
 table_owners_t = Table(  # a cluster's fencing (cluster/fencing.py); unused by a single node
     "table_owners",
@@ -326,9 +383,10 @@ def add_watch_column(engine: Engine) -> None:
 
 def forget_table(conn: Connection, table_id: str) -> None:
     """Delete every row of one table (one that ended before its first deal, which
-    nothing needs again), the ``tables`` row last."""
+    nothing needs again), the ``tables`` row last. A daily deal's try at it goes too:
+    nobody saw its cards, so it was no try (``daily.py``)."""
     every = (events_t, inputs_t, hands_t, hand_races_t, device_places_t, seats_t, series_t, chat_t)
-    for table in (*every, matches_t, tables_t):
+    for table in (*every, daily_attempts_t, matches_t, tables_t):
         key = table.c.id if table is tables_t else table.c.table_id
         conn.execute(delete(table).where(key == table_id))
 

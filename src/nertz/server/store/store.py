@@ -199,6 +199,11 @@ class Store:
         self.fast: Callable[[list[_Work]], bool] | None = None  # first: True if it wrote all
         self.on_refused: Callable[[str], None] | None = None
         """Told, on the event loop, of each table whose writes ``guard`` refused."""
+        self.after_match: Callable[[Connection, list[tuple[str, int]]], None] | None = None
+        """Called in the writer's transaction with the (table id, match number) of each
+        match whose end a batch wrote, once it is written: a rated match's ratings change
+        in the same transaction as the result they come from (``lobby/ratings.py``). An
+        error in it is logged and leaves the batch to commit: a rating never costs a game."""
         self.refused = 0  # commands dropped because ``guard`` refused their table
         self._thread = threading.Thread(target=self._run, name="nertz-store", daemon=True)
         self._thread.start()
@@ -429,6 +434,7 @@ class Store:
                             "players": json.dumps(
                                 [
                                     {"seat": seat, "partner": partner, "name": name, "bot": bot}
+                                    | ({"away": True} if (seat, partner) in r.away else {})
                                     for seat, partner, name, bot in r.players
                                 ]
                             ),
@@ -489,9 +495,26 @@ class Store:
             conn.execute(hand_races_t.insert(), [r for rows in races.values() for r in rows])
         if ended:
             conn.execute(_END_MATCH, ended)
-            self._insert(conn, series_t, [{"table_id": e.pop("t"), **e} for e in ended])
+            series = [{"table_id": e.pop("t"), **e} for e in ended]
+            self._insert(conn, series_t, series)
+            if self.after_match is not None:
+                self._after_match(conn, [(s["table_id"], s["number"]) for s in series])
         if again:
             conn.execute(_AGAIN, again)
+
+    def _after_match(self, conn: Connection, ended: list[tuple[str, int]]) -> None:
+        """``after_match``, whose failure costs the batch nothing: the ratings can be
+        rebuilt from the store, a game could not. On PostgreSQL in a savepoint (an error
+        there would abort the whole transaction); on SQLite a failed statement does not."""
+        assert self.after_match is not None
+        try:
+            if self.sqlite:
+                self.after_match(conn, ended)
+            else:
+                with conn.begin_nested():
+                    self.after_match(conn, ended)
+        except Exception:
+            log.exception("store: rating the matches just ended failed")
 
     def _insert(self, conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
         """Insert rows; on SQLite one multi-row INSERT per chunk: ``executemany`` gives up

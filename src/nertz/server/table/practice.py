@@ -166,6 +166,11 @@ class Practice:
         kind = type(message)
         if kind is not Pause and kind is not Hint and kind is not Pace:
             return
+        if self.ctx.settings.rated:  # issue 26: a rating is earned without help or pauses
+            self.ctx.error(
+                conn, "rated", "a rated table gives no hints, never pauses and keeps its pace"
+            )
+            return
         if not self.ctx.settings.practice:
             self.ctx.error(
                 conn, "not_practice", "only a practice table pauses, hints or sets a pace"

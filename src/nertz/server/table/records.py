@@ -172,6 +172,9 @@ class MatchRecord:
     number: int = 1
     first_hand: int = 1
     players: tuple[tuple[int, int, str | None, str | None], ...] = ()
+    away: tuple[tuple[int, int], ...] = ()
+    """The places (seat, partner) of people a bot played for at the match's end (a
+    takeover or the host's stand-in): a rated match ranks them last (issue 26)."""
 
 
 @dataclass(frozen=True, slots=True)

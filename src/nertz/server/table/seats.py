@@ -57,8 +57,13 @@ def outside_refusal(settings: Settings, free: Sequence[Place], key: str) -> tupl
     """Why an outside bot (its name's ``name_key``) may not sit here, or None: a table
     seats one only if it allows outside bots (``Settings.outside_bots``) or the host
     invited it by name to a free place. The one place that decides, so the rule for
-    rated play goes here too: a rated table never seats an outside bot (issue 28;
-    the server has no rated play yet, so there is nothing to test for it)."""
+    rated play is here too: a rated table never seats an outside bot, invited or not
+    (issue 26: its bots have fixed ratings by level, an outside bot none)."""
+    if settings.rated:
+        return (
+            "rated_table",
+            "a rated table seats no outside bot: its bots play at fixed ratings by level",
+        )
     if any(p.invited is not None and name_key(p.invited) == key for p in free):
         return None
     if not settings.outside_bots:

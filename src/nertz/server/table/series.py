@@ -168,9 +168,19 @@ class Series:
             )
         )
         players = tuple((p.number, p.partner, p.name or None, p.shown_bot) for p in self.ctx.places)
+        away = tuple(
+            (p.number, p.partner)
+            for p in self.ctx.places
+            if p.bot is None and p.token_hash is not None and p.driver is not None
+        )
         self.ctx.store(
             MatchRecord(
-                tuple(totals), tuple(winners), self.ctx.match_no, self.ctx.first_hand, players
+                tuple(totals),
+                tuple(winners),
+                self.ctx.match_no,
+                self.ctx.first_hand,
+                players,
+                away,
             )
         )
 

@@ -67,6 +67,16 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     outside_bots: bool = False
     """Outside bots (programs registered at ``POST /api/bots``) may take free places;
     off, only one the host invited by name sits (docs/bots.md, "Outside bots")."""
+    daily: str | None = None
+    """The day (``YYYY-MM-DD``, UTC) whose daily deal this table deals, every hand the
+    same (``lobby/daily.py``); the lobby gives such a table its dealer. The day is
+    public, its seed never leaves the server before the day is over."""
+
+    rated: bool = False
+    """A rated table (issue 26): each finished match changes its people's ratings
+    (``lobby/ratings.py``). Only the server makes one (quick match), never a request: it
+    plays the rated preset (``nertz.rating.RATED_PRESET``), gives no hints, never
+    pauses, its bots play at their own pace, and no outside bot sits at it."""
 
     def check(self) -> Settings:
         """These settings if each is within its bounds; else ``ValueError`` with a
@@ -75,6 +85,14 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             value = getattr(self, name)
             if not low <= value <= high:
                 raise ValueError(f"{name} must be {low} to {high}, not {value}")
+        if self.rated and (self.practice or self.lesson is not None):
+            raise ValueError("a rated table cannot be a practice table (no hints, no pause)")
+        if self.rated and self.bot_pace != 100:
+            raise ValueError(
+                f"a rated table's bots play at their own pace (100), not {self.bot_pace}"
+            )
+        if self.rated and self.outside_bots:
+            raise ValueError("a rated table seats no outside bot: its bots have fixed ratings")
         return self
 
     def as_dict(self) -> dict[str, Any]:

@@ -94,3 +94,62 @@ function fit(name, px, tail) {
   const room = Math.floor(px / 7.4) - tail.length;
   return (name.length > room ? `${name.slice(0, Math.max(1, room - 1))}…` : name) + tail;
 }
+
+/** The distribution of a day's scores as SVG bars: ``bins`` as the server gives them
+ * (``{from, to, count}``, server/lobby/daily.py), lowest first; the bar holding
+ * ``mark`` (the reader's own score, or null) is drawn as theirs. */
+export function histogramChart(bins, { width = 520, height = 150, mark = null } = {}) {
+  const pad = { l: 30, r: 8, t: 10, b: 26 };
+  const most = Math.max(1, ...bins.map((b) => b.count));
+  // Bars at most 40 px wide: a day with few scores is a few bars, not a wall.
+  const slot = Math.min(40, (width - pad.l - pad.r) / Math.max(1, bins.length));
+  const tall = height - pad.t - pad.b;
+  const svg = el("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "chart histogram",
+    role: "img",
+  });
+  const title = el("title", {});
+  const players = bins.reduce((n, b) => n + b.count, 0);
+  title.textContent = `Scores of ${players} player${players === 1 ? "" : "s"}: ${bins
+    .filter((b) => b.count)
+    .map((b) => `${b.from} to ${b.to}: ${b.count}`)
+    .join(", ")}`;
+  svg.append(title);
+  svg.append(
+    el("line", { x1: pad.l, x2: width - pad.r, y1: pad.t + tall, y2: pad.t + tall, class: "axis" }),
+  );
+  const top = el("text", { x: pad.l - 4, y: pad.t + 8, class: "label", "text-anchor": "end" });
+  top.textContent = String(most);
+  svg.append(top);
+  // A label every ``step`` bars, so that no two run together (a label takes about 30 px).
+  const step = Math.max(1, Math.ceil(30 / slot));
+  bins.forEach((b, i) => {
+    const high = (b.count / most) * tall;
+    const mine = mark !== null && mark >= b.from && mark <= b.to;
+    const bar = el("rect", {
+      x: pad.l + i * slot + 1,
+      y: pad.t + tall - high,
+      width: Math.max(1, slot - 2),
+      height: high,
+      class: mine ? "bar yours" : "bar",
+      "data-low": b.from,
+      "data-count": b.count,
+    });
+    const tip = el("title", {});
+    tip.textContent = `${b.from} to ${b.to} points: ${b.count}${mine ? " (you)" : ""}`;
+    bar.append(tip);
+    svg.append(bar);
+    if (i % step === 0) {
+      const t = el("text", {
+        x: pad.l + i * slot + slot / 2,
+        y: height - 8,
+        class: "label",
+        "text-anchor": "middle",
+      });
+      t.textContent = String(b.from);
+      svg.append(t);
+    }
+  });
+  return svg;
+}

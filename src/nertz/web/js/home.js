@@ -462,6 +462,22 @@ export async function showHome(app) {
       ),
       h(
         "section",
+        { class: "daily-home" },
+        h("h2", { text: "Today's deal" }),
+        h(
+          "p",
+          {},
+          h("a", {
+            href: "/daily",
+            class: "button primary",
+            id: "daily-link",
+            text: "Today's deal",
+          }),
+          " the same cards for everyone today, against the same bots: one counted try, and a board",
+        ),
+      ),
+      h(
+        "section",
         { class: "newcomer" },
         h("h2", { text: "New to Nertz?" }),
         h(

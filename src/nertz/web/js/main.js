@@ -1,5 +1,6 @@
 // The router: one page, the path names the screen.
 import { showAccount } from "./account.js";
+import { showDaily } from "./daily.js";
 import { showHome } from "./home.js";
 import { showLearn } from "./learn.js";
 import { watchOffline } from "./offline.js";
@@ -22,6 +23,7 @@ const table = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
 const match = path.match(/^\/matches\/([A-Za-z0-9]+)\/(\d+)\/?$/);
 const sheet = path.match(/^\/sheet(?:\/([A-Za-z0-9_-]+))?\/?$/);
 const replay = path.match(/^\/replay(?:\/([A-Za-z0-9]+))?\/?$/);
+const daily = path.match(/^\/daily(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/);
 if (table) {
   showTable(app, table[1].toUpperCase());
 } else if (path === "/me" || path === "/me/") {
@@ -38,6 +40,8 @@ if (table) {
   showReplay(app, replay[1] || null);
 } else if (sheet) {
   showSheet(app, sheet[1] || null);
+} else if (daily) {
+  showDaily(app, daily[1] || null);
 } else {
   showHome(app);
 }

@@ -396,7 +396,7 @@ function handEndPanel(tv) {
         replayLine(tv),
         seriesTable(tv),
         hostLine(tv),
-        panelFoot(tv, playAgainLine(tv), hostStartLine(tv)),
+        panelFoot(tv, dailyLine(t), playAgainLine(tv), hostStartLine(tv)),
       ].filter(Boolean),
     );
   } else {
@@ -450,6 +450,16 @@ function matchPanel(tv) {
     replayLine(tv),
     seriesTable(tv),
     hostLine(tv),
-    panelFoot(tv, playAgainLine(tv), hostStartLine(tv)),
+    panelFoot(tv, dailyLine(t), playAgainLine(tv), hostStartLine(tv)),
+  );
+}
+
+/** At a daily deal's table (server/lobby/daily.py): the way to the day's board. */
+function dailyLine(t) {
+  if (!t.daily) return null;
+  return h(
+    "p",
+    { class: "daily-line" },
+    h("a", { href: `/daily/${t.daily}`, class: "daily-board-link", text: "See the day's board" }),
   );
 }
