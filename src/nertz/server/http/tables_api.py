@@ -120,7 +120,11 @@ def tables_routes(services: Services) -> list[BaseRoute]:
         except LobbyError as error:
             await shared_missed(services.cluster, quotas, address)
             return error.response()
-        return JSONResponse(entry.table.info())
+        info = entry.table.info()
+        if info["stage"] == "over":
+            # As once the table is archived: the match's id, for its replay (end panel).
+            info["match"] = entry.id
+        return JSONResponse(info)
 
     async def join_table(request: Request) -> Response:
         address = client_address(request.scope)
