@@ -64,7 +64,37 @@ from nertz.server.lobby.daily import (
 from nertz.server.lobby.devices import device_hash
 from nertz.server.lobby.lobby import player_name
 
-__all__ = ["BOARDS_KEPT", "TODAY_FRESH_S", "Boards", "DailyStart", "daily_routes", "prune_daily"]
+__all__ = [
+    "BOARDS_KEPT",
+    "TODAY_FRESH_S",
+    "Boards",
+    "DailyStart",
+    "daily_refusal",
+    "daily_routes",
+    "prune_daily",
+]
+
+
+async def daily_refusal(services: Services, request: Request, table_id: str) -> Response | None:
+    """``409 daily_withheld`` when ``table_id`` was a try at a daily deal whose day is not
+    over and the asker (their device, their address) has not played that deal to its
+    end (``DailyDeals.shown_to``): the replay and the analysis of such a try show its
+    cards face up. None when they may be shown."""
+    deals = services.daily
+    try:
+        device = device_hash(request, required=False)
+    except RequestError as error:
+        return error.response()
+    keyed = deals.address_key(client_address(request.scope))
+    if await asyncio.to_thread(deals.shown_to, table_id, device, keyed):
+        return None
+    return error_response(
+        "daily_withheld",
+        "this match was a try at today's daily deal: its cards are shown to those who have "
+        "played that deal, and to everyone once the day is over (midnight UTC)",
+        409,
+    )
+
 
 log = logging.getLogger("nertz.daily")
 

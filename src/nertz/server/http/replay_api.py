@@ -7,7 +7,9 @@
   each change with its time. Whoever holds the match's id may read it, as its notation
   (``notation_api.py``); a hand of the match still played is refused (``409
   match_in_progress``); ``400 bad_hand`` for a malformed number or no hand of a
-  finished match. A costly read at the door (``edge.request_kind``); made off the
+  finished match; a try at a daily deal whose day is not over only to those who
+  played that deal (``409 daily_withheld``, ``daily_api.daily_refusal``). A costly read
+  at the door (``edge.request_kind``); made off the
   event loop and kept once made (``REPLAY_BYTES`` of answers, the most recently
   asked), since a finished hand never changes. An answer is bounded: a hand of more
   than ``MAX_HAND_INPUTS`` inputs is refused (``413 hand_too_large``).
@@ -28,6 +30,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from nertz.server.door.requests import RequestError, decode_body, error_response
+from nertz.server.http.daily_api import daily_refusal
 from nertz.server.http.kept import Kept
 from nertz.server.http.services import Services
 from nertz.server.http.web import page
@@ -78,6 +81,9 @@ def replay_routes(services: Services) -> list[BaseRoute]:
 
     async def hand(request: Request) -> Response:
         table_id = request.path_params["match"]
+        refused = await daily_refusal(services, request, table_id)
+        if refused is not None:
+            return refused
         try:
             number = _hand(request.query_params.get("hand"))
             body = kept.get((table_id, number)) if number is not None else None

@@ -31,7 +31,7 @@ from nertz.server.lobby.timeline import hand_timeline
 from nertz.server.store.schema import events_t, hands_t, inputs_t, matches_t, tables_t
 from nertz.server.table.host import rules_from
 
-__all__ = ["file_replay", "stored_replay"]
+__all__ = ["file_replay", "finished_hand", "stored_replay"]
 
 
 def stored_replay(engine: Engine, table_id: str, hand: int | None) -> dict[str, Any]:
@@ -44,18 +44,7 @@ def stored_replay(engine: Engine, table_id: str, hand: int | None) -> dict[str, 
     ``hand_too_large`` (413) beyond the notation's bounds. Reads the disk and replays:
     call it off the event loop."""
     devices = Devices(engine)
-    with engine.connect() as conn:
-        table = conn.execute(
-            select(tables_t, matches_t.c.finished)
-            .join(matches_t, matches_t.c.table_id == tables_t.c.id)
-            .where(tables_t.c.id == table_id)
-        ).first()
-    if table is None:
-        raise LobbyError("unknown_match", "no match with that id", 404)
-    matches = match_hands(engine, devices, table_id)
-    playing = table.finished is None
-    number = _match_of(matches, hand, playing)
-    hands = matches[number]
+    table, number, hands = finished_hand(engine, devices, table_id, hand)
     hand = hands[0] if hand is None else hand
     with engine.connect() as conn:
         stored = conn.execute(
@@ -109,6 +98,25 @@ def stored_replay(engine: Engine, table_id: str, hand: int | None) -> dict[str, 
         "rules": rules.as_dict(),
         **hand_timeline(deal, rules, log),
     }
+
+
+def finished_hand(
+    engine: Engine, devices: Devices, table_id: str, hand: int | None
+) -> tuple[Any, int, list[int]]:
+    """The table's row, and the number and hands of the finished match hand ``hand``
+    (the table's own number; None: its last finished match) belongs to. ``LobbyError``
+    as ``stored_replay``'s: no such table or match, a hand still played, no such hand."""
+    with engine.connect() as conn:
+        table = conn.execute(
+            select(tables_t, matches_t.c.finished)
+            .join(matches_t, matches_t.c.table_id == tables_t.c.id)
+            .where(tables_t.c.id == table_id)
+        ).first()
+    if table is None:
+        raise LobbyError("unknown_match", "no match with that id", 404)
+    matches = match_hands(engine, devices, table_id)
+    number = _match_of(matches, hand, table.finished is None)
+    return table, number, matches[number]
 
 
 def _match_of(matches: dict[int, list[int]], hand: int | None, playing: bool) -> int:

@@ -6,6 +6,7 @@
 // face up (only finished matches are replayed), a link to the moment shown. Keys:
 // Space plays and pauses, the arrows step, Home and End jump to Go and the hand's end.
 import { api, h } from "../api.js";
+import { deviceHeaders, hasDevice } from "../device.js";
 import {
   backEl,
   cardEl,
@@ -94,7 +95,10 @@ class Viewer {
 
   async fetchHand(hand) {
     const query = hand === null ? "" : `?hand=${hand}`;
-    const answer = await api("GET", `/api/matches/${encodeURIComponent(this.id)}/replay${query}`);
+    // The device names a daily deal's player: its try shows once they played (daily_refusal).
+    const headers = hasDevice() ? deviceHeaders() : {};
+    const path = `/api/matches/${encodeURIComponent(this.id)}/replay${query}`;
+    const answer = await api("GET", path, undefined, headers);
     return makeTimeline(answer);
   }
 
