@@ -42,13 +42,20 @@ class StoredMatch:
     hands: tuple[Hand, ...]
 
 
-def played_hand(seats: int, rules: Rules, seed: int, go_ms: int) -> Hand:
-    """A hand greedy seats played to its end, each acting every 120-400 ms (and waiting
-    while a joker it announced is in its window, R41)."""
+def played_hand(
+    seats: int, rules: Rules, seed: int, go_ms: int, slow: tuple[int, ...] = ()
+) -> Hand:
+    """A hand greedy seats played to its end, each acting every 120-400 ms (the seats in
+    ``slow`` every 1.5-4 s, so cards wait for them) and waiting while a joker it
+    announced is in its window (R41)."""
     pace = random.Random(seed)
     hand = Hand(deal(seats, rules, seed), rules)
     hand.start(go_ms)
-    due = [go_ms + pace.randrange(120, 400) for _ in range(seats)]
+
+    def later(seat: int) -> int:
+        return pace.randrange(1500, 4000) if seat in slow else pace.randrange(120, 400)
+
+    due = [go_ms + later(seat) for seat in range(seats)]
     while not hand.over:
         now = min(due)
         for seat in range(seats):
@@ -61,7 +68,7 @@ def played_hand(seats: int, rules: Rules, seed: int, go_ms: int) -> Hand:
                     move = greedy_move(hand.legal_moves(seat))
                     if move is not None:
                         hand.play(seat, move, now)
-                due[seat] = now + pace.randrange(120, 400)
+                due[seat] = now + later(seat)
         hand.tick(now)
     return hand
 
@@ -74,10 +81,12 @@ def store_finished_match(
     public: bool = True,
     table_id: str = "",
     code: str = "RPLY",
+    slow: tuple[int, ...] = (),
 ) -> StoredMatch:
     """Write a finished match of ``hands`` hands at ``seats`` seats into the store at
     ``db`` and close it. It ended two days ago, so a server started on ``db`` keeps it
-    on disk (``Lobby.restore`` brings back only tables that may still play)."""
+    on disk (``Lobby.restore`` brings back only tables that may still play). The seats
+    in ``slow`` play slowly (``played_hand``)."""
     table_id = table_id or f"{random.Random(hands * 31 + seats).getrandbits(64):016x}"
     rules = Rules(nertz_pile=11, target=10_000)  # no hand ends it: it ends after the last
     settings = {"seats": seats, "bots": {str(n): "beginner:scorer" for n in range(seats)}}
@@ -87,7 +96,7 @@ def store_finished_match(
     played = []
     for number in range(1, hands + 1):
         seed = 1000 + number
-        hand = played_hand(seats, rules, seed, number * 600_000)
+        hand = played_hand(seats, rules, seed, number * 600_000, slow)
         records: list[object] = [DealRecord(number, hand.deal.layouts, seed)]
         records += [InputRecord(number, i, *entry) for i, entry in enumerate(hand.log)]
         records.append(

@@ -18,6 +18,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
+from nertz.analysis import bots_choice, missed_plays
+from nertz.engine import HandText
+
 from ..stored_match import StoredMatch, store_finished_match
 from .conftest import Console, Server, serving
 from .helpers import BOT, no_sideways_scroll, seat_in, sized_page
@@ -35,6 +38,8 @@ class Replays:
     """A finished public match of ten hands at four seats."""
     private: StoredMatch
     """A finished private match of two hands."""
+    slow: StoredMatch
+    """A finished match of two hands whose seat 1 plays slowly: cards wait for it."""
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +49,11 @@ def replays(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Replays]:
     private = store_finished_match(
         db, hands=2, seats=2, public=False, table_id="00ff00ff00ff00ff", code="PRIV"
     )
+    slow = store_finished_match(
+        db, hands=2, seats=2, table_id="5105105105105105", code="SLOW", slow=(1,)
+    )
     with serving(db) as served:
-        yield Replays(served, match, private)
+        yield Replays(served, match, private, slow)
 
 
 def board(page: Page) -> Any:
@@ -369,3 +377,42 @@ def test_the_viewer_passes_an_axe_scan(browser: Browser, replays: Replays, way: 
         assert results.violations_count == 0, f"{seat}:\n{results.generate_report()}"
     context.close()
     assert console.errors == []
+
+
+def test_a_seats_hand_is_analysed_in_the_viewer_and_a_missed_play_is_one_click_away(
+    page: Page, console: Console, replays: Replays
+) -> None:
+    """Issue 27 point 2: the viewer's seat, its figures (R29), each card it let wait
+    for the middle a button to that moment, and the bots' move at the moment shown."""
+    match = replays.slow
+    played = match.hands[0]
+    hand = HandText(1, played.deal, tuple(played.log))
+    page.goto(f"{replays.server.url}/replay/{match.id}?hand=1&seat=all")
+    opened(page, 1)
+    analyse = page.get_by_role("button", name="Analyse this seat's hand")
+    expect(analyse).to_be_disabled()  # every seat face up: choose one first
+    seat = 1  # the slow one
+    page.locator("#replay-seat").select_option(str(seat))
+    analyse.click()
+    body = page.locator(".analysis-body")
+    expect(body).to_contain_text(
+        f"Cards to the middle: {played.middle[seat]}. "
+        f"Nertz cards left: {len(played.seats[seat].nertz)}."
+    )
+    missed = missed_plays(played.rules, hand, seat)
+    assert missed, "a seat that acts every 1.5-4 s lets cards wait two seconds"
+    expect(page.locator("ol.missed li")).to_have_count(len(missed))
+    page.locator("button.go-missed").first.click()
+    expect(board(page)).to_have_attribute("data-t", str(missed[0].from_ms))
+    page.get_by_role("button", name="What would the bots play now?").click()
+    told = bots_choice(played.rules, hand, seat, missed[0].from_ms)
+    answer = page.locator(".advice-answer")
+    expect(answer).to_contain_text(f"At {clock_text(missed[0].from_ms)}")
+    expect(answer).to_contain_text(f"({told.move})" if told.move else "would wait")
+
+
+def clock_text(ms: int) -> str:
+    """The viewer's clock (``timeline.js`` ``clock``): m:ss.t."""
+    tenths = ms // 100
+    seconds = tenths // 10
+    return f"{seconds // 60}:{seconds % 60:02d}.{tenths % 10}"

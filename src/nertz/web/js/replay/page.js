@@ -18,6 +18,7 @@ import {
   shortName,
   slotEl,
 } from "../cards.js";
+import { AnalysisPanel } from "./analysis.js";
 import {
   clampTime,
   clock,
@@ -136,6 +137,7 @@ class Viewer {
     document.title = `Nertz — replay of ${this.meta.title}`;
     this.drawHands();
     this.drawSeatChoice();
+    this.analysis.reset();
     this.range.max = String(tl.end_ms);
     this.shown = null;
     const { t: at, clamped } = clampTime(tl, t);
@@ -198,6 +200,7 @@ class Viewer {
   // ------------------------------------------------------------------ the page
 
   build() {
+    this.analysis = new AnalysisPanel(this);
     this.title = h("h1", { class: "replay-title", text: "Replay" });
     this.note = h("p", { class: "replay-note", role: "status", "aria-live": "polite" });
     this.download = h("a", {
@@ -223,6 +226,7 @@ class Viewer {
     this.seatChoice.addEventListener("change", () => {
       const v = this.seatChoice.value;
       this.seat = v === "all" ? "all" : Number(v);
+      this.analysis.reset();
       this.render();
       this.saveUrlSoon();
     });
@@ -305,6 +309,7 @@ class Viewer {
         this.board,
         this.caption,
         this.controls,
+        this.analysis.el,
       ),
     );
     this.drawPlay();
