@@ -20,7 +20,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -243,6 +243,9 @@ class Entry:
     joins from there without the token is taken for the creator."""
     creator_sat: bool = False
     """The creator has sat (their token has served)."""
+    newcomers: dict[str, str] = field(default_factory=dict)
+    """At a rated table: each address a new account (``accounts.NEW_ACCOUNT_S``) sat
+    down from, with that account: one new account per address (``Lobby.join``)."""
 
     @property
     def table(self) -> Table:
@@ -518,6 +521,7 @@ class Lobby:
         person: str | None = None,
         outside: bool = False,
         account: str | None = None,
+        new_account: bool = False,
     ) -> tuple[Entry, int, int, str]:
         """Take a seat: returns the table, the seat number, the place in it (the
         partner, R40; 0 without partnerships) and the seat token. ``host_token`` (or a
@@ -525,8 +529,21 @@ class Lobby:
         ``person`` is who sits down (``devices.person_id``), for muting. ``outside``: a
         registered outside bot sits down under its name (``http/bots_api.py``); anyone
         else may not sit under a name a bot or an account holds (``outside.py``), but
-        the signed-in ``account`` (its id, ``accounts.py``) under its own."""
+        the signed-in ``account`` (its id, ``accounts.py``) under its own.
+
+        A rated table (issue 26, point 5) seats only a signed-in ``account`` (``401
+        account_required``: the rating is the account's), one place per account
+        (``seats.py``, ``409 one_place``), and at most one ``new_account`` (younger
+        than ``accounts.NEW_ACCOUNT_S``) per ``address`` (``409 new_account``)."""
         entry = self.find(code)
+        rated = entry.table.settings.rated and not outside
+        if rated and account is None:
+            raise LobbyError(
+                "account_required",
+                "rated tables are for accounts: sign in (or make an account with a passkey "
+                "on the account page) to play rated; the rating is your account's",
+                401,
+            )
         if not entry.key_ok(key):
             if entry.watch_ok(key):
                 raise LobbyError(
@@ -556,6 +573,23 @@ class Lobby:
         # A bot from the address that made the table is that program's own (it created
         # and joins): it takes the place kept for the creator, but is never host.
         creator = self._creator(entry, host_token, address)
+        # Checked and kept with no wait between (no await): two joins at once from one
+        # address cannot both pass.
+        newcomer = rated and new_account and address is not None and account is not None
+        if newcomer:
+            assert address is not None and account is not None
+            other = entry.newcomers.get(address)
+            if other is not None and other != account:
+                raise LobbyError(
+                    "new_account",
+                    "a rated table seats one account younger than a day from each "
+                    "address, and one from yours sits here already: play rated with an "
+                    "older account, or at another table",
+                    409,
+                )
+            newcomer = other is None
+            if newcomer:
+                entry.newcomers[address] = account
         entry.creator_sat |= creator  # at once: a second join meanwhile is not the creator
         token = secrets.token_urlsafe(24)
         joining = Join(
@@ -571,6 +605,9 @@ class Lobby:
         place, error = await entry.actor.request(joining)
         if error is not None:
             entry.creator_sat &= not creator
+            if newcomer:
+                assert address is not None
+                del entry.newcomers[address]
             raise LobbyError(error[0], error[1], 409)
         return entry, place[0], place[1], token
 
