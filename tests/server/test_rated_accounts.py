@@ -2,7 +2,8 @@
 ``lobby/ratings.py``): a rated table seats only a signed-in account, its ratings are
 the account's (stored with each place, so a rebuild and a restart key them the same),
 one account holds one place of a rated table, and one address seats at most one new
-account at it."""
+account at it. The daily deal's one counted try is one per account too
+(``daily.counted_by``)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,13 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 from websockets.sync.client import connect
 
 from nertz.rating import MU
 from nertz.server.lobby.accounts import NEW_ACCOUNT_S
 from nertz.server.lobby.ratings import ratings_of, rebuild_ratings
-from nertz.server.store.schema import accounts_t
+from nertz.server.store.schema import accounts_t, daily_attempts_t
 
 from ..live_server import eventually, free_port
 from .test_accounts import Site, error, make_account, serving, sign_in
@@ -157,3 +158,37 @@ def test_a_rated_table_seats_one_new_account_per_address(site: Site) -> None:
         assert "one account younger than a day" in refused.json()["reason"]
         age(site, made["account"]["id"], NEW_ACCOUNT_S + 60)
         assert join(bea, code, "Bea").status_code == 200
+
+
+def test_a_daily_try_is_one_a_day_per_account_too(tmp_path: Path) -> None:
+    """Point 3 of the brief (the daily deal and accounts): signed in to one account, a
+    second counted try from another browser and another address is refused; the board
+    tells that browser its account has played."""
+    with serving(tmp_path / "daily.db", forwarded_allow_ips="127.0.0.1") as site:
+        key = site.authenticator()
+        with site.browser(device()) as laptop, site.browser(device()) as phone:
+            made, _ = make_account(laptop, key, "Ann")
+            first = laptop.post("/api/daily", json={"name": "Ann"})
+            assert first.status_code == 201 and first.json()["counted"] is True
+            assert sign_in(phone, key).status_code == 200
+            elsewhere = {"X-Forwarded-For": "203.0.113.7"}
+            again = phone.post("/api/daily", json={"name": "Ann"}, headers=elsewhere)
+            assert again.status_code == 409 and error(again) == "daily_played"
+            assert "your account" in again.json()["reason"]
+            you = phone.get("/api/daily", headers=elsewhere).json()["you"]
+            assert you["counted"] is True and you["by"] == "account"
+            practice = phone.post(
+                "/api/daily", json={"name": "Ann", "practice": True}, headers=elsewhere
+            )
+            assert practice.status_code == 201  # a replay after the account's try
+        with site.browser(device()) as bea:  # someone else there, not signed in
+            mine = bea.post("/api/daily", json={"name": "Bea"}, headers=elsewhere)
+            assert mine.status_code == 201, mine.text
+        with site.services.store.engine.connect() as conn:
+            rows = conn.execute(
+                select(daily_attempts_t.c.counted, daily_attempts_t.c.account).order_by(
+                    daily_attempts_t.c.id
+                )
+            ).all()
+        account_id = made["account"]["id"]
+        assert [tuple(r) for r in rows] == [(True, account_id), (False, account_id), (True, None)]
