@@ -121,7 +121,7 @@ _CREATE = ("too_many_open_tables", "too_many_creates")
 _LOOKUP = ("too_many_misses",)
 
 
-_PAGES = ("/t/", "/sheet/", "/matches/", "/daily/")
+_PAGES = ("/t/", "/sheet/", "/matches/", "/daily/", "/p/")
 _CEREMONIES = frozenset(
     ("/api/account/new", "/api/account/signin/begin", "/api/account/passkeys/begin")
 )
@@ -136,6 +136,7 @@ _FILES = frozenset(
         "/me",
         "/account",
         "/daily",
+        "/ratings",
     )
 )
 _COSTLY = ("/qr.svg", "/invite", "/csv")
@@ -199,8 +200,10 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
     elif method == "GET":
         if path.startswith(("/api/tables/", "/api/invites/")):
             return _LOOKUP
-        if path == "/api/me" or (
-            path.startswith("/api/matches/") and path.count("/") == 4 and not _match_read(path)
+        if (
+            path == "/api/me"
+            or path.startswith(("/api/ratings/", "/api/players/"))
+            or (path.startswith("/api/matches/") and path.count("/") == 4 and not _match_read(path))
         ):
             return ("too_many_histories",)
     return ()
