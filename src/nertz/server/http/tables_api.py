@@ -142,7 +142,8 @@ def tables_routes(services: Services) -> list[BaseRoute]:
             found = lobby.find(code)
             person = None if device is None else person_id(found.id, device)
             account = await signed_in(services, request)  # None: played as before
-            if found.table.settings.rated and account is not None and device is None:
+            rated = found.table.settings.rated and found.key_ok(body.key)
+            if rated and account is not None and device is None:
                 raise RequestError(
                     "no_device",
                     "a rated place is stored with the browser that took it: send its "

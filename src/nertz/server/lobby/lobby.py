@@ -536,14 +536,6 @@ class Lobby:
         (``seats.py``, ``409 one_place``), and at most one ``new_account`` (younger
         than ``accounts.NEW_ACCOUNT_S``) per ``address`` (``409 new_account``)."""
         entry = self.find(code)
-        rated = entry.table.settings.rated and not outside
-        if rated and account is None:
-            raise LobbyError(
-                "account_required",
-                "rated tables are for accounts: sign in (or make an account with a passkey "
-                "on the account page) to play rated; the rating is your account's",
-                401,
-            )
         if not entry.key_ok(key):
             if entry.watch_ok(key):
                 raise LobbyError(
@@ -553,6 +545,14 @@ class Lobby:
                     403,
                 )
             raise LobbyError("private_table", "this table is private: use its link", 403)
+        rated = entry.table.settings.rated and not outside
+        if rated and account is None:  # after the key: a private code is not probed here
+            raise LobbyError(
+                "account_required",
+                "rated tables are for accounts: sign in (or make an account with a passkey "
+                "on the account page) to play rated; the rating is your account's",
+                401,
+            )
         clean = player_name(name)
         if not outside and self.outside is not None:
             held = await asyncio.to_thread(self.outside.holder, clean)
