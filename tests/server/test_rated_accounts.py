@@ -192,3 +192,22 @@ def test_a_daily_try_is_one_a_day_per_account_too(tmp_path: Path) -> None:
             ).all()
         account_id = made["account"]["id"]
         assert [tuple(r) for r in rows] == [(True, account_id), (False, account_id), (True, None)]
+
+
+def test_one_place_per_account_holds_across_a_restart(tmp_path: Path) -> None:
+    """The account that holds a place is stored with it: a resumed rated table still
+    refuses the same account a second place."""
+    db, port = tmp_path / "kept.db", free_port()
+    laptop, phone = device(), device()
+    with serving(db, port=port) as site, site.browser(laptop) as on_laptop:
+        key = site.authenticator()
+        made, _ = make_account(on_laptop, key, "Ann")
+        age(site, made["account"]["id"], 2 * NEW_ACCOUNT_S)
+        code = rated_table(on_laptop, seats=3)
+        assert join(on_laptop, code, "Ann").status_code == 200
+        cookie = on_laptop.cookies["nertz_session"]
+    with serving(db, port=port) as site, site.browser(phone) as on_phone:
+        assert code in site.services.lobby.tables  # resumed
+        on_phone.cookies.set("nertz_session", cookie)
+        second = join(on_phone, code, "Annie")
+        assert second.status_code == 409 and error(second) == "one_place"

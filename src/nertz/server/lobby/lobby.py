@@ -32,6 +32,7 @@ from nertz.server.door.requests import RequestError
 from nertz.server.lobby.accounts import ACCOUNT_KIND
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
 from nertz.server.lobby.archive import Archived, finished_table
+from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.hashing import hash_secret
 from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from nertz.server.lobby.outside import OutsideBots
@@ -346,10 +347,22 @@ class Lobby:
             self._used_codes.add(stored.code)
             return None
         self._deal_as(actor.table)
+        if settings.rated:
+            self._held_accounts(actor.table, stored.id)
         entry = Entry(stored.id, stored.code, stored.key_hash, actor, stored.watch_hash)
         self._add(entry)
         actor.start()
         return entry
+
+    def _held_accounts(self, table: Table, table_id: str) -> None:
+        """A resumed rated table's places get back the accounts that hold them (stored
+        with the places the devices took), so one account still holds one place
+        (``seats.py``) after a restart."""
+        assert self.store is not None
+        for held in Devices(self.store.engine).places_at([table_id]):  # the last one wins
+            place = table.place(held.seat, held.partner)
+            if held.until_hand is None and held.account is not None and place.token_hash:
+                place.account = held.account
 
     def _deal_as(self, table: Table) -> None:
         """Give ``table`` the dealer its settings ask for (``dealers``), if any."""
