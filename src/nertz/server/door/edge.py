@@ -121,7 +121,7 @@ _CREATE = ("too_many_open_tables", "too_many_creates")
 _LOOKUP = ("too_many_misses",)
 
 
-_PAGES = ("/t/", "/sheet/", "/matches/", "/replay/", "/daily/")
+_PAGES = ("/t/", "/sheet/", "/matches/", "/replay/", "/daily/", "/p/")
 _CEREMONIES = frozenset(
     ("/api/account/new", "/api/account/signin/begin", "/api/account/passkeys/begin")
 )
@@ -137,6 +137,7 @@ _FILES = frozenset(
         "/account",
         "/daily",
         "/replay",
+        "/ratings",
     )
 )
 _COSTLY = ("/qr.svg", "/invite", "/csv")
@@ -203,8 +204,10 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
     elif method == "GET":
         if path.startswith(("/api/tables/", "/api/invites/")):
             return _LOOKUP
-        if path == "/api/me" or (
-            path.startswith("/api/matches/") and path.count("/") == 4 and not _match_read(path)
+        if (
+            path == "/api/me"
+            or path.startswith(("/api/ratings/", "/api/players/"))
+            or (path.startswith("/api/matches/") and path.count("/") == 4 and not _match_read(path))
         ):
             return ("too_many_histories",)
     return ()

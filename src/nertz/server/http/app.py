@@ -14,6 +14,8 @@ Routes (``docs/protocol.md``), each in its module by concern:
   viewer (``replay_api.py``);
 * ``POST /api/daily``, ``GET /api/daily`` and ``/api/daily/{date}``: the daily deal, its
   tries and its board (``daily_api.py``);
+* ``GET /api/ratings/{mode}`` a leaderboard, ``GET /api/players/{name}`` a player's
+  ratings and rated matches (``ratings_api.py``);
 * ``POST /api/practice``, ``POST /api/learn`` (``practice_api.py``); the client's pages,
   files, rules and score sheets (``web.py``);
 * ``GET /`` and ``GET /metrics``, the server's figures (``status.py``);
@@ -48,6 +50,7 @@ from nertz.server.http.matches_api import matches_routes
 from nertz.server.http.me import me_routes
 from nertz.server.http.notation_api import notation_routes
 from nertz.server.http.practice_api import practice_routes
+from nertz.server.http.ratings_api import ratings_routes
 from nertz.server.http.replay_api import FILE_BODY_BYTES, replay_routes
 from nertz.server.http.services import Services
 from nertz.server.http.sharing import sharing_routes
@@ -83,6 +86,7 @@ def create_app(config: Config) -> Starlette:
         *bots_routes(services),
         *accounts_routes(services),
         *daily_routes(services),
+        *ratings_routes(services),
     ]
     refused = services.metrics.refused
     early = Middleware(EarlyRefusals, door=services.door)

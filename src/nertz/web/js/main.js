@@ -5,6 +5,7 @@ import { showHome } from "./home.js";
 import { showLearn } from "./learn.js";
 import { watchOffline } from "./offline.js";
 import { showMatch, showMe } from "./me.js";
+import { showPlayer, showRatings } from "./ratings.js";
 import { showReplay } from "./replay/page.js";
 import { showRules } from "./rules.js";
 import { showSheet } from "./sheet.js";
@@ -24,6 +25,7 @@ const match = path.match(/^\/matches\/([A-Za-z0-9]+)\/(\d+)\/?$/);
 const sheet = path.match(/^\/sheet(?:\/([A-Za-z0-9_-]+))?\/?$/);
 const replay = path.match(/^\/replay(?:\/([A-Za-z0-9]+))?\/?$/);
 const daily = path.match(/^\/daily(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/);
+const player = path.match(/^\/p\/([^/]+)\/?$/);
 if (table) {
   showTable(app, table[1].toUpperCase());
 } else if (path === "/me" || path === "/me/") {
@@ -42,6 +44,10 @@ if (table) {
   showSheet(app, sheet[1] || null);
 } else if (daily) {
   showDaily(app, daily[1] || null);
+} else if (path === "/ratings" || path === "/ratings/") {
+  showRatings(app);
+} else if (player) {
+  showPlayer(app, decodeURIComponent(player[1]));
 } else {
   showHome(app);
 }
