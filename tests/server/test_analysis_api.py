@@ -91,7 +91,7 @@ def test_bad_questions_are_named_and_the_reads_are_costly(http: str) -> None:
         ("advice?hand=1&seat=0", "bad_moment"),
         ("advice?hand=1&seat=0&t=-5", "bad_moment"),
         ("advice?hand=1&seat=0&t=" + "9" * 400, "bad_moment"),
-        ("analysis?hand=1&seat=0&number=2", "unknown_match"),
+        ("analysis?hand=5000&seat=0", "bad_hand"),
     ):
         answer = httpx.get(f"{base}/{path}")
         assert answer.status_code in (400, 404), (path, answer.text)

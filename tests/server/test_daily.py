@@ -241,6 +241,13 @@ def test_the_seed_and_the_face_down_cards_stay_on_the_server_until_the_day_is_ov
     server.get(f"/api/matches/{match}/1", ann)
     notation = server.get(f"/api/matches/{match}/notation")
     assert notation.status_code == 409 and notation.json()["error"] == "daily_withheld"
+    # The replay and the analysis show the cards face up: not to someone who has not
+    # played the day's deal (another device, another address).
+    face_up = ("replay?hand=1", "analysis?hand=1&seat=0", "advice?hand=1&seat=0&t=500")
+    for path in face_up:
+        stranger = server.get(f"/api/matches/{match}/{path}", device(), address=ELSEWHERE)
+        assert stranger.status_code == 409, (path, stranger.text)
+        assert stranger.json()["error"] == "daily_withheld", path
     said = wire + server.seen
     numbers = {str(seed), f"{seed:x}", f"{seed:016x}"}
     runs = [run for layout in layouts for run in hidden_runs(layout)]
@@ -252,6 +259,9 @@ def test_the_seed_and_the_face_down_cards_stay_on_the_server_until_the_day_is_ov
     seats = [s for text in wire for s in seat_views(json.loads(text))]
     assert seats, "the page was shown the table"
     assert all(set(s) <= SEAT_KEYS for s in seats), "a seat shows face-down cards as counts only"
+    # She played it to its end: her own replay and analysis show it.
+    for path in face_up:
+        assert server.get(f"/api/matches/{match}/{path}", ann).status_code == 200, path
     # The next day the seed is published, with the deal, and matches its fingerprint.
     server.clock.ahead = 86_400
     shown = server.get(f"/api/daily/{today.isoformat()}").json()

@@ -78,6 +78,7 @@ test("the graph is read: the router imports every page", () => {
     "rules.js",
     "sheet.js",
     "daily.js",
+    "ratings.js",
   ]) {
     assert.ok(edges.get("main.js").includes(page), page);
   }

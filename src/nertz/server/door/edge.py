@@ -49,7 +49,7 @@ import asyncio
 import functools
 import ipaddress
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, cast
 from urllib.parse import unquote
 
@@ -121,7 +121,7 @@ _CREATE = ("too_many_open_tables", "too_many_creates")
 _LOOKUP = ("too_many_misses",)
 
 
-_PAGES = ("/t/", "/sheet/", "/matches/", "/daily/")
+_PAGES = ("/t/", "/sheet/", "/matches/", "/replay/", "/daily/", "/p/")
 _CEREMONIES = frozenset(
     ("/api/account/new", "/api/account/signin/begin", "/api/account/passkeys/begin")
 )
@@ -136,18 +136,23 @@ _FILES = frozenset(
         "/me",
         "/account",
         "/daily",
+        "/replay",
+        "/ratings",
     )
 )
 _COSTLY = ("/qr.svg", "/invite", "/csv")
-_MATCH_READS = ("/notation", "/analysis", "/advice")
+_MATCH_READS = ("/notation", "/replay", "/analysis", "/advice")
 
 
 def request_kind(method: str, path: str) -> str:
     """Which per-address request rate counts this request (``limits.Quotas.request``):
     ``"file"`` for the client's files and pages (served from memory), ``"costly"`` for
-    a read that costs the server milliseconds (a finished match and its notation, a score
-    sheet and its CSV, the invite dialog and its QR code: counted as a request too),
-    ``"request"`` for every other."""
+    a read that costs the server milliseconds (a finished match, its notation and its
+    hands for the replay viewer, a notation file opened in the viewer, a score sheet and
+    its CSV, the invite dialog and its QR code: counted as a request too), ``"request"``
+    for every other."""
+    if method == "POST" and path == "/api/replays":
+        return "costly"
     if method in ("GET", "HEAD"):
         if path.startswith("/static/") or path in _FILES or path.startswith(_PAGES):
             return "file"
@@ -159,8 +164,8 @@ def request_kind(method: str, path: str) -> str:
 
 
 def _match_read(path: str) -> bool:
-    """A finished match as a whole: ``/api/matches/{id}``, its notation and a hand's
-    analysis or the bots' advice (each replays a hand)."""
+    """A finished match as a whole: ``/api/matches/{id}``, its notation, its hands for
+    the replay viewer and a hand's analysis or the bots' advice (each replays a hand)."""
     if not path.startswith("/api/matches/"):
         return False
     slashes = path.count("/")
@@ -201,8 +206,10 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
     elif method == "GET":
         if path.startswith(("/api/tables/", "/api/invites/")):
             return _LOOKUP
-        if path == "/api/me" or (
-            path.startswith("/api/matches/") and path.count("/") == 4 and not _match_read(path)
+        if (
+            path == "/api/me"
+            or path.startswith(("/api/ratings/", "/api/players/"))
+            or (path.startswith("/api/matches/") and path.count("/") == 4 and not _match_read(path))
         ):
             return ("too_many_histories",)
     return ()
@@ -319,8 +326,10 @@ class _BodyRefused(Exception):
 
 
 class BodyLimit:
-    """Refuse a request body over ``limit`` bytes, or one that stalls for ``stall_s``,
-    while it streams in; ``refused(code)`` is told of each refusal (metrics)."""
+    """Refuse a request body over ``limit`` bytes (over ``larger[path]`` for a path that
+    takes a file, the replay viewer's notation file), or one that stalls for
+    ``stall_s``, while it streams in; ``refused(code)`` is told of each refusal
+    (metrics)."""
 
     def __init__(
         self,
@@ -328,17 +337,20 @@ class BodyLimit:
         limit: int,
         stall_s: float,
         refused: Callable[[str], None] = lambda code: None,
+        larger: Mapping[str, int] | None = None,
     ) -> None:
         self.app, self.limit, self.stall_s, self.refused = app, limit, stall_s, refused
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_big = _BodyRefused(413, "too_big", f"a request body may be at most {self.limit} bytes")
+        limit = self.larger.get(scope["path"], self.limit)
+        too_big = _BodyRefused(413, "too_big", f"a request body may be at most {limit} bytes")
         body_done = True  # no body coming (no length, not chunked)
         for name, value in scope["headers"]:
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+            if name == b"content-length" and value.isdigit() and int(value) > limit:
                 await self._refuse(send, too_big)
                 return
             if name == b"transfer-encoding" or (name == b"content-length" and value != b"0"):
@@ -356,7 +368,7 @@ class BodyLimit:
                 ) from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     raise too_big
                 body_done = not message.get("more_body", False)
             return message

@@ -1,19 +1,21 @@
 """A finished hand analysed for a seat (``lobby/analysis.py``, ``nertz.analysis``):
 
-* ``GET /api/matches/{id}/analysis?hand=N&seat=S[&number=M]``: the seat's cards to
+* ``GET /api/matches/{id}/analysis?hand=N&seat=S``: the seat's cards to
   the middle and Nertz cards left (R29), each card it let wait at least two seconds
   (how long, from where, how the chance ended), the races it won and lost (R16), and
   how many Nertz cards working the pile first at its own pace would have left.
-* ``GET /api/matches/{id}/advice?hand=N&seat=S&t=MS[&number=M]``: the expert bots'
+* ``GET /api/matches/{id}/advice?hand=N&seat=S&t=MS``: the expert bots'
   move for that seat ``t`` ms after Go, from what the seat saw then.
 
-``hand`` counts from 1 within the match, ``seat`` from 0; ``number`` names the match of
-the table's series (by default its last finished one). Whoever holds the match's id
-may ask, as for ``GET /api/matches/{id}``; a match still played is refused (``409
-match_in_progress``). Both replay a hand with the engine: costly reads at the door
-(``edge.request_kind``), computed off the event loop, at most ``WORKERS`` at once with
-at most ``WAITING`` more queued (``503 busy`` beyond, with ``Retry-After``), and the
-analyses kept once made (a finished hand never changes).
+``hand`` is the table's own number of the hand, as the replay viewer counts them
+(``/replay/{id}?hand=N``), ``seat`` counts from 0. Whoever holds the match's id may
+ask, as for its replay; a match still played is refused (``409 match_in_progress``),
+and so is a try at a daily deal whose day is not over, to anyone who has not played
+that deal (``409 daily_withheld``, ``daily_api.daily_refusal``). Both replay a hand with
+the engine: costly reads at the door (``edge.request_kind``), computed off the event
+loop, at most ``WORKERS`` at once with at most ``WAITING`` more queued (``503 busy``
+beyond, with ``Retry-After``), and the analyses kept once made (a finished hand never
+changes).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from nertz.server.door.requests import RequestError, error_response
+from nertz.server.http.daily_api import daily_refusal
 from nertz.server.http.kept import Kept
 from nertz.server.http.services import Services
 from nertz.server.lobby.analysis import MAX_MOMENT_MS, hand_advice, hand_analysis
@@ -41,8 +44,7 @@ WORKERS = 2
 WAITING = 16
 """Analyses queued behind those before ``503 busy``: no crowd of askers can queue
 unbounded work on the server's threads."""
-_MAX_NUMBER = 1_000_000
-_MAX_HAND = 10_000
+_MAX_HAND = 10**9
 _MAX_SEAT = 7
 
 
@@ -51,7 +53,12 @@ def analysis_routes(services: Services) -> list[BaseRoute]:
     kept: Kept[tuple[Any, ...], bytes] = Kept(ANALYSES_BYTES, len)
     gate = _Gate(WORKERS, WAITING)
 
-    async def answer(key: tuple[Any, ...], work: Callable[[], dict[str, Any]]) -> Response:
+    async def answer(
+        request: Request, key: tuple[Any, ...], work: Callable[[], dict[str, Any]]
+    ) -> Response:
+        refused = await daily_refusal(services, request, key[1])
+        if refused is not None:
+            return refused
         body = kept.get(key)
         if body is None:
             if not gate.admits():
@@ -71,19 +78,20 @@ def analysis_routes(services: Services) -> list[BaseRoute]:
 
     async def analysis(request: Request) -> Response:
         try:
-            number, hand, seat = _where(request)
+            hand, seat = _where(request)
         except RequestError as error:
             return error.response()
         table_id = request.path_params["match"]
         engine = services.store.engine
         return await answer(
-            ("analysis", table_id, number, hand, seat),
-            lambda: hand_analysis(engine, table_id, number, hand, seat),
+            request,
+            ("analysis", table_id, hand, seat),
+            lambda: hand_analysis(engine, table_id, hand, seat),
         )
 
     async def advice(request: Request) -> Response:
         try:
-            number, hand, seat = _where(request)
+            hand, seat = _where(request)
             at_ms = _whole(request, "t", 0, MAX_MOMENT_MS, "a moment of the hand in ms")
         except RequestError as error:
             return error.response()
@@ -92,8 +100,9 @@ def analysis_routes(services: Services) -> list[BaseRoute]:
         table_id = request.path_params["match"]
         engine = services.store.engine
         return await answer(
-            ("advice", table_id, number, hand, seat, at_ms),
-            lambda: hand_advice(engine, table_id, number, hand, seat, at_ms),
+            request,
+            ("advice", table_id, hand, seat, at_ms),
+            lambda: hand_advice(engine, table_id, hand, seat, at_ms),
         )
 
     return [
@@ -102,17 +111,16 @@ def analysis_routes(services: Services) -> list[BaseRoute]:
     ]
 
 
-def _where(request: Request) -> tuple[int | None, int, int]:
-    """``number``, ``hand`` and ``seat`` from the query, or the ``RequestError`` naming
-    the one that is wrong."""
-    number = _whole(request, "number", 1, _MAX_NUMBER, "a match of the series")
-    hand = _whole(request, "hand", 1, _MAX_HAND, "a hand of the match, from 1")
+def _where(request: Request) -> tuple[int, int]:
+    """``hand`` and ``seat`` from the query, or the ``RequestError`` naming the one that
+    is wrong."""
+    hand = _whole(request, "hand", 1, _MAX_HAND, "a hand's number at the table")
     seat = _whole(request, "seat", 0, _MAX_SEAT, "a seat of the table, from 0")
     if hand is None:
         raise RequestError("bad_hand", "hand (from 1) is required")
     if seat is None:
         raise RequestError("bad_seat", "seat (from 0) is required")
-    return number, hand, seat
+    return hand, seat
 
 
 def _whole(request: Request, name: str, least: int, most: int, what: str) -> int | None:
@@ -129,7 +137,7 @@ def _whole(request: Request, name: str, least: int, most: int, what: str) -> int
     return value
 
 
-_CODES = {"number": "number", "hand": "hand", "seat": "seat", "t": "moment"}
+_CODES = {"hand": "hand", "seat": "seat", "t": "moment"}
 
 
 class _Gate:

@@ -10,8 +10,12 @@ Routes (``docs/protocol.md``), each in its module by concern:
 * ``GET /api/matches`` finished matches; ``GET /api/matches/{id}`` a match's hands,
   scores and full event log (``matches_api.py``); ``GET /api/me`` a device's own
   history (``me.py``); accounts, passkeys and sessions (``accounts_api.py``);
+* ``/replay/{id}``, ``GET /api/matches/{id}/replay``, ``POST /api/replays``: the replay
+  viewer (``replay_api.py``);
 * ``POST /api/daily``, ``GET /api/daily`` and ``/api/daily/{date}``: the daily deal, its
   tries and its board (``daily_api.py``);
+* ``GET /api/ratings/{mode}`` a leaderboard, ``GET /api/players/{name}`` a player's
+  ratings and rated matches (``ratings_api.py``);
 * ``POST /api/practice``, ``POST /api/learn`` (``practice_api.py``); the client's pages,
   files, rules and score sheets (``web.py``);
 * ``GET /`` and ``GET /metrics``, the server's figures (``status.py``);
@@ -47,6 +51,8 @@ from nertz.server.http.me import me_routes
 from nertz.server.http.notation_api import notation_routes
 from nertz.server.http.practice_api import practice_routes
 from nertz.server.http.quick_api import quick_routes
+from nertz.server.http.ratings_api import ratings_routes
+from nertz.server.http.replay_api import FILE_BODY_BYTES, replay_routes
 from nertz.server.http.services import Services
 from nertz.server.http.sharing import sharing_routes
 from nertz.server.http.sockets import socket_routes
@@ -77,15 +83,21 @@ def create_app(config: Config) -> Starlette:
         *practice_routes(services),
         *quick_routes(services),
         *notation_routes(services),
+        *replay_routes(services),
         *analysis_routes(services),
         *bots_routes(services),
         *accounts_routes(services),
         *daily_routes(services),
+        *ratings_routes(services),
     ]
     refused = services.metrics.refused
     early = Middleware(EarlyRefusals, door=services.door)
     body_limit = Middleware(
-        BodyLimit, limit=limits.body_bytes, stall_s=limits.header_timeout_s, refused=refused
+        BodyLimit,
+        limit=limits.body_bytes,
+        stall_s=limits.header_timeout_s,
+        refused=refused,
+        larger={"/api/replays": max(FILE_BODY_BYTES, limits.body_bytes)},  # a notation file
     )
     guard = Middleware(SiteGuard, site=site, refused=refused)
     cluster = Middleware(ClusterRouting, node=lambda: services.cluster)  # tables elsewhere

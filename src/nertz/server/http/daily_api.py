@@ -5,7 +5,8 @@
   the day's bots, answered as ``POST /api/practice`` is (the seat's token and the link)
   plus ``date`` and ``counted``. Without ``practice`` it is the day's one counted try:
   refused ``409 daily_played`` once one was started from this device or this address
-  today. With ``practice: true`` a replay that counts for nothing, refused ``409
+  today, or, signed in to an account, by that account from any browser. With
+  ``practice: true`` a replay that counts for nothing, refused ``409
   daily_not_played`` before the counted try. ``date``, if given, must be today's (``409
   not_today``): a page left open over midnight does not start the next day's try
   unawares. A table made and a join, like a practice table (``limits.Quotas``).
@@ -42,6 +43,7 @@ from nertz.bots import choice
 from nertz.engine import deal
 from nertz.server.door.edge import client_address
 from nertz.server.door.requests import RequestError, decode_body, error_response
+from nertz.server.http.accounts_api import signed_in
 from nertz.server.http.me import joining_device, took_place
 from nertz.server.http.practice_api import Alone, seat_alone
 from nertz.server.http.services import Services
@@ -64,7 +66,37 @@ from nertz.server.lobby.daily import (
 from nertz.server.lobby.devices import device_hash
 from nertz.server.lobby.lobby import player_name
 
-__all__ = ["BOARDS_KEPT", "TODAY_FRESH_S", "Boards", "DailyStart", "daily_routes", "prune_daily"]
+__all__ = [
+    "BOARDS_KEPT",
+    "TODAY_FRESH_S",
+    "Boards",
+    "DailyStart",
+    "daily_refusal",
+    "daily_routes",
+    "prune_daily",
+]
+
+
+async def daily_refusal(services: Services, request: Request, table_id: str) -> Response | None:
+    """``409 daily_withheld`` when ``table_id`` was a try at a daily deal whose day is not
+    over and the asker (their device, their address) has not played that deal to its
+    end (``DailyDeals.shown_to``): the replay and the analysis of such a try show its
+    cards face up. None when they may be shown."""
+    deals = services.daily
+    try:
+        device = device_hash(request, required=False)
+    except RequestError as error:
+        return error.response()
+    keyed = deals.address_key(client_address(request.scope))
+    if await asyncio.to_thread(deals.shown_to, table_id, device, keyed):
+        return None
+    return error_response(
+        "daily_withheld",
+        "this match was a try at today's daily deal: its cards are shown to those who have "
+        "played that deal, and to everyone once the day is over (midnight UTC)",
+        409,
+    )
+
 
 log = logging.getLogger("nertz.daily")
 
@@ -163,19 +195,28 @@ def board_public(daily: DailyDeals, day: dt.date, entries: list[BoardEntry]) -> 
     }
 
 
-def _yours(board: Board, mine: Attempt | None, device: str | None) -> dict[str, Any]:
-    """The asker's try of the day: whether one was counted (from this device, or only
-    from this address), and this device's own place on the board."""
+def _yours(
+    board: Board, mine: Attempt | None, device: str | None, account: str | None
+) -> dict[str, Any]:
+    """The asker's try of the day: whether one was counted (from this device, by the
+    account signed in, or only from this address), and its own place on the board."""
     if mine is None:
         return {"counted": False, "by": None, "done": False, "entry": None}
-    own = mine.device == device
+    by = (
+        "device"
+        if mine.device == device
+        else "account"
+        if account is not None and mine.account == account
+        else "address"
+    )
+    own = by != "address"
     rank, found = next(
         ((n, e) for n, e in enumerate(board.entries, start=1) if e.table_id == mine.table_id),
         (0, None),
     )
     return {
         "counted": True,
-        "by": "device" if own else "address",
+        "by": by,
         "done": found is not None,
         "entry": found.public(rank) if found is not None and own else None,
     }
@@ -216,10 +257,18 @@ def daily_routes(services: Services) -> list[BaseRoute]:
                 services.metrics.refused(refusal.code)
                 return refusal.response()
             keyed = deals.address_key(address)
+            signed = await signed_in(services, request)
+            account = None if signed is None else signed.id
             async with starting:
-                played = await asyncio.to_thread(deals.counted_by, today, device, keyed)
+                played = await asyncio.to_thread(deals.counted_by, today, device, keyed, account)
                 if played is not None and not body.practice:
-                    where = "this browser" if played.device == device else "this address"
+                    where = (
+                        "this browser"
+                        if played.device == device
+                        else "your account"
+                        if account is not None and played.account == account
+                        else "this address"
+                    )
                     raise RequestError(
                         "daily_played",
                         f"today's deal has had its counted try from {where}: one a day per "
@@ -234,7 +283,7 @@ def daily_routes(services: Services) -> list[BaseRoute]:
                         409,
                     )
                 settings = daily_settings(today, body.practice)
-                made = await seat_alone(services, request, daily_rules(), settings, name)
+                made = await seat_alone(services, request, daily_rules(), settings, name, account)
                 if not isinstance(made, Alone):
                     return made
                 attempt = Attempt(
@@ -245,10 +294,11 @@ def daily_routes(services: Services) -> list[BaseRoute]:
                     device,
                     keyed,
                     time.time(),
+                    account,
                 )
                 await asyncio.to_thread(deals.record, attempt)
             if not body.practice:  # in "My games", as any match; practice never is
-                await took_place(services, device, made.entry, made.seat, 0, name)
+                await took_place(services, device, made.entry, made.seat, 0, name, account)
             answer = {**made.body(), "date": today.isoformat(), "counted": not body.practice}
             return JSONResponse(answer, status_code=201)
         except RequestError as error:
@@ -278,7 +328,9 @@ def daily_routes(services: Services) -> list[BaseRoute]:
             return error.response()
         found = await kept_boards().get(day)
         keyed = deals.address_key(client_address(request.scope))
-        mine = await asyncio.to_thread(deals.counted_by, day, device, keyed)
+        signed = await signed_in(services, request)
+        account = None if signed is None else signed.id
+        mine = await asyncio.to_thread(deals.counted_by, day, device, keyed, account)
         if (
             mine is not None
             and not found.final
@@ -286,7 +338,7 @@ def daily_routes(services: Services) -> list[BaseRoute]:
             and await asyncio.to_thread(deals.over, mine.table_id)
         ):  # the asker's own try has just ended: the board they come to shows it
             found = await kept_boards().get(day, again=True)
-        you = _yours(found, mine, device)
+        you = _yours(found, mine, device, account)
         best = None
         if found.entries and (found.public["published"] or you["done"]):
             top = found.entries[0]

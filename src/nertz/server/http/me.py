@@ -62,13 +62,20 @@ async def joining_device(
 
 
 async def took_place(
-    services: Services, device: str, entry: Entry, seat: int, partner: int, name: str
+    services: Services,
+    device: str,
+    entry: Entry,
+    seat: int,
+    partner: int,
+    name: str,
+    account: str | None = None,
 ) -> None:
-    """Record that ``device`` took this place: from the hand being played, or the next."""
+    """Record that ``device`` took this place: from the hand being played, or the next;
+    with the ``account`` its person was signed in to (whose rating it counts for)."""
     table = entry.table
     playing = table.stage in (Stage.COUNTDOWN, Stage.PLAYING)
     since = table.hand_no if playing else table.hand_no + 1
-    place = DevicePlace(device, entry.id, seat, partner, since, check_name(name))
+    place = DevicePlace(device, entry.id, seat, partner, since, check_name(name), account=account)
     await asyncio.to_thread(services.devices.took, place)
 
 

@@ -110,11 +110,17 @@ class Alone:
 
 
 async def seat_alone(
-    services: Services, request: Request, rules: Rules, settings: Settings, name: str
+    services: Services,
+    request: Request,
+    rules: Rules,
+    settings: Settings,
+    name: str,
+    account: str | None = None,
 ) -> Alone | Response:
     """Make a private table for the person asking and seat them at seat 0: a table
     created and a join by the client's address (``limits.Quotas``), or the quota's
-    refusal as the answer."""
+    refusal as the answer. ``account``: the id of the account they are signed in to,
+    under whose name they may sit (``Lobby.join``)."""
     quotas, cluster, lobby = services.quotas, services.cluster, services.lobby
 
     def held(code: str) -> bool:
@@ -130,7 +136,7 @@ async def seat_alone(
         return refusal.response()
     entry, key = await new_table(cluster, lobby, rules, settings)
     quotas.table_created(address, entry.code, held)
-    _, seat, _, token = await lobby.join(entry.code, name, 0, key)
+    _, seat, _, token = await lobby.join(entry.code, name, 0, key, account=account)
     return Alone(entry, key, seat, token)
 
 

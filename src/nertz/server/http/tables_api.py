@@ -6,11 +6,15 @@ Each is a quota of the client's address (``limits.Quotas``), counted across a cl
 too (``cluster/``); a lookup that misses counts against the address, and a private
 table answers as an unused code does (its code cannot be probed). A join signed in to
 an account (``accounts_api.signed_in``) may sit under the account's name, and links the
-device it brings to the account."""
+device it brings to the account. A rated table (``Settings.rated``) seats only a join
+signed in to an account that brings its device (``Lobby.join``; ``401
+account_required``, ``401 no_device``): the place is stored with the account, whose
+rating it counts for (``lobby/ratings.py``)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import msgspec
@@ -29,7 +33,7 @@ from nertz.server.http.kept import Listing
 from nertz.server.http.me import joining_device, took_place
 from nertz.server.http.services import Services
 from nertz.server.http.sharing import links
-from nertz.server.lobby.devices import person_id
+from nertz.server.lobby.devices import DEVICE_HEADER, person_id
 from nertz.server.lobby.lobby import (
     CreateTable,
     LobbyError,
@@ -120,7 +124,11 @@ def tables_routes(services: Services) -> list[BaseRoute]:
         except LobbyError as error:
             await shared_missed(services.cluster, quotas, address)
             return error.response()
-        return JSONResponse(entry.table.info())
+        info = entry.table.info()
+        if info["stage"] == "over":
+            # As once the table is archived: the match's id, for its replay (end panel).
+            info["match"] = entry.id
+        return JSONResponse(info)
 
     async def join_table(request: Request) -> Response:
         address = client_address(request.scope)
@@ -135,8 +143,17 @@ def tables_routes(services: Services) -> list[BaseRoute]:
             device, refusal = await joining_device(services, request, address)  # me.py
             if refusal is not None:
                 return refused(refusal)
-            person = None if device is None else person_id(lobby.find(code).id, device)
+            found = lobby.find(code)
+            person = None if device is None else person_id(found.id, device)
             account = await signed_in(services, request)  # None: played as before
+            rated = found.table.settings.rated and found.key_ok(body.key)
+            if rated and account is not None and device is None:
+                raise RequestError(
+                    "no_device",
+                    "a rated place is stored with the browser that took it: send its "
+                    f"device secret in the {DEVICE_HEADER} header",
+                    401,
+                )
             entry, seat, partner, token = await lobby.join(
                 code,
                 body.name,
@@ -147,9 +164,18 @@ def tables_routes(services: Services) -> list[BaseRoute]:
                 address,
                 person,
                 account=None if account is None else account.id,
+                new_account=account is not None and account.is_new(time.time()),
             )
             if device is not None:
-                await took_place(services, device, entry, seat, partner, body.name)
+                await took_place(
+                    services,
+                    device,
+                    entry,
+                    seat,
+                    partner,
+                    body.name,
+                    None if account is None else account.id,
+                )
                 if account is not None:  # its history is the account's from now on
                     await asyncio.to_thread(services.accounts.link_device, device, account.id)
         except RequestError as error:

@@ -31,7 +31,8 @@ Errors are ``{"error", "reason"}`` (400 ``bad_json``, ``bad_field``, ``bad_names
 Test hook (only with ``Config.test_hooks``, never in ``nertz serve``): ``POST
 /api/test/tables`` takes the body of ``POST /api/tables`` plus ``layouts`` (and
 ``middle``) in ``Deal.from_layouts`` form: every hand of that table is dealt from them,
-so browser tests know the cards. It answers the table's ``code`` and ``link``, and for
+so browser tests know the cards; ``"rated": true`` makes it a rated table (which only
+the server makes otherwise: quick match). It answers the table's ``code`` and ``link``, and for
 a private table (``"public": false``) its ``key`` too, in the link as well.
 """
 
@@ -114,6 +115,9 @@ class TestTable(CreateTable, kw_only=True):
 
     layouts: list[str]
     middle: list[str] = msgspec.field(default_factory=list)
+    rated: bool = False
+    """A rated table (``Settings.rated``; the ``quick`` preset), which only the server
+    makes (quick match): tests of rated play make one here."""
 
 
 def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRoute]:
@@ -239,6 +243,8 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
         try:
             body = await decode_body(request, TestTable, "test table")
             rules, settings = table_request(body)
+            if body.rated:
+                settings = msgspec.structs.replace(settings, rated=True)
             try:
                 dealt = Deal.from_layouts(body.layouts, body.middle)
             except ValueError as error:

@@ -42,6 +42,7 @@ from nertz.server.table.names import name_key
 __all__ = [
     "ACCOUNT_KIND",
     "DEVICES_PER_ACCOUNT",
+    "NEW_ACCOUNT_S",
     "RECOVERY_ALPHABET",
     "SESSIONS_PER_ACCOUNT",
     "SESSION_DAYS",
@@ -61,6 +62,10 @@ SESSIONS_PER_ACCOUNT = 10
 """Signed-in browsers one account may have at once: a new one ends the oldest."""
 DEVICES_PER_ACCOUNT = 50
 """Devices linked to one account: a person's browsers over the years, not a script's."""
+NEW_ACCOUNT_S = 86_400
+"""An account younger than this (a day) is new: a rated table seats at most one new
+account per address (``Lobby.join``), so a fresh account made to lose to another
+person's is not a farm."""
 RECOVERY_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 """The recovery code's letters: no ``0/O``, ``1/I/L`` or ``U`` to misread. Twenty of
 them are 98 bits."""
@@ -99,6 +104,10 @@ class Account:
     id: str
     name: str
     created: float
+
+    def is_new(self, now: float) -> bool:
+        """Is the account younger than ``NEW_ACCOUNT_S`` at ``now`` (a wall-clock time)?"""
+        return now - self.created < NEW_ACCOUNT_S
 
 
 @dataclass(frozen=True, slots=True)

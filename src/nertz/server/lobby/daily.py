@@ -14,9 +14,10 @@
   person at seat 0 against the plain choice ``DAILY_BOTS`` of bots at ``DAILY_PACE``, by
   the standard rules, one hand (``match`` ``single``, R32). A bot never plays a
   counted try for its person (no takeover while they are away).
-* **Tries.** One counted try a day per player: without accounts, per device *and* per
-  address, so neither a new device secret nor another address buys a second one
-  (``counted_by``). After it, any number of practice replays of the same deal (a
+* **Tries.** One counted try a day per player: per device *and* per address, so
+  neither a new device secret nor another address buys a second one, and for a player
+  signed in to an account per account too, so neither does another browser signed in
+  to it (``counted_by``). After it, any number of practice replays of the same deal (a
   practice table: unscored, not in any history). A try counts from its start; only one
   whose table was never dealt is forgotten with its table (``schema.forget_table``).
   An address is kept only keyed with the secret (``address_key``), never as it is.
@@ -182,7 +183,7 @@ class Attempt:
     """The address keyed with the secret (``DailyDeals.address_key``)."""
     started: float
     account: str | None = None
-    """The account's id, once there are accounts (None: none)."""
+    """The id of the account the player was signed in to (None: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,13 +333,17 @@ class DailyDeals:
 
     # ------------------------------------------------------------------ the store
 
-    def counted_by(self, day: dt.date, device: str | None, address: str) -> Attempt | None:
-        """The counted try of ``day`` from this device or this (keyed) address, if any:
-        the device's own first."""
+    def counted_by(
+        self, day: dt.date, device: str | None, address: str, account: str | None = None
+    ) -> Attempt | None:
+        """The counted try of ``day`` from this device, this (keyed) address or this
+        account (its id: the player signed in), if any: the device's own first."""
         a = daily_attempts_t.c
         who = a.address == address
         if device is not None:
             who = or_(a.device == device, who)
+        if account is not None:
+            who = or_(a.account == account, who)
         query = select(daily_attempts_t).where(a.day == day.isoformat(), a.counted.is_(True), who)
         with self.engine.connect() as conn:
             rows = conn.execute(query.order_by(a.id)).all()

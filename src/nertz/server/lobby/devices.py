@@ -130,6 +130,9 @@ class DevicePlace:
     """The name it sat down under."""
     until_hand: int | None = None
     """The last hand it held, once it lost the place (left, released, removed)."""
+    account: str | None = None
+    """The account its person was signed in to (``accounts.py``; None: none): whose
+    rating the place counts for at a rated table (``ratings.player_key``)."""
 
 
 class Devices:
@@ -174,6 +177,7 @@ class Devices:
                     since_hand=place.since_hand,
                     name=place.name,
                     joined=now,
+                    account=place.account,
                 )
             )
 
@@ -207,4 +211,5 @@ def _place(row: object) -> DevicePlace:
         row.since_hand,  # type: ignore[attr-defined]
         row.name,  # type: ignore[attr-defined]
         row.until_hand,  # type: ignore[attr-defined]
+        row.account,  # type: ignore[attr-defined]
     )

@@ -42,7 +42,7 @@ from nertz.server.store.schema import (
 )
 from nertz.server.table.duplicate import points
 
-__all__ = ["device_history", "finished_match", "match_breakdown"]
+__all__ = ["device_history", "finished_match", "match_breakdown", "match_hands"]
 
 
 @dataclass(slots=True)
@@ -271,6 +271,7 @@ def device_history(
                     "winners": match.winners,
                     "won": seat in match.winners,
                     "link": f"/matches/{table.id}/{match.number}",
+                    "replay": f"/replay/{table.id}?hand={match.hands[0]}",
                 }
             )
         if played:
@@ -357,6 +358,15 @@ def finished_match(engine: Engine, match_id: str) -> dict[str, Any] | None:
             "winners": json.loads(row.winners),
             "events": events,
         }
+
+
+def match_hands(engine: Engine, devices: Devices, table_id: str) -> dict[int, list[int]]:
+    """Each finished match of table ``table_id``'s series (by its number) with its scored
+    hands, as ``match_breakdown`` counts them (the replay viewer's, ``replays.py``)."""
+    table = _tables(engine, devices, [table_id]).get(table_id)
+    if table is None:
+        return {}
+    return {m.number: m.hands for m in table.matches if m.hands}
 
 
 def match_breakdown(

@@ -20,7 +20,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -32,6 +32,7 @@ from nertz.server.door.requests import RequestError
 from nertz.server.lobby.accounts import ACCOUNT_KIND
 from nertz.server.lobby.actor import Clock, TableActor, restored_actor
 from nertz.server.lobby.archive import Archived, finished_table
+from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.hashing import hash_secret
 from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, watch_key
 from nertz.server.lobby.outside import OutsideBots
@@ -243,6 +244,9 @@ class Entry:
     joins from there without the token is taken for the creator."""
     creator_sat: bool = False
     """The creator has sat (their token has served)."""
+    newcomers: dict[str, str] = field(default_factory=dict)
+    """At a rated table: each address a new account (``accounts.NEW_ACCOUNT_S``) sat
+    down from, with that account: one new account per address (``Lobby.join``)."""
 
     @property
     def table(self) -> Table:
@@ -343,10 +347,22 @@ class Lobby:
             self._used_codes.add(stored.code)
             return None
         self._deal_as(actor.table)
+        if settings.rated:
+            self._held_accounts(actor.table, stored.id)
         entry = Entry(stored.id, stored.code, stored.key_hash, actor, stored.watch_hash)
         self._add(entry)
         actor.start()
         return entry
+
+    def _held_accounts(self, table: Table, table_id: str) -> None:
+        """A resumed rated table's places get back the accounts that hold them (stored
+        with the places the devices took), so one account still holds one place
+        (``seats.py``) after a restart."""
+        assert self.store is not None
+        for held in Devices(self.store.engine).places_at([table_id]):  # the last one wins
+            place = table.place(held.seat, held.partner)
+            if held.until_hand is None and held.account is not None and place.token_hash:
+                place.account = held.account
 
     def _deal_as(self, table: Table) -> None:
         """Give ``table`` the dealer its settings ask for (``dealers``), if any."""
@@ -518,6 +534,7 @@ class Lobby:
         person: str | None = None,
         outside: bool = False,
         account: str | None = None,
+        new_account: bool = False,
     ) -> tuple[Entry, int, int, str]:
         """Take a seat: returns the table, the seat number, the place in it (the
         partner, R40; 0 without partnerships) and the seat token. ``host_token`` (or a
@@ -525,7 +542,12 @@ class Lobby:
         ``person`` is who sits down (``devices.person_id``), for muting. ``outside``: a
         registered outside bot sits down under its name (``http/bots_api.py``); anyone
         else may not sit under a name a bot or an account holds (``outside.py``), but
-        the signed-in ``account`` (its id, ``accounts.py``) under its own."""
+        the signed-in ``account`` (its id, ``accounts.py``) under its own.
+
+        A rated table (issue 26, point 5) seats only a signed-in ``account`` (``401
+        account_required``: the rating is the account's), one place per account
+        (``seats.py``, ``409 one_place``), and at most one ``new_account`` (younger
+        than ``accounts.NEW_ACCOUNT_S``) per ``address`` (``409 new_account``)."""
         entry = self.find(code)
         if not entry.key_ok(key):
             if entry.watch_ok(key):
@@ -536,6 +558,14 @@ class Lobby:
                     403,
                 )
             raise LobbyError("private_table", "this table is private: use its link", 403)
+        rated = entry.table.settings.rated and not outside
+        if rated and account is None:  # after the key: a private code is not probed here
+            raise LobbyError(
+                "account_required",
+                "rated tables are for accounts: sign in (or make an account with a passkey "
+                "on the account page) to play rated; the rating is your account's",
+                401,
+            )
         clean = player_name(name)
         if not outside and self.outside is not None:
             held = await asyncio.to_thread(self.outside.holder, clean)
@@ -556,6 +586,23 @@ class Lobby:
         # A bot from the address that made the table is that program's own (it created
         # and joins): it takes the place kept for the creator, but is never host.
         creator = self._creator(entry, host_token, address)
+        # Checked and kept with no wait between (no await): two joins at once from one
+        # address cannot both pass.
+        newcomer = rated and new_account and address is not None and account is not None
+        if newcomer:
+            assert address is not None and account is not None
+            other = entry.newcomers.get(address)
+            if other is not None and other != account:
+                raise LobbyError(
+                    "new_account",
+                    "a rated table seats one account younger than a day from each "
+                    "address, and one from yours sits here already: play rated with an "
+                    "older account, or at another table",
+                    409,
+                )
+            newcomer = other is None
+            if newcomer:
+                entry.newcomers[address] = account
         entry.creator_sat |= creator  # at once: a second join meanwhile is not the creator
         token = secrets.token_urlsafe(24)
         joining = Join(
@@ -571,6 +618,9 @@ class Lobby:
         place, error = await entry.actor.request(joining)
         if error is not None:
             entry.creator_sat &= not creator
+            if newcomer:
+                assert address is not None
+                del entry.newcomers[address]
             raise LobbyError(error[0], error[1], 409)
         return entry, place[0], place[1], token
 

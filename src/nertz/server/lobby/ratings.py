@@ -11,7 +11,8 @@ places each device took (``device_places``), and folds it into the ratings
 that explains it (``rating_changes``). Nothing a client sends takes part: only what
 the table stored.
 
-* **Who is rated**: each person (``player_key``) who took a place before or during the
+* **Who is rated**: each person (``player_key``: the account they were signed in to,
+  stored with the place in ``device_places``) who took a place before or during the
   first hand. One who still held it at the last hand, with no bot playing for them at
   the end, gets their seat's place; one who had lost it (left, or released after
   ``reconnect_s``, even before the deal: a dodged match) or whose place a bot played at
@@ -74,11 +75,13 @@ series would need who sat at its first deal, which the store does not keep: a pe
 who left after the match before and one who left during its first hand look alike.)"""
 
 
-def player_key(device: str) -> str:
-    """The key a person's ratings are kept under: today their device's hash. Accounts
-    (issue 26, point 1) key them by the account instead: this is the one place to
-    change."""
-    return device
+def player_key(device: str, account: str | None) -> str:
+    """The key a person's ratings are kept under: the id of the account they were
+    signed in to when they took the place (rated play needs one, ``Lobby.join``), so
+    every device of the account plays for one rating. A place stored before rated play
+    needed an account has none: its device's hash then (64 hex digits, never an
+    account's 16), so a rebuild keys those as they were."""
+    return device if account is None else account
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,7 @@ class _Held:
     device: str
     since: int
     until: int | None
+    account: str | None
 
 
 def _match_hands(conn: Connection, table_id: str, number: int, first: int) -> list[int]:
@@ -142,7 +146,9 @@ def stored_result(conn: Connection, table_id: str, number: int) -> MatchResult |
         .where(device_places_t.c.table_id == table_id, device_places_t.c.since_hand <= 1)
         .order_by(device_places_t.c.id)
     ):
-        held.setdefault((p.seat, p.partner), []).append(_Held(p.device, p.since_hand, p.until_hand))
+        held.setdefault((p.seat, p.partner), []).append(
+            _Held(p.device, p.since_hand, p.until_hand, p.account)
+        )
     away = {(p["seat"], p["partner"]) for p in json.loads(row.players or "[]") if p.get("away")}
     partnerships = bool(rules.get("partnerships"))
     bots: dict[str, str] = settings.get("bots", {})
@@ -161,7 +167,7 @@ def stored_result(conn: Connection, table_id: str, number: int) -> MatchResult |
         for partner in range(2 if partnerships else 1):
             rows = held.get((seat, partner), [])
             for one in rows:
-                key = player_key(one.device)
+                key = player_key(one.device, one.account)
                 if key in seen:  # one person, two places: rated once, at the first
                     continue
                 seen.add(key)

@@ -239,6 +239,9 @@ device_places_t = Table(  # each place a device took: from which hand of the tab
     # The last hand it held, once the place went to someone else's token or none (it
     # left, was released or removed): the table's last scored hand then.
     Column("until_hand", Integer),
+    # The account its person was signed in to (lobby/accounts.py; null: none): whose
+    # rating a rated table's place counts for (lobby/ratings.py, ``player_key``).
+    Column("account", String(40)),
 )
 chat_t = Table(  # each line of a table's chat (chat.py), with the match it was said in
     "chat",
@@ -280,7 +283,8 @@ server_secrets_t = Table(  # a secret the server made once and keeps (the daily 
 ratings_t = Table(  # each person's rating per mode (lobby/ratings.py; nertz.rating), as of now
     "ratings",
     metadata,
-    # The person's key (``ratings.player_key``): today a device's hash, an account's id later.
+    # The person's key (``ratings.player_key``): their account's id (a place taken
+    # before rated play needed one: its device's hash).
     Column("key", String(64), primary_key=True),
     Column("mode", String(16), primary_key=True),  # "solo" or "partners" (R40)
     Column("mu", Float, nullable=False),
@@ -324,6 +328,7 @@ def add_sqlite_columns(engine: Engine) -> None:
     add_play_times(engine)
     add_players_column(engine)
     add_outside_column(engine)
+    add_place_account_column(engine)
 
 
 def add_until_column(engine: Engine) -> None:
@@ -335,6 +340,17 @@ def add_until_column(engine: Engine) -> None:
         return
     with engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE device_places ADD COLUMN until_hand INTEGER")
+
+
+def add_place_account_column(engine: Engine) -> None:
+    """A database whose ``device_places`` came before accounts at rated tables: it gains
+    ``account`` (null: every place kept was a device's alone)."""
+    if "device_places" not in inspect(engine).get_table_names():
+        return
+    if "account" in {c["name"] for c in inspect(engine).get_columns("device_places")}:
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE device_places ADD COLUMN account VARCHAR(40)")
 
 
 def add_partner_column(engine: Engine) -> None:

@@ -60,7 +60,8 @@ class Place:
 
     account: str | None = None
     """The account its person was signed in to when they sat down (``Join.account``):
-    whose ratings it counts for. None without one (or after a restart)."""
+    whose ratings it counts for. None without one (or after a restart, but at a rated
+    table: ``Lobby.adopt`` reads it back from the stored places)."""
 
     outside: bool = False
     """The place of an outside bot (a program registered at ``POST /api/bots``): it

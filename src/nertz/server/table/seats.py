@@ -231,6 +231,18 @@ class Seats:
             return None, ("no_such_seat", "choose a seat along with a partner place")
         if not free:
             return None, ("table_full", "every seat at this table is taken")
+        # Issue 26, point 5: one account is one person, whose rating one place moves;
+        # two places of one account at one rated table could feed each other.
+        if (
+            command.account is not None
+            and self.ctx.settings.rated
+            and any(p.account == command.account and p.token_hash for p in self.ctx.places)
+        ):
+            return None, (
+                "one_place",
+                "your account holds a place at this rated table already (from this "
+                "browser or another): one account plays one place; play from that one",
+            )
         for other in self.ctx.places:
             # A bot's given name ("Ben", ``bot_name``) never keeps a person out.
             if other.name and other.bot is None and name_key(other.name) == key:

@@ -153,3 +153,57 @@ export function histogramChart(bins, { width = 520, height = 150, mark = null } 
   });
   return svg;
 }
+
+/** A player's rating over their rated matches as an SVG line: ``values`` the rating on
+ * the shown scale before the first match and after each (server/lobby/standings.py). */
+export function ratingChart(values, { width = 520, height = 170 } = {}) {
+  const lo0 = Math.min(...values);
+  const hi0 = Math.max(...values);
+  const spread = Math.max(20, hi0 - lo0);
+  const lo = Math.floor((lo0 - spread * 0.1) / 10) * 10;
+  const hi = Math.ceil((hi0 + spread * 0.1) / 10) * 10;
+  const n = Math.max(1, values.length - 1);
+  const pad = { l: 44, r: 12, t: 12, b: 26 };
+  const x = (i) => pad.l + (i / n) * (width - pad.l - pad.r);
+  const y = (v) => pad.t + (1 - (v - lo) / (hi - lo)) * (height - pad.t - pad.b);
+  const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart rating", role: "img" });
+  const title = el("title", {});
+  title.textContent = `Rating over ${values.length - 1} rated match${values.length === 2 ? "" : "es"}: from ${values[0]} to ${values[values.length - 1]}`;
+  svg.append(title);
+  svg.append(
+    el("line", {
+      x1: pad.l,
+      x2: width - pad.r,
+      y1: height - pad.b,
+      y2: height - pad.b,
+      class: "axis",
+    }),
+  );
+  svg.append(el("line", { x1: pad.l, x2: pad.l, y1: pad.t, y2: height - pad.b, class: "axis" }));
+  for (const v of [lo, hi]) {
+    const t = el("text", { x: pad.l - 4, y: y(v) + 4, class: "label", "text-anchor": "end" });
+    t.textContent = String(v);
+    svg.append(t);
+  }
+  for (const [i, label] of [
+    [0, "start"],
+    [n, `match ${n}`],
+  ]) {
+    const t = el("text", {
+      x: x(i),
+      y: height - 8,
+      class: "label",
+      "text-anchor": i ? "end" : "start",
+    });
+    t.textContent = label;
+    svg.append(t);
+  }
+  const colour = seatColour(0);
+  const points = values.map((v, i) => `${x(i)},${y(v)}`).join(" ");
+  svg.append(el("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5 }));
+  for (const [i, v] of values.entries()) {
+    const dot = el("circle", { cx: x(i), cy: y(v), r: 3, fill: colour, "data-rating": v });
+    svg.append(dot);
+  }
+  return svg;
+}

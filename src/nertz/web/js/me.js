@@ -68,6 +68,7 @@ function matchLine(m) {
     h("small", {
       text: `(${others}; ${m.hands} ${m.hands === 1 ? "hand" : "hands"}, ${when(m.finished)})`,
     }),
+    m.replay ? [" ", h("a", { class: "replay-link", href: m.replay, text: "Replay" })] : null,
   );
 }
 
@@ -149,7 +150,17 @@ function handTable(m) {
         h(
           "tr",
           { class: "hand" },
-          h("th", { text: `Hand ${k + 1}` }),
+          h(
+            "th",
+            {},
+            `Hand ${k + 1} `,
+            h("a", {
+              class: "replay-link",
+              href: `/replay/${encodeURIComponent(m.match)}?hand=${hand.hand}`,
+              "aria-label": `replay hand ${k + 1}`,
+              text: "Replay",
+            }),
+          ),
           hand.scores.map((s, i) =>
             h(
               "td",
@@ -220,6 +231,16 @@ export async function showMatch(app, id, number) {
       class: "match-result",
       text: `${when(m.finished)} — ${won.length > 1 ? "shared win" : "won"} by ${won.join(" and ")} with ${score}.`,
     }),
+    h(
+      "p",
+      { class: "replay-line" },
+      h("a", {
+        class: "replay-link",
+        href: `/replay/${encodeURIComponent(id)}?hand=${m.hands[0].hand}`,
+        text: "Watch the replay",
+      }),
+      " — every card of every hand, at any moment.",
+    ),
     h("h2", { text: "Running totals" }),
     totalsChart(running(m), m.names, { target: m.rules.match === "race" ? m.rules.target : null }),
     h("h2", { text: "Hand by hand" }),

@@ -18,6 +18,7 @@ import {
 import { hostLine } from "./host.js";
 import { canInvite, showInvite } from "./invite.js";
 import { awayLine, nextHandText, ticking } from "./lifetimes.js";
+import { replayLine } from "./replaylink.js";
 import { handInMatch, hostStartLine, playAgainLine, seriesTable } from "./series.js";
 import { myPlace, playedName, serverBot } from "./state.js";
 
@@ -392,6 +393,7 @@ function handEndPanel(tv) {
     panel.append(
       ...[
         matchTotals(tv, t.totals, duplicateTotals(tv)),
+        replayLine(tv),
         seriesTable(tv),
         hostLine(tv),
         panelFoot(tv, dailyLine(t), playAgainLine(tv), hostStartLine(tv)),
@@ -445,6 +447,7 @@ function matchPanel(tv) {
     winnersLine(tv, (tv.st.matchEnd || t).winners),
     chart(tv),
     matchTotals(tv, t.totals, duplicateTotals(tv)),
+    replayLine(tv),
     seriesTable(tv),
     hostLine(tv),
     panelFoot(tv, dailyLine(t), playAgainLine(tv), hostStartLine(tv)),
