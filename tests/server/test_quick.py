@@ -18,10 +18,12 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 from websockets.sync.client import ClientConnection, connect
 
 from nertz.rating import POLICY, RATED_PRESET, rated_rules
 from nertz.server.door.limits import Limits
+from nertz.server.store.schema import accounts_t
 
 from ..live_server import eventually, free_port
 from .test_accounts import LIMITS, Site, make_account, serving, sign_in
@@ -154,14 +156,26 @@ def test_quick_match_needs_an_account(site: Site) -> None:
     assert not site.services.quick.waiting
 
 
+def test_quick_match_needs_the_browser_s_device(site: Site) -> None:
+    """A rated place is stored with the browser that took it (as a rated join)."""
+    with site.browser() as browser:
+        browser.headers["X-Forwarded-For"] = "203.0.113.200"
+        make_account(browser, site.authenticator(), "Nia")
+        answer = browser.post("/api/quick", json={})
+        assert answer.status_code == 401 and answer.json()["error"] == "no_device"
+    assert not site.services.quick.waiting
+
+
 def test_the_queue_is_bounded_per_address_and_checks_what_it_is_asked(tmp_path: Path) -> None:
     limits = Limits(
         **{**{f: getattr(LIMITS, f) for f in LIMITS.__struct_fields__}, "quick_per_address": 2}
     )
     with serving(tmp_path / "bounds.db", limits=limits, forwarded_allow_ips=PROXY) as site:
         site.services.quick.clock = Skew()
-        home = "198.51.100.7"  # one household
+        home = "198.51.100.7"  # one household, of accounts older than a day
         people = [person(site, name, home).thing for name in ("Fern", "Gil", "Hob")]
+        with site.services.store.engine.begin() as conn:
+            conn.execute(update(accounts_t).values(created=accounts_t.c.created - 2 * 86_400))
         try:
             wide = {"mode": "solo", "low": 4, "high": 4}  # nobody pairs before the bots
             assert people[0].post("/api/quick", json=wide).status_code == 201
@@ -181,6 +195,19 @@ def test_the_queue_is_bounded_per_address_and_checks_what_it_is_asked(tmp_path: 
         finally:
             for browser in people:
                 browser.close()
+
+
+def test_one_new_account_per_address_waits_at_once(site: Site) -> None:
+    """A rated table seats one account younger than a day from each address (issue
+    26, point 5); two waiting at once would be paired together, so the second waits."""
+    home = "198.51.100.9"
+    with person(site, "Opal", home) as opal, person(site, "Pim", home) as pim:
+        assert opal.post("/api/quick", json={}).status_code == 201
+        second = pim.post("/api/quick", json={})
+        assert second.status_code == 409 and second.json()["error"] == "new_account"
+        assert "younger than a day" in second.json()["reason"]
+        assert opal.delete("/api/quick").json()["left"]
+        assert pim.post("/api/quick", json={}).status_code == 201  # alone now: welcome
 
 
 def test_an_entry_whose_page_stopped_asking_expires(site: Site) -> None:
@@ -258,14 +285,17 @@ def test_a_quick_match_is_rated_and_its_ratings_outlive_a_restart(tmp_path: Path
         for b in browsers.values():  # the match is over: they may queue again
             eventually(lambda b=b: b.post("/api/quick", json={}).status_code == 201, "a new entry")
             b.close()
-    with serving(db, port=port) as again:  # a restart: the ratings are the store's
-        for name, device in devices.items():
+    with serving(db, port=port, forwarded_allow_ips=PROXY) as again:  # a restart
+        for number, (name, device) in enumerate(devices.items()):
             with again.browser(device) as browser:
+                browser.headers["X-Forwarded-For"] = f"203.0.113.{number}"
                 assert sign_in(browser, keys[name]).status_code == 200
                 assert browser.get("/api/quick").json()["ratings"]["solo"] == shown[name]
                 # The next entry is paired by that rating, not a newcomer's.
                 assert browser.post("/api/quick", json={}).status_code == 201
                 mu = next(
-                    w.entry.mu for w in again.services.quick.waiting.values() if w.name == name
+                    w.entry.mu
+                    for w in again.services.quick.waiting.values()
+                    if w.player.name == name
                 )
                 assert round(1500 + 60 * (mu - 25)) == int(shown[name].rstrip("?"))

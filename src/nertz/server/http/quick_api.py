@@ -7,7 +7,8 @@ not_signed_in`` without one): rated play is an account's.
 
 * ``POST /api/quick`` ``{"mode", "low", "high"}`` (``solo`` or ``partners``; the table
   size range in people, 2-4 by default; at ``partners`` at least 4, two seats of two,
-  R40): enter the queue, under the account's name;
+  R40) and the device header (``401 no_device``: a rated place is stored with the
+  browser that took it): enter the queue, under the account's name;
   a second entry for the same account replaces the first; one seated at a rated table
   whose match is being played is ``409 in_rated_match``. Answers ``201`` with the
   state below. A quota of the address (a join: ``Limits.joins_per_minute``) and of
@@ -16,6 +17,7 @@ not_signed_in`` without one): rated play is an account's.
   ``{"state": "waiting", "mode", "low", "high", "waited_s", "bots_in"}`` (``bots_in``:
   seconds until bots fill the seats nobody took), then once ``{"state": "seated",
   "code", "key", "seat", "partner", "token", "link"}`` (the page opens the link), or
+  once ``{"state": "refused", "error", "reason"}`` (the table's seat refused them), or
   ``{"state": "none"}``; each with ``ratings``, the account's shown rating per mode.
 * ``DELETE /api/quick``: leave the queue at once; ``{"state": "none", "left"}``.
 
@@ -47,10 +49,8 @@ from nertz.server.door.requests import RequestError, decode_body
 from nertz.server.http.accounts_api import signed_in
 from nertz.server.http.me import joining_device, took_place
 from nertz.server.http.services import Services
-from nertz.server.lobby.accounts import Account
-from nertz.server.lobby.devices import device_hash, person_id
-from nertz.server.lobby.quickmatch import Seat, Waiting
-from nertz.server.lobby.ratings import player_key
+from nertz.server.lobby.devices import DEVICE_HEADER, person_id
+from nertz.server.lobby.quickmatch import Player, Seat, Waiting
 from nertz.server.store.schema import ratings_t
 from nertz.server.table.commands import Stage
 from nertz.server.table.settings import Settings
@@ -71,29 +71,20 @@ class QuickIn(msgspec.Struct, forbid_unknown_fields=True):
     high: Annotated[int, msgspec.Meta(ge=2, le=8)] = 4
 
 
-def _rating(engine: Engine, mode: str, keys: list[str]) -> Rating:
-    """The first stored rating of ``keys`` in ``mode`` (a new player's if none), as it
-    stands now (absence widens it)."""
+def _rating(engine: Engine, mode: str, account: str) -> Rating:
+    """The account's stored rating in ``mode`` (a new player's if none; ratings are
+    kept by account, ``ratings.player_key``), as it stands now (absence widens it)."""
     with engine.connect() as conn:
-        rows = {
-            r.key: Rating(r.mu, r.sigma, r.matches, r.last)
-            for r in conn.execute(
-                select(ratings_t).where(ratings_t.c.mode == mode, ratings_t.c.key.in_(keys))
-            )
-        }
-    found = next((rows[k] for k in keys if k in rows), Rating())
+        row = conn.execute(
+            select(ratings_t).where(ratings_t.c.mode == mode, ratings_t.c.key == account)
+        ).first()
+    found = Rating() if row is None else Rating(row.mu, row.sigma, row.matches, row.last)
     return absent(found, time.time())
 
 
-def _keys(account: Account, device: str | None) -> list[str]:
-    """Where the account's ratings are kept: under the account (issue 26's keying), or
-    today's, the device it plays on (``ratings.player_key``)."""
-    return [account.id] + ([player_key(device)] if device is not None else [])
-
-
-async def _ratings(services: Services, keys: list[str]) -> dict[str, str]:
+async def _ratings(services: Services, account: str) -> dict[str, str]:
     engine = services.store.engine
-    return {mode: shown(await asyncio.to_thread(_rating, engine, mode, keys)) for mode in MODES}
+    return {mode: shown(await asyncio.to_thread(_rating, engine, mode, account)) for mode in MODES}
 
 
 def _not_signed_in() -> RequestError:
@@ -125,28 +116,36 @@ def quick_routes(services: Services) -> list[BaseRoute]:
             if refusal is not None:
                 services.metrics.refused(refusal.code)
                 return refusal.response()
-            keys = _keys(account, device)
-            mu = (await asyncio.to_thread(_rating, services.store.engine, body.mode, keys)).mu
+            if device is None:  # as a rated join (tables_api.py)
+                raise RequestError(
+                    "no_device",
+                    "a rated place is stored with the browser that took it: send its "
+                    f"device secret in the {DEVICE_HEADER} header",
+                    401,
+                )
+            engine = services.store.engine
+            mu = (await asyncio.to_thread(_rating, engine, body.mode, account.id)).mu
             quick = services.quick
             quick.enter(
-                account.id, account.name, device, address, body.mode, body.low, body.high, mu
+                Player(account.id, account.name, device, address, account.is_new(time.time())),
+                body.mode,
+                body.low,
+                body.high,
+                mu,
             )
             state = quick.status(account.id)
         except RequestError as error:
             return error.response()
-        return JSONResponse({**state, "ratings": await _ratings(services, keys)}, status_code=201)
+        answer = {**state, "ratings": await _ratings(services, account.id)}
+        return JSONResponse(answer, status_code=201)
 
     async def state(request: Request) -> Response:
         account = await signed_in(services, request)
         if account is None:
             return _not_signed_in().response()
-        try:  # before the state: a seat is told once, so nothing may fail after
-            device = device_hash(request, required=False)  # whose ratings (no new device)
-        except RequestError as error:
-            return error.response()
         found = services.quick.status(account.id)
         if found["state"] != "waiting":  # the page shows the rating; no read while waiting
-            found["ratings"] = await _ratings(services, _keys(account, device))
+            found["ratings"] = await _ratings(services, account.id)
         return JSONResponse(found)
 
     async def leave(request: Request) -> Response:
@@ -187,26 +186,27 @@ async def seat_pairing(services: Services, pairing: Pairing, people: tuple[Waiti
     per = 2 if partners else 1
     for number, person in enumerate(people):
         seat, partner = divmod(number, per)
-        device = person.device
+        device, account = person.player.device, person.player.account
         try:
             _, seat, partner, token = await lobby.join(
                 entry.code,
-                person.name,
+                person.player.name,
                 seat,
                 key,
                 partner if partners else None,
-                address=person.address,
-                person=None if device is None else person_id(entry.id, device),
-                account=person.account,
+                address=person.player.address,
+                person=person_id(entry.id, device),
+                account=account,
+                new_account=person.player.new_account,
             )
-        except RequestError as error:
-            log.warning("quick match could not seat %s: %s", person.account, error.reason)
-            quick.leave(person.account)
+        except RequestError as error:  # new_account: a second newcomer from one address
+            log.warning("quick match could not seat %s: %s", account, error.reason)
+            quick.refused(account, error.code, error.reason)
             continue
-        if device is not None:  # the ratings read the places devices took
-            await took_place(services, device, entry, seat, partner, person.name)
-            await asyncio.to_thread(services.accounts.link_device, device, person.account)
-        quick.seated(person.account, Seat(entry.code, key, seat, partner, token, quick.clock()))
+        # The ratings read the place the device took, with its account (as a join).
+        await took_place(services, device, entry, seat, partner, person.player.name, account)
+        await asyncio.to_thread(services.accounts.link_device, device, account)
+        quick.seated(account, Seat(entry.code, key, seat, partner, token, quick.clock()))
 
 
 async def run_quick(services: Services, tick_s: float = TICK_S) -> None:

@@ -36,8 +36,10 @@ from nertz.server.door.requests import RequestError
 __all__ = [
     "EXPIRE_S",
     "KEEP_S",
+    "Player",
     "QuickError",
     "QuickMatch",
+    "Refused",
     "Seat",
     "Waiting",
 ]
@@ -77,16 +79,39 @@ class Seat:
         }
 
 
-@dataclass(slots=True)
-class Waiting:
-    """One person in the queue: their account, the name they sit under, the device
-    their page brings (the place it takes is recorded for the ratings), their address
-    (the per-address bound) and the pairing's entry (rating, mode, sizes, when)."""
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A table was made for the person but the seat refused them (``Lobby.join``): the
+    page is told why, once, as it would be told its seat."""
+
+    code: str
+    reason: str
+    made: float
+
+    def body(self) -> dict[str, Any]:
+        return {"state": "refused", "error": self.code, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who enters: their account, the name they sit under (the account's), the device
+    their page brings (the place it takes is stored with it, as a join's), their
+    address (the per-address bound; a rated table's one new account per address) and
+    whether the account is younger than a day (``Account.is_new``)."""
 
     account: str
     name: str
-    device: str | None
+    device: str
     address: str
+    new_account: bool = False
+
+
+@dataclass(slots=True)
+class Waiting:
+    """One person in the queue: who (``Player``) and the pairing's entry (rating, mode,
+    sizes, when)."""
+
+    player: Player
     entry: Entry
     seen: float
     """When their page last asked (``EXPIRE_S``)."""
@@ -104,25 +129,17 @@ class QuickMatch:
     keep_s: float = KEEP_S
     waiting: dict[str, Waiting] = field(default_factory=dict)
     """Account id -> its entry, oldest first."""
-    seats: dict[str, Seat] = field(default_factory=dict)
-    """Account id -> the seat made for it, until its page reads it (``KEEP_S``)."""
+    seats: dict[str, Seat | Refused] = field(default_factory=dict)
+    """Account id -> the seat made for it (or why none could be), until its page reads
+    it (``KEEP_S``)."""
     playing: dict[str, str] = field(default_factory=dict)
     """Account id -> the code of the rated table the queue seated it at, while that
     table's match is being played (``forget_played``)."""
 
-    def enter(
-        self,
-        account: str,
-        name: str,
-        device: str | None,
-        address: str,
-        mode: str,
-        low: int,
-        high: int,
-        mu: float,
-    ) -> Waiting:
-        """Put ``account`` in the queue (replacing its entry, if any), or raise
+    def enter(self, player: Player, mode: str, low: int, high: int, mu: float) -> Waiting:
+        """Put ``player``'s account in the queue (replacing its entry, if any), or raise
         ``QuickError`` naming the bound it would break."""
+        account, address = player.account, player.address
         if mode not in MODES:
             raise QuickError("bad_mode", f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if not 2 <= low <= high <= 8:
@@ -145,19 +162,26 @@ class QuickMatch:
             )
         self.waiting.pop(account, None)
         self.seats.pop(account, None)  # a new entry: an old seat not picked up is given up
-        if sum(1 for w in self.waiting.values() if w.address == address) >= self.per_address:
+        if sum(1 for w in self.waiting.values() if w.player.address == address) >= self.per_address:
             raise QuickError(
                 "too_many_entries",
                 f"at most {self.per_address} people may wait for a quick match from one address",
                 429,
             )
+        if player.new_account and any(
+            w.player.new_account and w.player.address == address for w in self.waiting.values()
+        ):  # they would be paired together, and a rated table seats one (Lobby.join)
+            raise QuickError(
+                "new_account",
+                "a rated table seats one account younger than a day from each address, and "
+                "one from yours is waiting already: play rated with an older account",
+                409,
+            )
         if len(self.waiting) >= self.max_entries:
             raise QuickError(
                 "queue_full", "the quick match queue is full; try again in a minute", 503
             )
-        made = Waiting(
-            account, name, device, address, Entry(account, mu, mode, now, low, high), now
-        )
+        made = Waiting(player, Entry(account, mu, mode, now, low, high), now)
         self.waiting[account] = made
         return made
 
@@ -201,6 +225,11 @@ class QuickMatch:
         self.playing[account] = seat.code
         if self.waiting.pop(account, None) is not None:
             self.seats[account] = seat
+
+    def refused(self, account: str, code: str, reason: str) -> None:
+        """The table made for ``account`` refused it a seat: out of the queue, told why."""
+        if self.waiting.pop(account, None) is not None:
+            self.seats[account] = Refused(code, reason, self.clock())
 
     def forget_played(self, playing: Callable[[str], bool]) -> None:
         """Let go of the accounts whose table's match is no longer being played

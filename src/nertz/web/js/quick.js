@@ -104,6 +104,7 @@ export function quickMatch(account) {
       open(state);
       return;
     }
+    if (state.state === "refused") toast(state.reason, "error", 8000);
     const waiting = state.state === "waiting";
     panel.hidden = !waiting;
     choose.hidden = waiting;
