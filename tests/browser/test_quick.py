@@ -3,7 +3,7 @@ people in two browsers make accounts with passkeys (Chromium's virtual authentic
 as ``test_accounts.py``), press Quick match on the home page for a three-player table,
 see the wait and the countdown until a bot fills the third seat, and are seated at
 one rated table with that bot; they play it out to a rated result and their ratings
-change on the home page and in the store.
+change on the home page, in the store and on each player's page (``/p/NAME``).
 
 The queue's clock is moved past the countdown once both wait (the 25 s are the
 policy's, tested in tests/server/test_quick.py); the tables run twenty times faster
@@ -127,11 +127,16 @@ def test_two_people_and_a_bot_through_quick_match_to_a_rated_result(
     engine = site.services.store.engine
     rated = eventually(lambda: ratings_of(engine, "solo") or None, "the match's ratings", 90)
     assert len(rated) == 2 and all(r.matches == 1 for r in rated.values())
-    for page in pages:
+    for page, name in zip(pages, ("Ann", "Bea"), strict=True):
         page.goto(site.url)
         shown = page.locator("#quick-rating")
         expect(shown).to_have_text(re.compile(r"^Your rating: \d+\? \(solo\)$"))
         expect(shown).not_to_have_text("Your rating: 1500? (solo)")
+        rating = shown.inner_text().split()[2]  # "1412?"
+        page.goto(f"{site.url}/p/{name}")  # the player's page says the same
+        solo = page.locator('.figure[data-figure="solo"] dd')
+        expect(solo).to_have_text(f"{rating} (1 rated match)")
+        expect(page.locator("li.match")).to_have_count(1)
     shot(pages[1], tmp_path, "rated")
 
 
