@@ -197,6 +197,8 @@ def _route_codes(method: str, path: str) -> tuple[str, ...]:
             return ("too_many_sheets",)
         if path in ("/api/practice", "/api/learn", "/api/daily"):
             return (*_CREATE, "too_many_joins")
+        if path == "/api/quick":
+            return ("too_many_joins",)
         if path in _CEREMONIES:
             return ("too_many_ceremonies",)
         if path == "/api/account/recover":

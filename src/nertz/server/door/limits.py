@@ -116,6 +116,12 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     ceremonies_per_minute: int = 30
     """Passkey ceremonies (a challenge kept in memory: making an account, signing in,
     adding a passkey) begun from one address, a minute (a burst of as many)."""
+    quick_per_address: int = 4
+    """People waiting for a quick match from one address at once (``POST /api/quick``;
+    one entry per account): a household, not a script filling the queue."""
+    max_quick: int = 1000
+    """People waiting for a quick match on one node at once (``lobby/quickmatch.py``):
+    at 100 arrivals a minute and waits under 30 s, about 50 wait."""
     max_ceremonies: int = 10_000
     """Passkey ceremonies under way, server-wide (each kept ``passkeys.CEREMONY_S``)."""
     max_sheets: int = 100_000

@@ -50,6 +50,7 @@ from nertz.server.http.matches_api import matches_routes
 from nertz.server.http.me import me_routes
 from nertz.server.http.notation_api import notation_routes
 from nertz.server.http.practice_api import practice_routes
+from nertz.server.http.quick_api import quick_routes
 from nertz.server.http.ratings_api import ratings_routes
 from nertz.server.http.replay_api import FILE_BODY_BYTES, replay_routes
 from nertz.server.http.services import Services
@@ -80,6 +81,7 @@ def create_app(config: Config) -> Starlette:
         *me_routes(services),
         *web_routes(services, test_hooks=config.test_hooks),
         *practice_routes(services),
+        *quick_routes(services),
         *notation_routes(services),
         *replay_routes(services),
         *analysis_routes(services),

@@ -27,6 +27,7 @@ from nertz.server.lobby.daily import DailyDeals
 from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.lobby import Lobby
 from nertz.server.lobby.passkeys import Ceremonies, RelyingParty
+from nertz.server.lobby.quickmatch import QuickMatch
 from nertz.server.store.store import Store
 from nertz.server.wire.connection import Connection
 
@@ -66,6 +67,10 @@ class Services:
         )
         self.ceremonies: Final = Ceremonies(RelyingParty.of(site.urls), limits.max_ceremonies)
         """The passkey ceremonies under way (``passkeys.py``), in this process's memory."""
+        self.quick: Final = QuickMatch(
+            max_entries=limits.max_quick, per_address=limits.quick_per_address
+        )
+        """Quick match's queue on this node (``quickmatch.py``), in this process's memory."""
         self._running: Running | None = None
 
     def start(self, running: Running) -> None:

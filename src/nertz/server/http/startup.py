@@ -20,6 +20,7 @@ from nertz.server.cluster.routing import start_node
 from nertz.server.door.site import Site
 from nertz.server.http.config import Config
 from nertz.server.http.daily_api import prune_daily
+from nertz.server.http.quick_api import run_quick
 from nertz.server.http.services import Running, Services
 from nertz.server.http.sheets import SheetStore, prune_sheets
 from nertz.server.http.status import freeze_survivors
@@ -57,6 +58,7 @@ def lifespan(
         services.start(Running(store, lobby, cluster, sheets, devices, accounts, daily))
         pruner = asyncio.get_running_loop().create_task(prune_sheets(sheets, limits.sheet_days))
         daily_pruner = asyncio.get_running_loop().create_task(prune_daily(daily))
+        quick = asyncio.get_running_loop().create_task(run_quick(services))
         if resumed:
             log.info("resumed %d unfinished match(es)", resumed)
         if config.play:
@@ -67,6 +69,7 @@ def lifespan(
         finally:
             pruner.cancel()
             daily_pruner.cancel()
+            quick.cancel()
             await lobby.stop()
             store.flush()
             if cluster is not None:

@@ -3,6 +3,7 @@ import { currentAccount } from "./account.js";
 import { api, h, toast } from "./api.js";
 import { deviceHeaders, hasDevice } from "./device.js";
 import { startPractice } from "./learn.js";
+import { quickMatch } from "./quick.js";
 import { defaults, formValue, ruleOptions } from "./rules.js";
 import { joinTable } from "./seating.js";
 import { rememberHostToken, savedName, saveName } from "./storage.js";
@@ -290,7 +291,8 @@ export async function showHome(app) {
     class: "account-link",
     text: "Sign in or make an account",
   });
-  currentAccount().then(
+  const signedIn = currentAccount();
+  signedIn.then(
     (account) => {
       if (!account) return;
       accountLink.textContent = `Account: ${account.name}`;
@@ -460,6 +462,7 @@ export async function showHome(app) {
           accountLink,
         ),
       ),
+      quickMatch(signedIn),
       h(
         "section",
         { class: "daily-home" },
