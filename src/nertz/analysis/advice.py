@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from nertz.analysis.timeline import go_ms
+from nertz.bots.driver import Driver
 from nertz.bots.levels import LEVELS
 from nertz.bots.policy import Bot
 from nertz.engine import Hand, HandText, Phase, Rules, view
@@ -52,7 +53,7 @@ def bots_choice(rules: Rules, hand_text: HandText, seat: int, at_ms: int) -> Adv
         reason = "the hand had not started" if hand.phase is Phase.WAITING else "the hand was over"
         return Advice(at_ms, None, reason)
     level = replace(LEVELS[ADVISING_LEVEL], overlook=0.0)
-    bot = Bot(seat, level, "balanced", seed=0)
-    bot.begin(view(hand, seat))
-    decision = bot.decide(moment)
-    return Advice(at_ms, None if decision.move is None else str(decision.move))
+    driver = Driver(Bot(seat, level, "balanced", seed=0))  # the one way a bot decides
+    driver.begin(view(hand, seat))
+    driver.plan(moment)
+    return Advice(at_ms, None if driver.move is None else str(driver.move))
