@@ -54,7 +54,9 @@ def built() -> bool:
     in_packages = any(
         path.name.endswith(suffixes) for package in PACKAGES for path in (ROOT / package).iterdir()
     )
-    return in_packages or any(_extension(source) is not None for source in _sources()[-len(MODULES):])
+    return in_packages or any(
+        _extension(source) is not None for source in _sources()[-len(MODULES) :]
+    )
 
 
 def fresh() -> bool:

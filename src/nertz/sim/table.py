@@ -25,7 +25,7 @@ the loop is the only code that holds the ``Hand``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from nertz.bots import Bot, Driver, role_for
 from nertz.engine import (
@@ -62,17 +62,21 @@ def play_hand(
     fixed: Deal | None = None,
     partners: Sequence[Bot] = (),
     keep_log: bool = False,
+    watch: Callable[[Hand], None] | None = None,
 ) -> HandResult:
     """Deal a hand from ``seed`` (or play the ``fixed`` deal, for tests and puzzles)
     and let ``bots`` play it to its end. ``partners`` (a partnership table, R40) is
     each seat's second bot: ``bots[s]`` watches the Nertz pile and ``partners[s]``
     turns the stock (``nertz.bots.roles``), each with its own clock. ``keep_log``: the
-    result keeps the deal and the hand's log."""
+    result keeps the deal and the hand's log. ``watch`` is given the live hand once
+    dealt."""
     n = len(bots)
     paired = bool(partners)
     if paired and len(partners) != n:
         raise ValueError(f"{n} seats but {len(partners)} partners: every seat needs two bots")
     hand = Hand(fixed or deal(n, rules, seed), rules)
+    if watch is not None:  # tests read the live hand (its full state) as the bots play
+        watch(hand)
     # One driver per hand at the table: seat-major, partner 0 first (seat order alone
     # at a table without partnerships).
     drivers: list[Driver] = []
