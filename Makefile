@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # mypyc compiles these in place (setup.py); any edit to them rebuilds on the next make.
-COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py)
+COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py) src/nertz/sim/table.py
 
 .PHONY: play test test-pure lint lint-web bench bench-env install clean chromium services cluster screenshots
 

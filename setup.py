@@ -1,4 +1,5 @@
-"""Builds nertz with the engine and the bots compiled by mypyc (a C compiler is needed).
+"""Builds nertz with the engine, the bots and the simulator's hand loop compiled by mypyc
+(a C compiler is needed).
 
 ``NERTZ_PURE=1`` (or no C compiler) installs pure Python. Everything else about the
 package is in pyproject.toml. An editable install (``make install``) builds the compiled
@@ -17,13 +18,16 @@ COMPILED = ("engine", "bots")
 """The subpackages mypyc compiles: the engine and the bots (the simulator's hot path)."""
 
 
+COMPILED_MODULES = ("sim/table.py",)
+"""Single modules compiled with them: the simulator's loop over a hand (as
+``nertz.compiled.MODULES`` lists them, which tests/test_compiled.py checks)."""
+
+
 def compiled_modules() -> list[str]:
     root = Path(__file__).parent / "src"
-    return sorted(
-        str(path.relative_to(root.parent))
-        for package in COMPILED
-        for path in (root / "nertz" / package).glob("*.py")
-    )
+    packages = [path for package in COMPILED for path in (root / "nertz" / package).glob("*.py")]
+    singles = [root / "nertz" / module for module in COMPILED_MODULES]
+    return sorted(str(path.relative_to(root.parent)) for path in packages + singles)
 
 
 def can_compile() -> bool:

@@ -13,6 +13,7 @@ import pytest
 
 import nertz.bots.policy
 import nertz.engine.hand
+import nertz.sim.table
 from nertz import compiled
 
 SRC = Path(compiled.__file__).parents[1]
@@ -28,11 +29,19 @@ def test_the_compiled_engine_and_bots_are_used_when_built() -> None:
         assert compiled.in_use()
         assert _is_extension(nertz.engine.hand.__file__)
         assert _is_extension(nertz.bots.policy.__file__)
+        assert _is_extension(nertz.sim.table.__file__)  # the simulator's hand loop too
     else:
         # No build, or NERTZ_PURE=1 (make test's second run): the sources, even beside a build.
         assert not compiled.in_use()
         assert nertz.engine.hand.__file__.endswith("hand.py")
         assert (nertz.bots.policy.__file__ or "").endswith("policy.py")
+        assert (nertz.sim.table.__file__ or "").endswith("table.py")
+
+
+def test_setup_compiles_the_modules_the_package_checks_for_staleness() -> None:
+    setup = (SRC.parent / "setup.py").read_text()
+    for module in compiled.MODULES:
+        assert f'"{module.replace(".", "/")}.py"' in setup, module
 
 
 def _in_use(src: Path) -> str:

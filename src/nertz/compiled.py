@@ -1,10 +1,11 @@
 """Which build of the engine and the bots is in use: compiled by mypyc, or the sources.
 
-``make install`` compiles ``nertz.engine`` and ``nertz.bots`` in place: each module's
+``make install`` compiles ``nertz.engine``, ``nertz.bots`` and the simulator's hand loop
+(``nertz.sim.table``) in place: each module's
 extension lies beside its ``.py`` and Python would import the extension first. A source
 edited after the build would then be silently ignored, so the extensions are used only
 while every one of them is newer than its source; otherwise, and whenever ``NERTZ_PURE``
-is set (to anything but ``0``), both packages are imported from their ``.py`` files.
+is set (to anything but ``0``), all of them are imported from their ``.py`` files.
 A partly stale build is never mixed with sources: compiled modules call each other
 directly and need their peers compiled too.
 """
@@ -22,6 +23,9 @@ from types import ModuleType
 
 PACKAGES = ("engine", "bots")
 """The subpackages ``setup.py`` compiles."""
+MODULES = ("sim.table",)
+"""Single modules ``setup.py`` compiles with them: the simulator's loop over a hand, the
+one place outside the two packages where the simulator spends its time."""
 
 ROOT = Path(__file__).parent
 
@@ -40,14 +44,18 @@ def _extension(source: Path) -> Path | None:
 
 
 def _sources() -> list[Path]:
-    return [path for package in PACKAGES for path in sorted((ROOT / package).glob("*.py"))]
+    packages = [path for package in PACKAGES for path in sorted((ROOT / package).glob("*.py"))]
+    return packages + [ROOT.joinpath(*module.split(".")).with_suffix(".py") for module in MODULES]
 
 
 def built() -> bool:
     """True when compiled modules lie beside the sources (fresh or stale)."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return any(
+    in_packages = any(
         path.name.endswith(suffixes) for package in PACKAGES for path in (ROOT / package).iterdir()
+    )
+    return in_packages or any(
+        _extension(source) is not None for source in _sources()[-len(MODULES) :]
     )
 
 
@@ -68,13 +76,15 @@ def in_use() -> bool:
 
 
 class _FromSources(importlib.abc.MetaPathFinder):
-    """Finds ``nertz.engine`` and ``nertz.bots`` modules in their ``.py`` files only."""
+    """Finds the compiled packages' and modules' ``.py`` files only."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         parts = fullname.split(".")
-        if len(parts) < 2 or parts[0] != __package__ or parts[1] not in PACKAGES:
+        if len(parts) < 2 or parts[0] != __package__:
+            return None
+        if parts[1] not in PACKAGES and ".".join(parts[1:]) not in MODULES:
             return None
         base = ROOT.joinpath(*parts[1:])
         if (base / "__init__.py").exists():

@@ -25,8 +25,7 @@ the loop is the only code that holds the ``Hand``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 from nertz.bots import Bot, Driver, role_for
 from nertz.engine import (
@@ -39,7 +38,6 @@ from nertz.engine import (
     JokerAnnounced,
     JokerStayed,
     Kind,
-    LogEntry,
     Outcome,
     Refusal,
     Rotated,
@@ -48,54 +46,12 @@ from nertz.engine import (
     view,
 )
 
+from .results import HandResult
+
 __all__ = ["MAX_HAND_MS", "HandResult", "play_hand"]
 
 MAX_HAND_MS = 3 * 3600 * 1000
 """A hand still going after three virtual hours is a deadlock: the loop raises."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """What one hand produced, per seat and for the table."""
-
-    scores: tuple[int, ...]
-    middle: tuple[int, ...]
-    nertz_left: tuple[int, ...]
-    caller: int | None
-    """The seat that called (R27), None when the hand ended blocked (R26)."""
-    races_lost: tuple[int, ...]
-    """Plays refused ``beaten`` per seat (R16)."""
-    ties: tuple[int, ...]
-    """True ties per seat: cards that landed on a rank already there (R16)."""
-    length_ms: int
-    """Virtual time from Go to the end of the hand."""
-    rotations: int
-    blocked: bool
-    """Ended with no call, still blocked after the rotations allowed (R26)."""
-    bad: tuple[str, ...] = ()
-    """Unexpected refusals, as ``seat move code``; empty for correct bots."""
-    clashes: tuple[int, ...] = ()
-    """Per seat (R40): a partner's move refused because the other partner's card got
-    there first (e.g. into the one empty space both meant to use)."""
-    turns: tuple[int, ...] = ()
-    """Stock turns per hand at the table: per seat, or per partner at a partnership
-    table (seat-major: seat 0's partners 0 and 1, then seat 1's ...)."""
-    card_moves: tuple[int, ...] = ()
-    """Card moves (to the middle or between piles) per hand at the table, as ``turns``."""
-    jokers_announced: tuple[int, ...] = ()
-    """Jokers each seat announced for the middle (R41); empty with jokers off."""
-    jokers_landed: tuple[int, ...] = ()
-    """Of those, the ones that landed."""
-    jokers_stayed: tuple[int, ...] = ()
-    """Of those, the ones that stayed home: the real card got there first, or the joker
-    left its pile (R41)."""
-    answers: tuple[int, ...] = ()
-    """Real cards each seat played to a foundation while another seat's joker was
-    announced there as that card: the answers that sent a joker home (R41)."""
-    deal: Deal | None = None
-    log: tuple[LogEntry, ...] = ()
-    """With ``keep_log``: the hand's deal and every input the engine accepted
-    (``Hand.log``), from which ``replay`` rebuilds it (``runner.notation``)."""
 
 
 def play_hand(
@@ -106,17 +62,21 @@ def play_hand(
     fixed: Deal | None = None,
     partners: Sequence[Bot] = (),
     keep_log: bool = False,
+    watch: Callable[[Hand], None] | None = None,
 ) -> HandResult:
     """Deal a hand from ``seed`` (or play the ``fixed`` deal, for tests and puzzles)
     and let ``bots`` play it to its end. ``partners`` (a partnership table, R40) is
     each seat's second bot: ``bots[s]`` watches the Nertz pile and ``partners[s]``
     turns the stock (``nertz.bots.roles``), each with its own clock. ``keep_log``: the
-    result keeps the deal and the hand's log."""
+    result keeps the deal and the hand's log. ``watch`` is given the live hand once
+    dealt."""
     n = len(bots)
     paired = bool(partners)
     if paired and len(partners) != n:
         raise ValueError(f"{n} seats but {len(partners)} partners: every seat needs two bots")
     hand = Hand(fixed or deal(n, rules, seed), rules)
+    if watch is not None:  # tests read the live hand (its full state) as the bots play
+        watch(hand)
     # One driver per hand at the table: seat-major, partner 0 first (seat order alone
     # at a table without partnerships).
     drivers: list[Driver] = []
