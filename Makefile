@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # mypyc compiles these in place (setup.py); any edit to them rebuilds on the next make.
 COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py) src/nertz/sim/table.py
 
-.PHONY: play test test-pure lint lint-web bench bench-env install clean chromium services cluster screenshots
+.PHONY: play test test-pure lint lint-web bench bench-env bench-pounce install clean chromium services cluster screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -82,7 +82,13 @@ bench: $(STAMP)
 	$(PY) bench/engine.py --jokers
 	$(PY) bench/simulate.py
 	$(PY) bench/duplicate.py
+	$(PY) bench/rating.py
 	$(PY) bench/load.py --tables 300 --seconds 30
+
+# pounce.live's simulator beside ours (docs/performance.md): POUNCE=DIR, a checkout of
+# github.com/alexrcoleman/pounce; what its benchmark imports goes to ~/.cache, not here.
+bench-pounce: $(STAMP)
+	$(PY) bench/pounce.py --pounce $(POUNCE)
 
 # nertz.env against RLCard's Uno (docs/performance.md): RLCard, the extra `bench`, is
 # installed for this run only, never for the tests.
