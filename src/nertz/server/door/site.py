@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 import msgspec
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["SECURITY_HEADERS", "Site", "SiteGuard", "public_url"]
+__all__ = ["SECURITY_HEADERS", "Site", "SiteGuard", "is_ip_address", "public_url"]
 
 _CHANGES = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 _WILDCARDS = ("0.0.0.0", "::", "")
@@ -65,7 +65,8 @@ def public_url(text: str) -> str:
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
-def _is_ip(name: str) -> bool:
+def is_ip_address(name: str) -> bool:
+    """Is the host ``name`` an IP address (not a name)?"""
     try:
         ipaddress.ip_address(name)
     except ValueError:
@@ -113,7 +114,7 @@ class Site:
         name = urlsplit(f"//{host}").hostname
         if name is None:
             return False
-        return name == "localhost" or _is_ip(name)
+        return name == "localhost" or is_ip_address(name)
 
     def origin_ok(self, origin: str, host: str | None) -> bool:
         """Is ``origin`` (an ``Origin`` header) the site's own: a public origin, an

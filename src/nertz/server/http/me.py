@@ -39,7 +39,22 @@ from nertz.server.lobby.history import device_history, match_breakdown
 from nertz.server.lobby.lobby import Entry, check_name
 from nertz.server.table.commands import Stage
 
-__all__ = ["joining_device", "me_routes", "took_place"]
+__all__ = ["history_refusal", "joining_device", "me_routes", "took_place"]
+
+
+async def history_refusal(services: Services, request: Request) -> Response | None:
+    """The answer refusing a read of people's histories (``/api/me``, a match hand by
+    hand, the ratings and players' pages) when the address is past
+    ``Limits.histories_per_minute``, on this node or across a cluster; None to go on."""
+    quotas = services.quotas
+    address = client_address(request.scope)
+    refusal = quotas.history(address) or await shared_rate(
+        services.cluster, quotas, "histories", address
+    )
+    if refusal is None:
+        return None
+    services.metrics.refused(refusal.code)
+    return refusal.response()
 
 
 async def joining_device(
@@ -83,15 +98,7 @@ def me_routes(services: Services) -> list[BaseRoute]:
     """The routes above."""
 
     async def refused(request: Request) -> Response | None:
-        quotas = services.quotas
-        address = client_address(request.scope)
-        refusal = quotas.history(address) or await shared_rate(
-            services.cluster, quotas, "histories", address
-        )
-        if refusal is None:
-            return None
-        services.metrics.refused(refusal.code)
-        return refusal.response()
+        return await history_refusal(services, request)
 
     async def me(request: Request) -> Response:
         if (refusal := await refused(request)) is not None:

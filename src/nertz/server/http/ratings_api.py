@@ -25,9 +25,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from nertz.rating import MODES
-from nertz.server.cluster.quotas import shared_rate
-from nertz.server.door.edge import client_address
 from nertz.server.door.requests import error_response
+from nertz.server.http.me import history_refusal
 from nertz.server.http.services import Services
 from nertz.server.http.web import page
 from nertz.server.lobby.standings import LEADERBOARD_PAGES, leaderboard, player
@@ -42,15 +41,7 @@ def ratings_routes(services: Services) -> list[BaseRoute]:
     """The routes above."""
 
     async def refused(request: Request) -> Response | None:
-        quotas = services.quotas
-        address = client_address(request.scope)
-        refusal = quotas.history(address) or await shared_rate(
-            services.cluster, quotas, "histories", address
-        )
-        if refusal is None:
-            return None
-        services.metrics.refused(refusal.code)
-        return refusal.response()
+        return await history_refusal(services, request)
 
     async def board(request: Request) -> Response:
         if (refusal := await refused(request)) is not None:

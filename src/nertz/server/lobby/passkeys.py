@@ -23,7 +23,6 @@ offers the accounts it holds for this site.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import secrets
 import time
@@ -49,6 +48,7 @@ from webauthn.helpers.structs import (
 )
 
 from nertz.server.door.requests import RequestError
+from nertz.server.door.site import is_ip_address
 from nertz.server.lobby.accounts import NewPasskey, Passkey
 
 __all__ = [
@@ -78,7 +78,7 @@ class RelyingParty:
         address is ``localhost`` on the same port and scheme."""
         first = urlsplit(urls[0])
         host = first.hostname or "localhost"
-        if _is_ip(host):
+        if is_ip_address(host):
             port = f":{first.port}" if first.port else ""
             return cls("localhost", (f"{first.scheme}://localhost{port}",))
         origins = tuple(
@@ -88,14 +88,6 @@ class RelyingParty:
             or (urlsplit(url).hostname or "").endswith("." + host)
         )
         return cls(host, origins)
-
-
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
 
 
 @dataclass(frozen=True, slots=True)
