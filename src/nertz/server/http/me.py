@@ -97,11 +97,8 @@ async def took_place(
 def me_routes(services: Services) -> list[BaseRoute]:
     """The routes above."""
 
-    async def refused(request: Request) -> Response | None:
-        return await history_refusal(services, request)
-
     async def me(request: Request) -> Response:
-        if (refusal := await refused(request)) is not None:
+        if (refusal := await history_refusal(services, request)) is not None:
             return refusal
         account = await signed_in(services, request)
         try:
@@ -123,7 +120,7 @@ def me_routes(services: Services) -> list[BaseRoute]:
         return JSONResponse(body)
 
     async def one_match(request: Request) -> Response:
-        if (refusal := await refused(request)) is not None:
+        if (refusal := await history_refusal(services, request)) is not None:
             return refusal
         try:
             device = device_hash(request, required=False)

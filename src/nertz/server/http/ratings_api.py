@@ -40,11 +40,8 @@ _NAME_MAX = 64
 def ratings_routes(services: Services) -> list[BaseRoute]:
     """The routes above."""
 
-    async def refused(request: Request) -> Response | None:
-        return await history_refusal(services, request)
-
     async def board(request: Request) -> Response:
-        if (refusal := await refused(request)) is not None:
+        if (refusal := await history_refusal(services, request)) is not None:
             return refusal
         mode = request.path_params["mode"]
         if mode not in MODES:
@@ -62,7 +59,7 @@ def ratings_routes(services: Services) -> list[BaseRoute]:
         return JSONResponse(body)
 
     async def one_player(request: Request) -> Response:
-        if (refusal := await refused(request)) is not None:
+        if (refusal := await history_refusal(services, request)) is not None:
             return refusal
         name = request.path_params["name"]
         found = None
