@@ -90,6 +90,14 @@ def to_the_middle(page: Page) -> None:
     page.keyboard.press("f")
 
 
+def call_nertz(page: Page) -> None:
+    """Call Nertz by its key (N, R27) once the page has the Nertz pile empty: the key
+    pressed before the server has taken the last Nertz card would be refused, and the
+    hand would go on."""
+    expect(page.locator("button.call")).to_be_enabled()
+    page.keyboard.press("n")
+
+
 def foundation(page: Page, number: int) -> Any:
     """The top card of foundation F``number`` as drawn in the middle."""
     return page.locator(f'.fslot .card[aria-label^="foundation F{number}:"]')

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
 from .conftest import Server
-from .helpers import BOT, Player, open_players, to_the_middle, wait_go, watched_page
+from .helpers import BOT, Player, call_nertz, open_players, to_the_middle, wait_go, watched_page
 
 ANN = "nertz: AH; work: 6S / 9C / KC / 4C; stock: 2C 3C 7H; waste: -"
 """One Nertz card: Ann plays it and calls (R27), and wins the one-hand match."""
@@ -61,7 +61,7 @@ def test_the_host_starts_now_changes_an_option_and_passes_the_role(
         expect(page.locator(".opp").filter(has_text="Cleo")).to_have_count(1)  # a bot's name
 
     ann.dblclick('.mine [data-src="N"]')
-    ann.keyboard.press("n")  # the one-hand match is over
+    call_nertz(ann)  # the one-hand match is over
     expect(ann.locator(".again-btn")).to_be_visible(timeout=10_000)
     host_dialog(ann)
     ann.fill('dialog .host-options input[name="caller_bonus"]', "10")
@@ -184,7 +184,7 @@ def test_a_bot_for_cat_stands_in_and_cat_takes_her_seat_back_by_the_invite_link(
     for page in (ann, cat):
         wait_go(page)
     to_the_middle(cat)
-    cat.keyboard.press("n")  # Cat calls: she wins the one-hand match
+    call_nertz(cat)  # Cat calls: she wins the one-hand match
     won = ann.locator(".winners")
     expect(won).to_have_text("Cat wins the match with 1!", timeout=10_000)
     host_dialog(ann)  # open while Cat is here: it shows her going away as it happens

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import Server
-from .helpers import BOT, Player, open_players, seat_all
+from .helpers import BOT, Player, call_nertz, open_players, seat_all
 from .helpers import TWO_ANN as ANN
 from .helpers import TWO_BEN as BEN
 
@@ -46,6 +46,6 @@ def test_a_person_who_leaves_on_purpose_is_told_to_the_other_page(
     code = server.table([ANN, BEN], bots={}, options={"match": "single"})
     seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     ann.dblclick('.mine [data-src="N"]')
-    ann.keyboard.press("n")
+    call_nertz(ann)
     ben.locator(".leave-btn").click(timeout=10_000)
     expect(ann.locator(".toast").filter(has_text="Bert left")).to_be_visible()

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 from .conftest import Server
 from .helpers import TWO_ANN as ANN
 from .helpers import TWO_BEN as BEN
-from .helpers import Player, open_players, seat_all, wait_go
+from .helpers import Player, call_nertz, open_players, seat_all, wait_go
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_leaving_on_purpose_frees_the_seat_and_the_other_page_is_told(
     code = server.table([ANN, BEN], bots={}, options={"match": "single"})
     seat_all([ann, ben], f"{server.url}/t/{code}", ["Ann", "Bert"])
     ann.dblclick('.mine [data-src="N"]')
-    ann.keyboard.press("n")
+    call_nertz(ann)
     expect(ben.locator(".leave-btn")).to_be_visible(timeout=10_000)
     ben.click(".leave-btn")
     ben.wait_for_url(f"{server.url}/")

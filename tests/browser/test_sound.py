@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .helpers import BOT, TWO_ANN, TWO_BEN, Player, open_players, to_the_middle, wait_go
+from .helpers import BOT, TWO_ANN, TWO_BEN, Player, call_nertz, open_players, to_the_middle, wait_go
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_no_sound_before_the_first_gesture_one_after_and_the_setting_is_kept(
     ann.click(".settings summary")  # a gesture: sound would be allowed now
     expect(ann.locator(".settings .sound-on")).not_to_be_checked()
     expect(ann.locator(".settings .sound-volume")).to_be_disabled()
-    ann.keyboard.press("n")  # Ann calls Nertz (R27): a call sounds, when sound is on
+    call_nertz(ann)  # Ann calls Nertz (R27): a call sounds, when sound is on
     expect(ann.locator(".hand-end")).to_be_visible(timeout=10_000)
     assert sounds(ann) == []
     ben.wait_for_function("window.__nertzSounds.names.includes('call')")
