@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # mypyc compiles these in place (setup.py); any edit to them rebuilds on the next make.
 COMPILED_SOURCES := $(wildcard src/nertz/engine/*.py src/nertz/bots/*.py) src/nertz/sim/table.py
 
-.PHONY: play test test-pure lint lint-web bench bench-env bench-pounce install clean chromium services cluster screenshots
+.PHONY: play test test-pure lint lint-web bench master-tune bench-env bench-pounce install clean chromium services cluster screenshots
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES) | $(PY)
 
 install: $(STAMP)
 
-# A first-timer's table ("Relaxed" bots); `make play BOTS=even` or `BOTS=fierce` for others.
+# A first-timer's table ("Relaxed" bots); `make play BOTS=even`, `sharp` or `fierce` for others.
 play: $(STAMP)
 	$(VENV)/bin/nertz serve --play $(if $(BOTS),--bots $(BOTS))
 
@@ -83,7 +83,15 @@ bench: $(STAMP)
 	$(PY) bench/simulate.py
 	$(PY) bench/duplicate.py
 	$(PY) bench/rating.py
+	$(PY) bench/master.py
 	$(PY) bench/load.py --tables 300 --seconds 30
+
+# The master bot's tuning grid, its other tactics and how it wins (docs/strategy.md, section 6): a
+# few minutes on two cores, on deals of their own; what it chose is in bots/levels.py.
+master-tune: $(STAMP)
+	$(PY) bench/master.py --tune
+	$(PY) bench/master.py --tactics
+	$(PY) bench/master.py --why
 
 # pounce.live's simulator beside ours (docs/performance.md): POUNCE=DIR, a checkout of
 # github.com/alexrcoleman/pounce; what its benchmark imports goes to ~/.cache, not here.

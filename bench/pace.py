@@ -1,6 +1,6 @@
 """How the bot choices feel to a person: each choice against two scripted players.
 
-For every choice of ``nertz.bots.choices`` (Relaxed, Even, Fierce) this plays hands in
+For every choice of ``nertz.bots.choices`` (Relaxed, Even, Sharp, Fierce) this plays hands in
 the simulator's virtual time (``nertz.sim.table.play_hand``, standard rules): seat 0
 is a scripted person, the other seats the choice's bots. The scripted players:
 

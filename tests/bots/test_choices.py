@@ -1,4 +1,4 @@
-"""The plain choices of bots ("Relaxed", "Even", "Fierce") and bots' human names."""
+"""The plain choices of bots ("Relaxed", "Even", "Sharp", "Fierce") and bots' human names."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ def _pace() -> ModuleType:
     return module
 
 
-def test_three_plain_choices_gentlest_first_each_a_valid_seat_spec() -> None:
-    assert [c.label for c in CHOICES.values()] == ["Relaxed", "Even", "Fierce"]
+def test_four_plain_choices_gentlest_first_each_a_valid_seat_spec() -> None:
+    assert [c.label for c in CHOICES.values()] == ["Relaxed", "Even", "Sharp", "Fierce"]
     assert DEFAULT_CHOICE == "relaxed"
     for c in CHOICES.values():
         served = c.as_dict()["specs"]
@@ -36,7 +36,7 @@ def test_three_plain_choices_gentlest_first_each_a_valid_seat_spec() -> None:
 
 def test_an_unknown_choice_is_refused_with_the_choices_named() -> None:
     assert choice(" Fierce ") is CHOICES["fierce"]
-    with pytest.raises(ValueError, match="relaxed, even, fierce"):
+    with pytest.raises(ValueError, match="relaxed, even, sharp, fierce"):
         choice("brutal")
 
 

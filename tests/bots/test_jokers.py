@@ -152,7 +152,7 @@ def test_no_misplay_over_many_joker_hands(style: str) -> None:
     announced = stayed = 0
     for seed in range(30):
         n = 2 + seed % 4
-        bots = [Bot(s, levels[(seed + s) % 5], style, seed * 8 + s) for s in range(n)]
+        bots = [Bot(s, levels[(seed + s) % len(levels)], style, seed * 8 + s) for s in range(n)]
         result = play_hand(bots, JOKERS, seed)
         assert result.bad == (), (seed, result.bad)
         announced += sum(result.jokers_announced)

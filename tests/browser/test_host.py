@@ -53,7 +53,9 @@ def test_the_host_starts_now_changes_an_option_and_passes_the_role(
     expect(ben.locator(".host-btn")).to_be_hidden()
     host_dialog(ann)
     # The bots go by the home page's plain choices, not levels.
-    expect(ann.locator("dialog .host-bots option")).to_have_text(["Relaxed", "Even", "Fierce"])
+    expect(ann.locator("dialog .host-bots option")).to_have_text(
+        ["Relaxed", "Even", "Sharp", "Fierce"]
+    )
     ann.select_option("dialog .host-bots", "even")
     ann.click("dialog .host-start")  # seat 3 is empty: a bot takes it
     for page in (ann, ben):

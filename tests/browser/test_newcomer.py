@@ -13,11 +13,13 @@ def test_bots_are_chosen_by_plain_words_and_named_like_people(
     page.goto(server.url)
     page.fill("#name", "Tess")
     choices = page.locator(".bot-choice")
-    # The three choices come from the server (GET /api/rules), the gentlest picked.
-    expect(choices).to_have_count(3)
-    expect(choices.locator("b")).to_have_text(["Relaxed", "Even", "Fierce"])
+    # The four choices come from the server (GET /api/rules), the gentlest picked.
+    expect(choices).to_have_count(4)
+    expect(choices.locator("b")).to_have_text(["Relaxed", "Even", "Sharp", "Fierce"])
     expect(page.locator("input[name=bots][value=relaxed]")).to_be_checked()
     expect(page.locator("select[name=level-1]")).to_have_value("beginner")
+    page.click("text=Sharp")  # master bots: a level the server lists (issue 28)
+    expect(page.locator("select[name=level-2]")).to_have_value("master")
     page.click("text=Fierce")
     expect(page.locator("select[name=level-1]")).to_have_value("expert")
     expect(page.locator("select[name=style-2]")).to_have_value("racer")
@@ -42,5 +44,5 @@ def test_bots_are_chosen_by_plain_words_and_named_like_people(
     page.click(".ready-btn")
     expect(page.locator(".status")).to_contain_text("Play!", timeout=15_000)
     body = page.locator("body").inner_text()
-    for jargon in ("beginner", "skilled", "expert", "demon", "racer", "balanced"):
+    for jargon in ("beginner", "skilled", "expert", "master", "demon", "racer", "balanced"):
         assert jargon not in body, jargon

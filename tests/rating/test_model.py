@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from nertz.bots import LEVELS
 from nertz.rating import (
     BOT_RATINGS,
     ESTABLISHED_MATCHES,
@@ -184,3 +185,11 @@ def test_the_rated_preset_is_quick_with_partnerships_choosing_the_mode() -> None
     rules = rated_rules()
     assert rules.match == "single" and rules.nertz_pile == 11 and not rules.partnerships
     assert rated_rules(True).partnerships
+
+
+def test_every_bot_level_a_table_can_seat_plays_rated_at_a_fixed_rating() -> None:
+    """Each level of ``nertz.bots.LEVELS`` (``master`` too, issue 28) has its published
+    rating, so a rated table can seat it and a rated match with it can be rated."""
+    assert set(BOT_RATINGS) == set(LEVELS)
+    result = MatchResult("T/1", "solo", 0.0, (Side(1, ("ann",)), Side(2, bots=("master",))))
+    assert rate({}, result).ratings["ann"].mu > MU

@@ -5,8 +5,8 @@
 as ``expert``, ``racer`` or ``demon:scorer`` (``parse_places`` a partnership seat's
 ``A+B``, R40); ``Driver`` (driver.py) is the loop both tables drive a bot with, and
 ``role_for`` (roles.py) the share of a partnership seat's work it plays.
-``CHOICES`` (choices.py) are the three plain choices people pick bots by ("Relaxed",
-"Even", "Fierce") and ``bot_name`` a bot's human name. ``greedy_move`` is the simplest
+``CHOICES`` (choices.py) are the four plain choices people pick bots by ("Relaxed",
+"Even", "Sharp", "Fierce") and ``bot_name`` a bot's human name. ``greedy_move`` is the simplest
 policy, kept as a reference for the terminal demo.
 """
 

@@ -1,12 +1,14 @@
-"""The bots as a person chooses them: three plain choices and a human name per seat.
+"""The bots as a person chooses them: four plain choices and a human name per seat.
 
 A newcomer should not have to know levels and styles (``levels.py``, ``styles.py``).
-The home page, ``make play`` and ``nertz serve --play --bots CHOICE`` offer three
+The home page, ``make play`` and ``nertz serve --play --bots CHOICE`` offer four
 choices, each a list of seat specs (``seats.py``) for the bot seats, in seat order:
 
 * ``relaxed``: a first-timer's table, where a person acting every 2 seconds wins a
   fair share of hands and the hand still ends in a few minutes;
 * ``even``: a table for someone who knows the game;
+* ``sharp``: ``master`` bots, an expert's speed with better choices: a table for
+  someone who wants to be out-thought rather than out-run;
 * ``fierce``: fast bots that a quick player (more than one action a second) rarely
   beats.
 
@@ -62,6 +64,12 @@ CHOICES: dict[str, Choice] = {
             ("casual", "skilled", "casual"),
         ),
         Choice(
+            "sharp",
+            "Sharp",
+            "Bots at an expert's pace that think a move further.",
+            ("master", "master", "master"),
+        ),
+        Choice(
             "fierce",
             "Fierce",
             "Fast bots that race for the call.",
@@ -69,7 +77,7 @@ CHOICES: dict[str, Choice] = {
         ),
     )
 }
-"""The three choices, gentlest first."""
+"""The four choices, gentlest first."""
 
 DEFAULT_CHOICE = "relaxed"
 """The choice of ``make play``: a table a first-timer can enjoy."""

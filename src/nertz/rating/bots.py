@@ -24,6 +24,9 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
     "casual": (8.80, BOT_SIGMA),
     "skilled": (29.98, BOT_SIGMA),
     "expert": (39.71, BOT_SIGMA),
+    # expert's plus master's mean lead over expert in seven calibration runs (seeds
+    # 26-32, docs/rating.md): one run measures a level within a few mu.
+    "master": (41.36, BOT_SIGMA),
     "demon": (47.36, BOT_SIGMA),
 }
 """Each bot level's ``(mu, sigma)`` at rated tables, slowest level first."""

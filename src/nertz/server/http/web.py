@@ -8,7 +8,7 @@ modules, CSS) are under ``/static``.
 
 ``GET /api/rules``: every table option as the engine declares it (``OPTIONS``: name,
 type, default, allowed values or range, label, help, rule, whether a score sheet uses
-it), the named presets and the plain choices of bots ("Relaxed", "Even", "Fierce",
+it), the named presets and the plain choices of bots ("Relaxed", "Even", "Sharp", "Fierce",
 each with its seat specs); the home page, the rules and the score sheet build their
 forms from it, so the client keeps no list of options or bots of its own.
 
@@ -49,7 +49,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from nertz.bots import CHOICES
+from nertz.bots import CHOICES, DEFAULT_LEVEL, DEFAULT_STYLE, LEVELS, STYLES
 from nertz.engine import OPTIONS, PRESETS, Deal
 from nertz.server.cluster.quotas import shared_rate
 from nertz.server.door.edge import client_address
@@ -102,11 +102,16 @@ def page(request: Request | None = None) -> HTMLResponse:
 
 def rules_catalogue() -> dict[str, Any]:
     """The body of ``GET /api/rules``: ``options`` in the engine's order, ``presets``,
-    and ``bots``, the plain choices of bots (``nertz.bots.choices``), gentlest first."""
+    ``bots``, the plain choices of bots (``nertz.bots.choices``), gentlest first, the
+    ``levels`` (weakest first) and ``styles`` a bot's seat spec may name, and
+    ``bot_defaults``, the level and the style of a spec that names neither."""
     return {
         "options": [o.as_dict() for o in OPTIONS.values()],
         "presets": PRESETS,
         "bots": [c.as_dict() for c in CHOICES.values()],
+        "levels": list(LEVELS),
+        "styles": [DEFAULT_STYLE, *(s for s in STYLES if s != DEFAULT_STYLE)],
+        "bot_defaults": {"level": DEFAULT_LEVEL, "style": DEFAULT_STYLE},
     }
 
 

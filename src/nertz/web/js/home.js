@@ -8,9 +8,6 @@ import { defaults, formValue, ruleOptions } from "./rules.js";
 import { joinTable } from "./seating.js";
 import { rememberHostToken, savedName, saveName } from "./storage.js";
 
-const LEVELS = ["beginner", "casual", "skilled", "expert", "demon"];
-const STYLES = ["balanced", "racer", "prompt", "scorer"];
-
 /** One option's field, as GET /api/rules declares it: a list to choose from, or a
  * number between ``min`` and ``max``. */
 function optionField(o) {
@@ -74,7 +71,7 @@ function whoChoices(seat, paired) {
   ];
 }
 
-/** The plain choices of bots (GET /api/rules ``bots``: "Relaxed", "Even", "Fierce"),
+/** The plain choices of bots (GET /api/rules ``bots``: "Relaxed", "Even", "Sharp", "Fierce"),
  * each setting every bot row's level and style from its specs, in turn. */
 function botChoices(catalogue) {
   const first = catalogue.bots[0].name;
@@ -110,7 +107,7 @@ function applyChoice(form, catalogue) {
   });
 }
 
-function botRows(form, count) {
+function botRows(form, count, catalogue) {
   const box = form.querySelector(".bots");
   const paired = form.elements.partnerships && form.elements.partnerships.value === "on";
   const old = new Map([...box.querySelectorAll("select.who")].map((s) => [s.name, s.value]));
@@ -129,11 +126,11 @@ function botRows(form, count) {
         class: "level",
         name: `level-${seat}`,
         "aria-label": `seat ${seat + 1}: bot level`,
-        title: "How fast and careful the bot is",
+        title: "How fast and how well the bot plays",
       },
-      LEVELS.map((l) => h("option", { value: l, text: l })),
+      catalogue.levels.map((l) => h("option", { value: l, text: l })),
     );
-    level.value = "skilled";
+    level.value = catalogue.bot_defaults.level;
     const style = h(
       "select",
       {
@@ -142,7 +139,7 @@ function botRows(form, count) {
         "aria-label": `seat ${seat + 1}: bot style`,
         title: "racer calls at once; scorer plays on for points",
       },
-      STYLES.map((s) => h("option", { value: s, text: s })),
+      catalogue.styles.map((s) => h("option", { value: s, text: s })),
     );
     // A seat of people only needs no bot's level or style, and a table of people
     // only no choice of bots.
@@ -398,7 +395,7 @@ export async function showHome(app) {
   );
   presets.addEventListener("change", () => applyPreset(form, catalogue, presets.value));
   const rows = () => {
-    botRows(form, Number(seats.value));
+    botRows(form, Number(seats.value), catalogue);
     applyChoice(form, catalogue);
   };
   form.elements.partnerships.addEventListener("change", rows);

@@ -8,7 +8,7 @@ import { seatColour } from "../cards.js";
 import { formValue, ruleOptions } from "../rules.js";
 import { nameOf } from "./state.js";
 
-/** The bots to put in: the home page's plain choices ("Relaxed", "Even", "Fierce"; GET
+/** The bots to put in: the home page's plain choices ("Relaxed", "Even", "Sharp", "Fierce"; GET
  * /api/rules ``bots``), the gentlest first; the server gives the empty places the
  * choice's bots in turn. */
 function botChoice() {
