@@ -39,7 +39,7 @@ def test_every_page_passes_an_axe_scan(browser: Browser, server: Server, size: s
     context, page, console = sized(browser, size)
     try:
         page.goto(server.url)
-        expect(page.locator(".bot-choice")).to_have_count(3)
+        expect(page.locator(".bot-choice")).to_have_count(4)
         scan(page, "home")
 
         page.goto(f"{server.url}/rules")

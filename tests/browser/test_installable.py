@@ -67,6 +67,6 @@ def test_the_service_worker_controls_the_site_and_offline_the_page_says_so(
         context.set_offline(False)
         page.goto(server.url)
         expect(page.locator(".offline")).to_be_hidden()
-        expect(page.locator(".bot-choice")).to_have_count(3)
+        expect(page.locator(".bot-choice")).to_have_count(4)
     finally:
         context.close()

@@ -8,6 +8,16 @@ export class ApiError extends Error {
   }
 }
 
+/** The window event each request sends with ``detail.reached``: whether the server
+ * answered at all (offline.js: ``navigator.onLine`` alone misses a network that is
+ * gone while the browser thinks it is up). */
+export const NETWORK_EVENT = "nertz-network";
+
+function reached(yes) {
+  if (typeof window !== "undefined")
+    window.dispatchEvent(new CustomEvent(NETWORK_EVENT, { detail: { reached: yes } }));
+}
+
 export async function api(method, path, body, headers = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
@@ -18,8 +28,10 @@ export async function api(method, path, body, headers = {}) {
   try {
     response = await fetch(path, init);
   } catch {
+    reached(false);
     throw new ApiError("offline", "the server cannot be reached; check your connection", 0);
   }
+  reached(true);
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     throw new ApiError(
