@@ -118,15 +118,27 @@ def test_two_people_and_a_bot_through_quick_match_to_a_rated_result(
     table = site.services.lobby.find(codes[0]).table
     assert table.settings.rated and table.settings.bots == {2: "skilled"}
     for page in pages:
-        page.locator(".ready-btn").click()
+        page.locator(".ready-btn").click()  # at once: the ready time is 20 times shorter
     for page in pages:
         wait_go(page)
+    # The table says it is rated and shows each rating beside its name: the two
+    # newcomers' 1500? and the bot's fixed rating (skilled: 1799, no "?").
+    for page in pages:
+        expect(page.locator(".strip .rated-label")).to_have_text("Rated")
+        expect(page.locator(".my-head .rating")).to_have_text("1500?")
+        expect(page.locator(".opp-head .rating")).to_have_text(["1500?", "1799"])
     shot(pages[0], tmp_path, "playing")
 
     # The bot goes out (R27): a one-hand rated match ends and is rated in the store.
     engine = site.services.store.engine
     rated = eventually(lambda: ratings_of(engine, "solo") or None, "the match's ratings", 90)
     assert len(rated) == 2 and all(r.matches == 1 for r in rated.values())
+    # The match's end panel gives each person's change, as the store rated it.
+    line = pages[0].locator(".rating-changes")
+    expect(line).to_contain_text("You 1500? → ", timeout=30_000)  # Ann's own page
+    expect(line).to_contain_text("Bea 1500? → ")
+    expect(line.locator(".rating-change")).to_have_text([re.compile(r"^\([+−±]\d+\)$")] * 2)
+    shot(pages[0], tmp_path, "rated-table")
     for page, name in zip(pages, ("Ann", "Bea"), strict=True):
         page.goto(site.url)
         shown = page.locator("#quick-rating")

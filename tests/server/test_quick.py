@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import update
 from websockets.sync.client import ClientConnection, connect
 
-from nertz.rating import POLICY, RATED_PRESET, rated_rules
+from nertz.rating import BOT_RATINGS, POLICY, RATED_PRESET, Rating, points, rated_rules
 from nertz.server.door.limits import Limits
 from nertz.server.store.schema import accounts_t
 
@@ -274,7 +274,17 @@ def test_a_quick_match_is_rated_and_its_ratings_outlive_a_restart(tmp_path: Path
             make_account(browsers[name], keys[name], name)
             assert browsers[name].post("/api/quick", json=three).status_code == 201
         clock.ahead = POLICY.bots_after_s + 1
-        _play_out(site, [seated(b) for b in browsers.values()])
+        seats = [seated(b) for b in browsers.values()]
+        # At seating the table shows each person's rating and the bot's fixed one.
+        at_table, key = f"/api/tables/{seats[0]['code']}/ratings", seats[0]["key"]
+        before = browsers["Mo"].get(at_table, params={"key": key}).json()
+        people = {p["name"]: p for p in before["places"] if not p["bot"]}
+        (bot,) = [p for p in before["places"] if p["bot"]]
+        assert before["mode"] == "solo" and set(people) == set(devices)
+        assert all(p["shown"] == "1500?" and "change" not in p for p in people.values())
+        assert bot["shown"] == str(points(Rating(*BOT_RATINGS["skilled"])))
+        assert browsers["Mo"].get(at_table).status_code == 404  # private: its key or nothing
+        _play_out(site, seats)
         shown = {
             name: eventually(
                 lambda b=b: (r := b.get("/api/quick").json()["ratings"]["solo"]) != "1500?" and r,
@@ -282,6 +292,12 @@ def test_a_quick_match_is_rated_and_its_ratings_outlive_a_restart(tmp_path: Path
             )
             for name, b in browsers.items()
         }
+        # At the match's end the table shows each change, as the store rated it.
+        after = browsers["Ned"].get(at_table, params={"key": key}).json()["places"]
+        for place in (p for p in after if not p["bot"]):
+            assert place["before"] == "1500?" and place["after"] == shown[place["name"]]
+            assert place["change"] == int(shown[place["name"]].rstrip("?")) - 1500
+        assert [p["shown"] for p in after if p["bot"]] == [bot["shown"]]  # never updated
         for b in browsers.values():  # the match is over: they may queue again
             eventually(lambda b=b: b.post("/api/quick", json={}).status_code == 201, "a new entry")
             b.close()

@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
+from starlette.testclient import TestClient
 
 from nertz.engine import preset
 from nertz.rating import MU, rated_rules
+from nertz.server.http.app import Config, create_app
 from nertz.server.lobby.devices import DevicePlace, Devices
 from nertz.server.lobby.lobby import Lobby, LobbyError
 from nertz.server.lobby.ratings import install, ratings_of, rebuild_ratings
@@ -286,3 +288,17 @@ def test_a_rating_that_fails_never_costs_the_result(tmp_path: Path) -> None:
     assert ratings_of(store.engine) == {}
     assert rebuild_ratings(store.engine)[("solo", "a" * 64)].mu > MU  # and it can be redone
     store.close()
+
+
+def test_a_table_s_ratings_are_a_rated_table_s_only(tmp_path: Path) -> None:
+    """``GET /api/tables/{code}/ratings``: a table that rates nobody says so, and an
+    unknown code is unknown (the rated table's own answers: test_quick.py)."""
+    with TestClient(
+        create_app(Config(db=str(tmp_path / "r.db"))), base_url="http://127.0.0.1"
+    ) as client:
+        code = client.post("/api/tables", json={"seats": 2}).json()["code"]
+        friends = client.get(f"/api/tables/{code}/ratings")
+        nowhere = client.get("/api/tables/NOSUCH/ratings")
+    assert friends.status_code == 404 and friends.json()["error"] == "not_rated"
+    assert f"table {code} is not a rated table" in friends.json()["reason"]
+    assert nowhere.status_code == 404 and nowhere.json()["error"] == "unknown_table"

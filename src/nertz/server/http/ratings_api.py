@@ -9,6 +9,10 @@ rating (``lobby/ratings.py`` rates from the store alone).
 * ``GET /api/players/{name}``: the player whose account holds ``name``: each mode's
   rating (with "?" while provisional), its history and their rated matches, each
   linking to its match page. ``404 unknown_player``.
+* ``GET /api/tables/{code}/ratings`` (``?key=`` for a private table, as watching it):
+  a rated table's places with their ratings (``lobby/standings.seated``): as of now
+  until the match is rated, then the rating before, after and the change. ``404
+  unknown_table`` (also a private table without its key), ``404 not_rated``.
 * The pages ``/ratings`` (the leaderboards) and ``/p/{name}`` (a player).
 
 Both APIs are a quota of the client's address, with a player's history
@@ -24,12 +28,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from nertz.rating import MODES
+from nertz.bots import parse_seat
+from nertz.rating import BOT_RATINGS, MODES, mode_of
 from nertz.server.door.requests import error_response
 from nertz.server.http.me import history_refusal
 from nertz.server.http.services import Services
 from nertz.server.http.web import page
-from nertz.server.lobby.standings import LEADERBOARD_PAGES, leaderboard, player
+from nertz.server.lobby.lobby import Entry, LobbyError, unknown_table
+from nertz.server.lobby.ratings import RATED_MATCH
+from nertz.server.lobby.standings import LEADERBOARD_PAGES, Seated, leaderboard, player, seated
 
 __all__ = ["ratings_routes"]
 
@@ -69,12 +76,53 @@ def ratings_routes(services: Services) -> list[BaseRoute]:
             return error_response("unknown_player", f"no account holds the name {name!r}", 404)
         return JSONResponse(found)
 
+    async def table_ratings(request: Request) -> Response:
+        if (refusal := await history_refusal(services, request)) is not None:
+            return refusal
+        code, key = request.path_params["code"], request.query_params.get("key")
+        try:
+            entry = services.lobby.find(code)
+            if not entry.watch_ok(key):
+                raise unknown_table(code)  # private codes cannot be probed
+        except LobbyError as error:
+            return error.response()
+        table = entry.table
+        if not table.settings.rated:
+            return error_response("not_rated", f"table {entry.code} is not a rated table", 404)
+        mode = mode_of(table.rules.partnerships)
+        body = await asyncio.to_thread(
+            seated,
+            services.store.engine,
+            entry.id,
+            RATED_MATCH,
+            mode,
+            _places(entry),
+            time.time(),
+        )
+        return JSONResponse({"mode": mode, "places": body})
+
     async def html(request: Request) -> Response:
         return page(request)
 
     return [
         Route("/api/ratings/{mode}", board, methods=["GET"]),
         Route("/api/players/{name}", one_player, methods=["GET"]),
+        Route("/api/tables/{code}/ratings", table_ratings, methods=["GET"]),
         Route("/ratings", html),
         Route("/p/{name}", html),
     ]
+
+
+def _places(entry: Entry) -> list[Seated]:
+    """The rated table's places as they stand: whose account, or which bot level."""
+    out = []
+    for place in entry.table.places:
+        level = None
+        if place.bot is not None and not place.outside:
+            level = parse_seat(place.bot).level
+        if level is not None and level not in BOT_RATINGS:
+            level = None
+        if level is None and place.account is None:
+            continue
+        out.append(Seated(place.number, place.partner, place.name, place.account, level))
+    return out

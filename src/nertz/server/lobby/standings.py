@@ -12,6 +12,9 @@ read from the store (``ratings``, ``rating_changes``, ``accounts``, ``names``).
   names: a bot's or an unheld name is no player): each mode's rating as of now (with
   "?" while provisional), its history (each change with the match that explains it,
   the last ``HISTORY_ROWS`` a mode) and their rated matches, newest first.
+* **A rated table** (``seated``): each place's rating as its table shows it, at
+  seating the person's rating as of now and, once the match is rated, the rating it
+  was rated from, the one after and the change; a bot's place its level's fixed one.
 
 Only accounts are listed: rated play needs one (``Lobby.join``). Blocking calls: run
 them in a thread.
@@ -20,12 +23,14 @@ them in a thread.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, func, select
 
 from nertz.rating import (
     ABSENCE_VARIANCE_PER_DAY,
+    BOT_RATINGS,
     ESTABLISHED_MATCHES,
     ESTABLISHED_SIGMA,
     MODES,
@@ -46,6 +51,7 @@ __all__ = [
     "MATCH_ROWS",
     "leaderboard",
     "player",
+    "seated",
 ]
 
 LEADERBOARD_PAGE = 50
@@ -176,3 +182,68 @@ def _change(row: Any) -> dict[str, Any]:
         "change": after - before,
         "link": f"/matches/{row.table_id}/{row.number}",
     }
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """One place of a rated table as the table holds it: the person's account (the key
+    of their ratings, ``ratings.player_key``) or the bot's level."""
+
+    seat: int
+    partner: int
+    name: str
+    account: str | None = None
+    bot_level: str | None = None
+
+
+def seated(
+    engine: Engine, table_id: str, number: int, mode: str, places: list[Seated], now: float
+) -> list[dict[str, Any]]:
+    """Each place's rating at the rated match ``number`` of table ``table_id``: ``seat``,
+    ``partner``, ``name``, ``bot`` and ``shown`` (``1540?``), and once the match is
+    rated (its changes stored, ``ratings.rate_ended``) ``before``, ``after`` and
+    ``change`` in shown points. Before, a person's rating as of ``now`` (a new player's
+    in a mode never played); a bot's is its level's fixed one, never changed."""
+    accounts = [p.account for p in places if p.account is not None]
+    with engine.connect() as conn:
+        stored = {
+            row.key: Rating(row.mu, row.sigma, row.matches, row.last)
+            for row in conn.execute(
+                select(ratings_t).where(ratings_t.c.mode == mode, ratings_t.c.key.in_(accounts))
+            )
+        }
+        c = rating_changes_t.c
+        changes = {
+            row.key: row
+            for row in conn.execute(
+                select(rating_changes_t).where(
+                    c.table_id == table_id, c.number == number, c.key.in_(accounts)
+                )
+            )
+        }
+    out: list[dict[str, Any]] = []
+    for place in places:
+        row: dict[str, Any] = {
+            "seat": place.seat,
+            "partner": place.partner,
+            "name": place.name,
+            "bot": place.bot_level is not None,
+        }
+        if place.bot_level is not None:
+            mu, sigma = BOT_RATINGS[place.bot_level]
+            row["shown"] = str(points(Rating(mu, sigma)))  # fixed: no "?", never changed
+        elif place.account is not None:
+            change = changes.get(place.account)
+            if change is None:
+                row["shown"] = shown(absent(stored.get(place.account, Rating()), now))
+            else:
+                before = Rating(change.mu_before, change.sigma_before, change.matches - 1)
+                after = Rating(change.mu_after, change.sigma_after, change.matches)
+                row["shown"] = shown(after)
+                row["before"] = shown(before)
+                row["after"] = shown(after)
+                row["change"] = points(after) - points(before)
+        else:
+            continue  # a free place, or one taken before accounts: nobody rated there
+        out.append(row)
+    return out

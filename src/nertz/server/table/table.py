@@ -345,6 +345,7 @@ class Table:
             "rules": ctx.rules.as_dict(),
             "public": ctx.settings.public,
             **({"outside_bots": True} if ctx.settings.outside_bots else {}),
+            **({"rated": True} if ctx.settings.rated else {}),
             **({"daily": ctx.settings.daily} if ctx.settings.daily else {}),
             "series": self.series.series_public(),
             "host": self.host.public(),

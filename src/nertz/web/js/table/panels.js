@@ -18,6 +18,7 @@ import {
 import { hostLine } from "./host.js";
 import { canInvite, showInvite } from "./invite.js";
 import { awayLine, nextHandText, ticking } from "./lifetimes.js";
+import { ratingLine } from "./ratings.js";
 import { replayLine } from "./replaylink.js";
 import { handInMatch, hostStartLine, playAgainLine, seriesTable } from "./series.js";
 import { myPlace, playedName, serverBot } from "./state.js";
@@ -393,6 +394,7 @@ function handEndPanel(tv) {
     panel.append(
       ...[
         matchTotals(tv, t.totals, duplicateTotals(tv)),
+        ratingLine(tv),
         replayLine(tv),
         seriesTable(tv),
         hostLine(tv),
@@ -447,6 +449,7 @@ function matchPanel(tv) {
     winnersLine(tv, (tv.st.matchEnd || t).winners),
     chart(tv),
     matchTotals(tv, t.totals, duplicateTotals(tv)),
+    ratingLine(tv),
     replayLine(tv),
     seriesTable(tv),
     hostLine(tv),

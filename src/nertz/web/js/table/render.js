@@ -16,6 +16,7 @@ import {
   slotEl,
 } from "../cards.js";
 import { awayText, lifetimeStatus, ticking } from "./lifetimes.js";
+import { ratedLabel, ratingTag } from "./ratings.js";
 import { handInMatch, seriesLabel } from "./series.js";
 import { heldBy, myNames, nameOf, playedName, serverBot, topOf, wasteFan } from "./state.js";
 
@@ -125,6 +126,7 @@ function renderStrip(tv, view) {
         text: t.hand ? (handInMatch(t) > 0 ? `Hand ${handInMatch(t)}` : "Lesson") : "Table",
       }),
       series ? h("span", { class: "series-no", text: series }) : null,
+      ratedLabel(tv),
       ...chips,
     ].filter(Boolean),
   );
@@ -176,6 +178,7 @@ function renderOpponents(tv, view) {
         { class: "opp-head" },
         h("span", { class: "chip", style: `background:${seatColour(n)}` }),
         h("b", { text: nameOf(tv.st, n) }),
+        ratingTag(tv, n),
         ticking("small", {}, (now) => seatBadges(tv, s, now)),
         vs && vs.stuck ? h("span", { class: "tag", text: "stuck" }) : null,
         view && view.caller === n ? h("span", { class: "tag call-tag", text: "called" }) : null,
@@ -402,6 +405,7 @@ function renderMine(tv, view) {
     { class: "my-head" },
     h("span", { class: "chip", style: `background:${seatColour(tv.me)}` }),
     h("b", { text: myNames(tv.st) }),
+    ratingTag(tv, tv.me),
     h("small", { text: `${vs.middle} in the middle · ${vs.nertz_count} Nertz left` }),
     vs.stuck ? h("span", { class: "tag", text: "you said stuck" }) : null,
   );
