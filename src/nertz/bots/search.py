@@ -55,28 +55,22 @@ def rearrangement(
     if not goals or depth <= 0:
         return None
     seen = {_shape(start)}
-    frontier: list[tuple[Piles, Move]] = []
-    for move, after in _moves(start):
-        shape = _shape(after)
-        if shape in seen:
-            continue
-        seen.add(shape)
-        if _reached(after, nertz_top, wants, goals, keep):
-            return move
-        frontier.append((after, move))
-    for _ in range(depth - 1):
-        following: list[tuple[Piles, Move]] = []
+    # Breadth first: each state carries the first move of the line that reached it.
+    frontier: list[tuple[Piles, Move | None]] = [(start, None)]
+    for _ in range(depth):
+        following: list[tuple[Piles, Move | None]] = []
         for piles, first in frontier:
-            for _move, after in _moves(piles):
+            for move, after in _moves(piles):
                 shape = _shape(after)
                 if shape in seen:
                     continue
                 seen.add(shape)
+                line = move if first is None else first
                 if _reached(after, nertz_top, wants, goals, keep):
-                    return first
+                    return line
                 if len(seen) > _MAX_STATES:
                     return None
-                following.append((after, first))
+                following.append((after, line))
         frontier = following
     return None
 

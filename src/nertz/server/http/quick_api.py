@@ -25,7 +25,8 @@ The pairing runs on a timer (``run_quick``, every ``TICK_S``): each table it mak
 private rated table (``Settings.rated``: the rated preset, no hints, no pause, the bots
 at their own pace) with the bots the pairing names, the people seated in order and
 each device's place recorded, as a join records it (the ratings read it). On a cluster
-each node pairs its own queue (a shared queue in Redis is not built yet).
+the nodes' queues are one, in Redis (``cluster/quickshare.py``): one node pairs them
+all and makes each table on itself, and each seat goes home to its page's node.
 """
 
 from __future__ import annotations
@@ -33,15 +34,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Annotated
 
 import msgspec
+from redis.exceptions import RedisError
 from sqlalchemy import Engine, select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from nertz.rating import MODES, Pairing, Rating, absent, rated_rules, shown
+from nertz.server.cluster.quickshare import SharedQueue
 from nertz.server.cluster.quotas import shared_rate
 from nertz.server.cluster.routing import new_table
 from nertz.server.door.edge import client_address
@@ -50,12 +55,12 @@ from nertz.server.http.accounts_api import signed_in
 from nertz.server.http.me import joining_device, took_place
 from nertz.server.http.services import Services
 from nertz.server.lobby.devices import DEVICE_HEADER, person_id
-from nertz.server.lobby.quickmatch import Player, Seat, Waiting
+from nertz.server.lobby.quickmatch import Player, Refused, Seat, Waiting
 from nertz.server.store.schema import ratings_t
 from nertz.server.table.commands import Stage
 from nertz.server.table.settings import Settings
 
-__all__ = ["TICK_S", "QuickIn", "quick_routes", "run_quick", "seat_pairing"]
+__all__ = ["TICK_S", "QuickIn", "Tell", "quick_routes", "run_quick", "seat_pairing", "tell_here"]
 
 log = logging.getLogger("nertz.quick")
 
@@ -175,11 +180,27 @@ def table_for(pairing: Pairing, people: int) -> Settings:
     return Settings(seats=len(places) // per, bots=bots, public=False, rated=True).check()
 
 
-async def seat_pairing(services: Services, pairing: Pairing, people: tuple[Waiting, ...]) -> None:
-    """Make ``pairing``'s rated table and seat its people in order; each is told their
-    seat (``QuickMatch.seated``). One who cannot sit (their name taken meanwhile...)
-    leaves the queue; the others still play."""
+Tell = Callable[[str, Seat | Refused], Awaitable[None]]
+"""Where a person's seat (or why they have none) goes: the local queue, or in a
+cluster the shared one, for their page's node (``cluster/quickshare.py``)."""
+
+
+async def tell_here(services: Services, account: str, seat: Seat | Refused) -> None:
+    """A single node's ``Tell``: the local queue keeps it for the page."""
+    if isinstance(seat, Seat):
+        services.quick.seated(account, seat)
+    else:
+        services.quick.refused(account, seat.code, seat.reason)
+
+
+async def seat_pairing(
+    services: Services, pairing: Pairing, people: tuple[Waiting, ...], tell: Tell | None = None
+) -> None:
+    """Make ``pairing``'s rated table on this node and seat its people in order; each is
+    told their seat (``tell``, by default ``tell_here``). One who cannot sit (their name
+    taken meanwhile...) is told why; the others still play."""
     lobby, quick = services.lobby, services.quick
+    told: Tell = tell or partial(tell_here, services)
     partners = pairing.mode == "partners"
     settings = table_for(pairing, len(people))
     entry, key = await new_table(services.cluster, lobby, rated_rules(partners), settings)
@@ -201,22 +222,39 @@ async def seat_pairing(services: Services, pairing: Pairing, people: tuple[Waiti
             )
         except RequestError as error:  # new_account: a second newcomer from one address
             log.warning("quick match could not seat %s: %s", account, error.reason)
-            quick.refused(account, error.code, error.reason)
+            await told(account, Refused(error.code, error.reason, quick.clock()))
             continue
         # The ratings read the place the device took, with its account (as a join).
         await took_place(services, device, entry, seat, partner, person.player.name, account)
         await asyncio.to_thread(services.accounts.link_device, device, account)
-        quick.seated(account, Seat(entry.code, key, seat, partner, token, quick.clock()))
+        await told(account, Seat(entry.code, key, seat, partner, token, quick.clock()))
 
 
 async def run_quick(services: Services, tick_s: float = TICK_S) -> None:
-    """Pair the queue every ``tick_s`` and seat each table it makes, until cancelled."""
+    """Pair the queue every ``tick_s`` and seat each table it makes, until cancelled. In
+    a cluster the queue is the nodes' together (``cluster/quickshare.py``)."""
     lobby = services.lobby
 
     def playing(code: str) -> bool:
         entry = lobby.tables.get(code)
         return entry is not None and entry.table.stage is not Stage.OVER
 
+    cluster = services.cluster
+    if cluster is not None:
+        if services.quick.clock is time.monotonic:
+            # The entries' times meet other nodes': the wall clock is the one they share.
+            services.quick.clock = time.time
+        shared = SharedQueue(cluster.redis, cluster.id, services.quick)
+
+        async def seating(pairing: Pairing, people: tuple[Waiting, ...]) -> None:
+            await seat_pairing(services, pairing, people, shared.tell)
+
+        while True:
+            await asyncio.sleep(tick_s)
+            try:
+                await shared.tick(seating, playing)
+            except RedisError as error:  # Redis away: the pages wait on, as entries do
+                log.warning("quick match: the shared queue is unreachable: %s", error)
     while True:
         await asyncio.sleep(tick_s)
         services.quick.forget_played(playing)

@@ -70,7 +70,8 @@ class Services:
         self.quick: Final = QuickMatch(
             max_entries=limits.max_quick, per_address=limits.quick_per_address
         )
-        """Quick match's queue on this node (``quickmatch.py``), in this process's memory."""
+        """Quick match's queue of this node's people (``quickmatch.py``), in this process's
+        memory; in a cluster shared with the other nodes' (``cluster/quickshare.py``)."""
         self._running: Running | None = None
 
     def start(self, running: Running) -> None:
