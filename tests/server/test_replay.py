@@ -16,15 +16,19 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import delete, select
+from starlette.testclient import TestClient
 
 from nertz.engine import Hand, MatchText, Rules, apply
 from nertz.server.door.edge import refused_by, request_kind
 from nertz.server.door.limits import Limits
-from nertz.server.http.app import Config
+from nertz.server.http.app import Config, create_app
 from nertz.server.http.replay_api import FILE_BODY_BYTES, FILE_BYTES
+from nertz.server.http.services import services_of
 from nertz.server.lobby.timeline import SEAT_PILES, hand_timeline
+from nertz.server.store.schema import matches_t, tables_t
 
-from ..live_server import free_port, running
+from ..live_server import eventually, free_port, running
 from ..stored_match import engine_table, played_hand
 from .conftest import SPEED
 from .test_notation import bots_table, watch_to_the_end
@@ -208,3 +212,28 @@ def test_a_downloaded_file_opens_as_the_same_hands_and_a_bad_one_changes_nothing
     # Nothing changed: the match reads as before.
     again = httpx.get(f"{http}/api/matches/{table['id']}/notation")
     assert again.text == text
+
+
+def test_a_table_just_made_is_in_progress_before_the_store_has_written_it(
+    tmp_path: Path,
+) -> None:
+    """The answer to making a table comes before the store writes its row: asked for at
+    once, its replay is a match still played (409), never an unknown one (404)."""
+    app = create_app(Config(db=str(tmp_path / "r.db")))
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        made = client.post("/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
+        engine = services_of(app).store.engine
+
+        def stored() -> bool:
+            with engine.connect() as conn:
+                rows = conn.execute(select(tables_t).where(tables_t.c.id == made["id"]))
+                return rows.first() is not None
+
+        eventually(stored, "the table's row")
+        with engine.begin() as conn:  # as if the store had not written it yet
+            conn.execute(delete(matches_t).where(matches_t.c.table_id == made["id"]))
+            conn.execute(delete(tables_t).where(tables_t.c.id == made["id"]))
+        early = client.get(f"/api/matches/{made['id']}/replay?hand=1")
+        unknown = client.get("/api/matches/NOSUCHTABLE/replay?hand=1")
+    assert early.status_code == 409 and early.json()["error"] == "match_in_progress"
+    assert unknown.status_code == 404 and unknown.json()["error"] == "unknown_match"

@@ -34,7 +34,7 @@ from nertz.server.http.daily_api import daily_refusal
 from nertz.server.http.kept import Kept
 from nertz.server.http.services import Services
 from nertz.server.http.web import page
-from nertz.server.lobby.replays import file_replay, stored_replay
+from nertz.server.lobby.replays import file_replay, in_progress, stored_replay
 
 __all__ = ["FILE_BODY_BYTES", "FILE_BYTES", "REPLAY_BYTES", "ReplayFile", "replay_routes"]
 
@@ -94,6 +94,8 @@ def replay_routes(services: Services) -> list[BaseRoute]:
                 body = msgspec.json.encode(found)
                 kept.keep((table_id, found["hand"]), body)
         except RequestError as error:
+            if error.code == "unknown_match" and services.lobby.plays(table_id):
+                return in_progress().response()  # made a moment ago: not stored yet
             return error.response()
         # A finished hand never changes: the browser keeps it (a reload asks for nothing).
         return Response(body, media_type="application/json", headers={"Cache-Control": _KEEP})

@@ -38,7 +38,7 @@ from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, w
 from nertz.server.lobby.outside import OutsideBots
 from nertz.server.lobby.ratings import install as install_ratings
 from nertz.server.store.store import Store, StoredTable, TableCreated
-from nertz.server.table.commands import Join, Revoked
+from nertz.server.table.commands import Join, Revoked, Stage
 from nertz.server.table.names import bot_given_name, is_bot_name
 from nertz.server.table.records import DealRecord, DiscardRecord
 from nertz.server.table.settings import Settings
@@ -490,6 +490,15 @@ class Lobby:
         if entry is None:
             raise unknown_table(code)
         return entry
+
+    def plays(self, table_id: str) -> bool:
+        """Whether a table of this id is in memory here, its match not over: a store
+        that has not written a new table yet (its row follows the answer that made it)
+        must not make it look unknown. A scan, on refusals' paths only: the tables in
+        memory are bounded (``Limits.max_tables``)."""
+        return any(
+            e.id == table_id and e.table.stage is not Stage.OVER for e in self.tables.values()
+        )
 
     def by_invite(self, invite: str) -> Entry:
         """The private table whose invite is ``invite`` (``invites.invite_form``)."""

@@ -31,7 +31,7 @@ from nertz.server.lobby.timeline import hand_timeline
 from nertz.server.store.schema import events_t, hands_t, inputs_t, matches_t, tables_t
 from nertz.server.table.host import rules_from
 
-__all__ = ["file_replay", "finished_hand", "stored_replay"]
+__all__ = ["file_replay", "finished_hand", "in_progress", "stored_replay"]
 
 
 def stored_replay(engine: Engine, table_id: str, hand: int | None) -> dict[str, Any]:
@@ -119,6 +119,15 @@ def finished_hand(
     return table, number, matches[number]
 
 
+def in_progress() -> LobbyError:
+    """The answer for a hand of a match still being played."""
+    return LobbyError(
+        "match_in_progress",
+        "that match is still being played: its cards stay hidden until it is over",
+        409,
+    )
+
+
 def _match_of(matches: dict[int, list[int]], hand: int | None, playing: bool) -> int:
     """The finished match hand ``hand`` belongs to (None: the last), or why none."""
     if hand is None:
@@ -130,11 +139,7 @@ def _match_of(matches: dict[int, list[int]], hand: int | None, playing: bool) ->
                 return number
     played = [n for hands in matches.values() for n in hands]
     if playing and (hand is None or hand > max(played, default=0)):
-        raise LobbyError(
-            "match_in_progress",
-            "that match is still being played: its cards stay hidden until it is over",
-            409,
-        )
+        raise in_progress()
     if hand is None or not played:
         raise LobbyError("unknown_match", "that table has no finished match", 404)
     spans = ", ".join(f"{hands[0]}-{hands[-1]}" for _, hands in sorted(matches.items()))
