@@ -55,6 +55,9 @@ def test_a_card_covered_by_turning_the_stock_ended_moved_and_one_left_to_the_end
     waiting = hand((ACE_ON_TOP, OTHER), (7000, 1, "T"))
     [left] = missed_plays(RULES, waiting, 0)
     assert (left.ended, left.until_ms) == (Ended.HAND_END, 6000)
+    # The summary walks the hand once for all its figures: the same missed plays.
+    for played in (covered, waiting):
+        assert summarise(RULES, played, 0).missed == missed_plays(RULES, played, 0)
 
 
 def test_working_the_nertz_pile_first_would_have_left_fewer_cards_r29() -> None:

@@ -218,7 +218,8 @@ def test_a_table_just_made_is_in_progress_before_the_store_has_written_it(
     tmp_path: Path,
 ) -> None:
     """The answer to making a table comes before the store writes its row: asked for at
-    once, its replay is a match still played (409), never an unknown one (404)."""
+    once, its replay, notation and analysis are a match still played (409), never an
+    unknown one (404)."""
     app = create_app(Config(db=str(tmp_path / "r.db")))
     with TestClient(app, base_url="http://127.0.0.1") as client:
         made = client.post("/api/tables", json={"seats": 2, "bots": {"1": "demon"}}).json()
@@ -233,7 +234,9 @@ def test_a_table_just_made_is_in_progress_before_the_store_has_written_it(
         with engine.begin() as conn:  # as if the store had not written it yet
             conn.execute(delete(matches_t).where(matches_t.c.table_id == made["id"]))
             conn.execute(delete(tables_t).where(tables_t.c.id == made["id"]))
-        early = client.get(f"/api/matches/{made['id']}/replay?hand=1")
+        asks = ("replay?hand=1", "notation", "analysis?hand=1&seat=0")
+        early = [client.get(f"/api/matches/{made['id']}/{ask}") for ask in asks]
         unknown = client.get("/api/matches/NOSUCHTABLE/replay?hand=1")
-    assert early.status_code == 409 and early.json()["error"] == "match_in_progress"
+    for answer in early:
+        assert answer.status_code == 409 and answer.json()["error"] == "match_in_progress"
     assert unknown.status_code == 404 and unknown.json()["error"] == "unknown_match"

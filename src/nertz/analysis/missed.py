@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from nertz.analysis.timeline import go_ms, middle_cards, steps
+from nertz.analysis.timeline import Step, go_ms, middle_cards, steps
 from nertz.engine import Card, HandText, Kind, Move, Phase, Rules, source_name
 
-__all__ = ["MISSED_MS", "Ended", "MissedPlay", "missed_plays"]
+__all__ = ["MISSED_MS", "Ended", "MissedPlay", "MissedWatch", "missed_plays"]
 
 MISSED_MS = 2000
 """A card that waited this long (ms) for its seat to play it is a missed play."""
@@ -70,30 +70,50 @@ def missed_plays(
 ) -> tuple[MissedPlay, ...]:
     """Every card of ``seat`` that could have gone to the middle for at least
     ``least_ms`` and did not, in the order the chances began."""
-    start = go_ms(hand_text)
-    waiting: dict[tuple[int, Card], int] = {}
-    found: list[tuple[int, MissedPlay]] = []
-    last_ms = start
+    watch = MissedWatch(seat, go_ms(hand_text), least_ms)
     for step in steps(rules, hand_text):
+        watch.see(step)
+    return watch.plays()
+
+
+class MissedWatch:
+    """``missed_plays`` one step at a time, for a caller that walks the hand itself
+    (``summary.summarise``: one replay for all its figures)."""
+
+    def __init__(self, seat: int, start_ms: int, least_ms: int = MISSED_MS) -> None:
+        self.seat = seat
+        self.start = start_ms
+        self.least_ms = least_ms
+        self._waiting: dict[tuple[int, Card], int] = {}
+        self._found: list[tuple[int, MissedPlay]] = []
+        self._last_ms = start_ms
+
+    def see(self, step: Step) -> None:
+        """The hand just after ``step``: chances that ended, chances that began."""
         at_ms, who, _ = step.entry
-        last_ms = at_ms
-        now = middle_cards(step.hand, seat)
-        for (src, card), since in list(waiting.items()):
+        self._last_ms = at_ms
+        now = middle_cards(step.hand, self.seat)
+        for (src, card), since in list(self._waiting.items()):
             if now.get(src) == card:
                 continue
-            del waiting[(src, card)]
-            ended = _ended(who == seat, step.move, src, step.hand.phase)
-            if at_ms - since >= least_ms:
-                found.append((since, _missed(card, src, since - start, at_ms - start, ended)))
+            del self._waiting[(src, card)]
+            ended = _ended(who == self.seat, step.move, src, step.hand.phase)
+            if at_ms - since >= self.least_ms:
+                missed = _missed(card, src, since - self.start, at_ms - self.start, ended)
+                self._found.append((since, missed))
         for src, card in now.items():
-            waiting.setdefault((src, card), at_ms)
-    for (src, card), since in waiting.items():
-        if last_ms - since >= least_ms:
-            found.append(
-                (since, _missed(card, src, since - start, last_ms - start, Ended.HAND_END))
-            )
-    found.sort(key=lambda pair: pair[0])
-    return tuple(missed for _, missed in found)
+            self._waiting.setdefault((src, card), at_ms)
+
+    def plays(self) -> tuple[MissedPlay, ...]:
+        """The missed plays so far, a chance still open counted to the last step (the
+        hand's end, once every step is seen), in the order the chances began."""
+        found = list(self._found)
+        for (src, card), since in self._waiting.items():
+            if self._last_ms - since >= self.least_ms:
+                until = self._last_ms - self.start
+                found.append((since, _missed(card, src, since - self.start, until, Ended.HAND_END)))
+        found.sort(key=lambda pair: pair[0])
+        return tuple(missed for _, missed in found)
 
 
 def _ended(by_seat: bool, move: Move | None, src: int, phase: Phase) -> Ended:

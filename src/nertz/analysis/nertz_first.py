@@ -49,11 +49,16 @@ class NertzFirst:
         }
 
 
-def nertz_first(rules: Rules, hand_text: HandText, seat: int) -> NertzFirst:
-    """Replay ``hand_text`` with ``seat`` played Nertz-first (see the module)."""
-    left = 0
-    for step in steps(rules, hand_text):
-        left = len(step.hand.seats[seat].nertz)
+def nertz_first(
+    rules: Rules, hand_text: HandText, seat: int, left: int | None = None
+) -> NertzFirst:
+    """Replay ``hand_text`` with ``seat`` played Nertz-first (see the module). ``left``:
+    the Nertz cards ``seat`` really had left at the end, when the caller knows it (else
+    the hand is replayed as played to find it)."""
+    if left is None:
+        left = 0
+        for step in steps(rules, hand_text):
+            left = len(step.hand.seats[seat].nertz)
     hand = Hand(hand_text.deal, rules)
     refused = 0
     for entry in hand_text.inputs:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nertz.analysis.missed import MissedPlay, missed_plays
+from nertz.analysis.missed import MissedPlay, MissedWatch
 from nertz.analysis.nertz_first import NertzFirst, nertz_first
-from nertz.analysis.timeline import steps
+from nertz.analysis.timeline import go_ms, steps
 from nertz.engine import HandText, Rules
 
 __all__ = ["HandSummary", "summarise"]
@@ -46,15 +46,17 @@ def summarise(
 ) -> HandSummary:
     """``seat``'s hand in figures; ``races`` is (won, lost), as the table recorded them."""
     to_middle = nertz_left = 0
-    for step in steps(rules, hand_text):
+    missed = MissedWatch(seat, go_ms(hand_text))
+    for step in steps(rules, hand_text):  # one replay for every figure of the hand
         to_middle = step.hand.middle[seat]
         nertz_left = len(step.hand.seats[seat].nertz)
+        missed.see(step)
     return HandSummary(
         seat,
         to_middle,
         nertz_left,
-        missed_plays(rules, hand_text, seat),
+        missed.plays(),
         races[0],
         races[1],
-        nertz_first(rules, hand_text, seat),
+        nertz_first(rules, hand_text, seat, nertz_left),
     )

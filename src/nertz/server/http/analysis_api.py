@@ -32,6 +32,7 @@ from starlette.routing import BaseRoute, Route
 from nertz.server.door.requests import RequestError, error_response
 from nertz.server.http.daily_api import daily_refusal
 from nertz.server.http.kept import Kept
+from nertz.server.http.replay_api import match_refusal
 from nertz.server.http.services import Services
 from nertz.server.lobby.analysis import MAX_MOMENT_MS, hand_advice, hand_analysis
 
@@ -71,7 +72,7 @@ def analysis_routes(services: Services) -> list[BaseRoute]:
                 async with gate:
                     found = await asyncio.to_thread(work)
             except RequestError as error:
-                return error.response()
+                return match_refusal(services, key[1], error)
             body = json.dumps(found, separators=(",", ":")).encode()
             kept.keep(key, body)
         return Response(body, media_type="application/json")

@@ -24,6 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from nertz.server.door.requests import RequestError, error_response
 from nertz.server.http.kept import Kept
+from nertz.server.http.replay_api import match_refusal
 from nertz.server.http.services import Services
 from nertz.server.lobby.notation import match_notation
 
@@ -64,7 +65,7 @@ def notation_routes(services: Services) -> list[BaseRoute]:
                     match_notation, services.store.engine, table_id, number
                 )
             except RequestError as error:
-                return error.response()
+                return match_refusal(services, table_id, error)
             number, answer = found.number, (found.code, found.text.encode())
             kept.keep((table_id, found.number), answer)
         code, body = answer

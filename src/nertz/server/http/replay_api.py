@@ -36,7 +36,14 @@ from nertz.server.http.services import Services
 from nertz.server.http.web import page
 from nertz.server.lobby.replays import file_replay, in_progress, stored_replay
 
-__all__ = ["FILE_BODY_BYTES", "FILE_BYTES", "REPLAY_BYTES", "ReplayFile", "replay_routes"]
+__all__ = [
+    "FILE_BODY_BYTES",
+    "FILE_BYTES",
+    "REPLAY_BYTES",
+    "ReplayFile",
+    "match_refusal",
+    "replay_routes",
+]
 
 REPLAY_BYTES = 32 * 1024 * 1024
 """The hands' answers kept, in bytes (a hand of four greedy seats is 11-32 KB)."""
@@ -72,6 +79,15 @@ def _hand(asked: str | None) -> int | None:
     return int(asked)
 
 
+def match_refusal(services: Services, table_id: str, error: RequestError) -> Response:
+    """The answer for ``error``, raised reading match ``table_id`` from the store: a
+    table the lobby still plays is a match in progress (409) even before the store has
+    written it (its row follows the answer that made it), never an unknown one."""
+    if error.code == "unknown_match" and services.lobby.plays(table_id):
+        return in_progress().response()
+    return error.response()
+
+
 def replay_routes(services: Services) -> list[BaseRoute]:
     """The routes above, reading the store of ``services`` (once started)."""
     kept: Kept[tuple[str, int], bytes] = Kept(REPLAY_BYTES, len)
@@ -94,9 +110,7 @@ def replay_routes(services: Services) -> list[BaseRoute]:
                 body = msgspec.json.encode(found)
                 kept.keep((table_id, found["hand"]), body)
         except RequestError as error:
-            if error.code == "unknown_match" and services.lobby.plays(table_id):
-                return in_progress().response()  # made a moment ago: not stored yet
-            return error.response()
+            return match_refusal(services, table_id, error)
         # A finished hand never changes: the browser keeps it (a reload asks for nothing).
         return Response(body, media_type="application/json", headers={"Cache-Control": _KEEP})
 

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, select
 
 from nertz.engine import HandText, LogEntry, MatchText, Player, Rules
 from nertz.server.lobby.devices import Devices
@@ -35,7 +35,7 @@ from nertz.server.store.schema import (
 from nertz.server.table.host import rules_from
 from nertz.server.table.records import DealRecord, rebuild_deal
 
-__all__ = ["StoredMatch", "StoredNotation", "match_notation", "stored_match"]
+__all__ = ["StoredMatch", "StoredNotation", "match_notation", "stored_match", "stored_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +72,7 @@ def stored_match(engine: Engine, table_id: str, number: int | None) -> StoredMat
     ``match_too_large`` (413) for one beyond the notation's bounds. Reads the disk:
     call it off the event loop."""
     with engine.connect() as conn:
-        table = conn.execute(
-            select(tables_t, matches_t.c.finished)
-            .join(matches_t, matches_t.c.table_id == tables_t.c.id)
-            .where(tables_t.c.id == table_id)
-        ).first()
-        if table is None:
-            raise LobbyError("unknown_match", "no match with that id", 404)
+        table = stored_table(conn, table_id)
         series = {
             row.number: row
             for row in conn.execute(select(series_t).where(series_t.c.table_id == table_id))
@@ -125,6 +119,19 @@ def stored_match(engine: Engine, table_id: str, number: int | None) -> StoredMat
             "match_too_large", f"this match does not fit the notation: {error}", 413
         ) from None
     return StoredMatch(number, table.code, match)
+
+
+def stored_table(conn: Connection, table_id: str) -> Any:
+    """Table ``table_id``'s stored row with its match's ``finished`` (None while it is
+    played); ``LobbyError`` ``unknown_match`` (404) if the store has no such table."""
+    table = conn.execute(
+        select(tables_t, matches_t.c.finished)
+        .join(matches_t, matches_t.c.table_id == tables_t.c.id)
+        .where(tables_t.c.id == table_id)
+    ).first()
+    if table is None:
+        raise LobbyError("unknown_match", "no match with that id", 404)
+    return table
 
 
 def _finished(number: int | None, series: dict[int, Any], playing: bool) -> int:

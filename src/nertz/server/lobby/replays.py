@@ -27,8 +27,9 @@ from nertz.engine.match_text import MAX_HAND_INPUTS
 from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.history import match_breakdown, match_hands
 from nertz.server.lobby.lobby import LobbyError
+from nertz.server.lobby.notation import stored_table
 from nertz.server.lobby.timeline import hand_timeline
-from nertz.server.store.schema import events_t, hands_t, inputs_t, matches_t, tables_t
+from nertz.server.store.schema import events_t, hands_t, inputs_t
 from nertz.server.table.host import rules_from
 
 __all__ = ["file_replay", "finished_hand", "in_progress", "stored_replay"]
@@ -107,13 +108,7 @@ def finished_hand(
     (the table's own number; None: its last finished match) belongs to. ``LobbyError``
     as ``stored_replay``'s: no such table or match, a hand still played, no such hand."""
     with engine.connect() as conn:
-        table = conn.execute(
-            select(tables_t, matches_t.c.finished)
-            .join(matches_t, matches_t.c.table_id == tables_t.c.id)
-            .where(tables_t.c.id == table_id)
-        ).first()
-    if table is None:
-        raise LobbyError("unknown_match", "no match with that id", 404)
+        table = stored_table(conn, table_id)
     matches = match_hands(engine, devices, table_id)
     number = _match_of(matches, hand, table.finished is None)
     return table, number, matches[number]

@@ -5,7 +5,8 @@
 import { api, h, toast } from "./api.js";
 import { histogramChart } from "./chart.js";
 import { deviceHeaders } from "./device.js";
-import { rememberSeat, savedName, saveName } from "./storage.js";
+import { openSeated } from "./seating.js";
+import { savedName, saveName } from "./storage.js";
 
 const signed = (n) => (n < 0 ? `−${-n}` : String(n));
 
@@ -24,25 +25,15 @@ export function dayBefore(date) {
   return d.toISOString().slice(0, 10);
 }
 
-/** Open the table the server made, with its seat (as the practice tables do). */
-function open(made) {
-  rememberSeat(made.code, {
-    token: made.token,
-    seat: made.seat,
-    partner: null,
-    key: made.key,
-    at: Date.now(),
-  });
-  location.href = `/t/${made.code}?key=${encodeURIComponent(made.key)}`;
-}
-
 /** ``POST /api/daily``: the counted try, or a practice replay. A counted try refused
  * because one was played (``daily_played``) is said in ``note`` with practice offered. */
 async function start(board, practice, note, nameInput) {
   const name = nameInput.value.trim() || "You";
   saveName(name);
   try {
-    open(await api("POST", "/api/daily", { name, practice, date: board.date }, deviceHeaders()));
+    openSeated(
+      await api("POST", "/api/daily", { name, practice, date: board.date }, deviceHeaders()),
+    );
   } catch (error) {
     if (error.code === "daily_played") {
       const where = /this browser/.test(error.message) ? "in this browser" : "from this address";

@@ -3,19 +3,8 @@
 // an unscored table against bots (``POST /api/practice``). Both open the table page
 // with the seat the server made; the lesson itself is drawn by table/practice.js.
 import { api, h, toast } from "./api.js";
-import { rememberSeat, savedName } from "./storage.js";
-
-/** Take the practice table the server answered with and open it. */
-function open(made) {
-  rememberSeat(made.code, {
-    token: made.token,
-    seat: made.seat,
-    partner: null,
-    key: made.key,
-    at: Date.now(),
-  });
-  location.href = `/t/${made.code}?key=${encodeURIComponent(made.key)}`;
-}
+import { openSeated } from "./seating.js";
+import { savedName } from "./storage.js";
 
 function myName() {
   return savedName() || "You";
@@ -24,7 +13,7 @@ function myName() {
 /** ``POST /api/learn`` and open the guided hand. */
 export async function startLesson() {
   try {
-    open(await api("POST", "/api/learn", { name: myName() }));
+    openSeated(await api("POST", "/api/learn", { name: myName() }));
   } catch (error) {
     toast(error.message, "error", 6000);
   }
@@ -33,7 +22,7 @@ export async function startLesson() {
 /** ``POST /api/practice``: one person against ``count`` bots of the plain choice ``bots``. */
 export async function startPractice(bots = "relaxed", count = 1) {
   try {
-    open(await api("POST", "/api/practice", { name: myName(), bots, count }));
+    openSeated(await api("POST", "/api/practice", { name: myName(), bots, count }));
   } catch (error) {
     toast(error.message, "error", 6000);
   }

@@ -4,26 +4,12 @@
 // takes you out, and once paired the table page opens with your seat.
 import { api, h, toast } from "./api.js";
 import { deviceHeaders } from "./device.js";
-import { rememberSeat } from "./storage.js";
+import { openSeated } from "./seating.js";
 
 const POLL_MS = 1000;
 
 function seconds(s) {
   return `${Math.max(0, Math.ceil(s))} s`;
-}
-
-/** Open the table the queue seated us at (the seat remembered as a join does). */
-function open(found) {
-  rememberSeat(found.code, {
-    token: found.token,
-    seat: found.seat,
-    partner: found.partner,
-    key: found.key,
-    at: Date.now(),
-  });
-  location.href = found.key
-    ? `/t/${found.code}?key=${encodeURIComponent(found.key)}`
-    : `/t/${found.code}`;
 }
 
 /** The "Quick match" section. ``account`` (a promise of the signed-in account or
@@ -101,7 +87,7 @@ export function quickMatch(account) {
     }
     if (state.state === "seated") {
       stop();
-      open(state);
+      openSeated(state);
       return;
     }
     if (state.state === "refused") toast(state.reason, "error", 8000);

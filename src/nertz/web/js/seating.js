@@ -36,3 +36,19 @@ export async function joinTable(code, name, key = null, seat = null, partner = n
   rememberSeat(joined.code, record);
   return { code: joined.code, ...record };
 }
+
+/** Open the table a server's answer seated us at (practice, the guided hand, the daily
+ * deal, quick match: ``code``, ``seat``, ``token``, ``key``, ``partner``), the seat
+ * remembered as a join remembers it. */
+export function openSeated(made) {
+  rememberSeat(made.code, {
+    token: made.token,
+    seat: made.seat,
+    partner: made.partner ?? null,
+    key: made.key,
+    at: Date.now(),
+  });
+  location.href = made.key
+    ? `/t/${made.code}?key=${encodeURIComponent(made.key)}`
+    : `/t/${made.code}`;
+}
