@@ -28,7 +28,9 @@ node's queue runs on it in a cluster. An account is paired once: its entry is ta
 as its seat is written, a node picks up a seat before it publishes again, and the pairer
 skips an account with a seat waiting. A person who leaves in the moment between the
 pairer's read and their seat is seated all the same; the table's ``reconnect_s``
-releases the place, as it does for a page closed after its seat was made.
+releases the place, as it does for a page closed after its seat was made. A seat nobody
+picks up is dropped after ``QuickMatch.keep_s``, and one made before the person's
+current entry (they left and came back) is given up, as a single node gives it up.
 """
 
 from __future__ import annotations
@@ -167,6 +169,8 @@ class SharedQueue:
                 continue
             taken.append(account)
             seat = _seat(raw)
+            if seat is not None and seat.made < self.quick.waiting[account].entry.entered:
+                continue  # made for an entry this one replaced: given up, as on one node
             if isinstance(seat, Seat):
                 self.quick.seated(account, seat)
             elif isinstance(seat, Refused):
@@ -214,11 +218,17 @@ class SharedQueue:
         return False
 
     async def _pair(self, now: float, seating: Seating) -> None:
+        busy = {_text(k) for k in await self.redis.hkeys(PLAYING)}
+        expired = []
+        for key, value in (await self.redis.hgetall(SEATS)).items():
+            seat = _seat(value)
+            if seat is None or now - seat.made > self.quick.keep_s:
+                expired.append(_text(key))  # its page left before it was read
+            else:
+                busy.add(_text(key))
+        if expired:
+            await self.redis.hdel(SEATS, *expired)
         raw = await self.redis.hgetall(ENTRIES)
-        if not raw:
-            return
-        busy = {_text(k) for k in await self.redis.hkeys(SEATS)}
-        busy |= {_text(k) for k in await self.redis.hkeys(PLAYING)}
         people: dict[str, Waiting] = {}
         stale = []
         for key, value in raw.items():

@@ -49,6 +49,7 @@ __all__ = [
     "LEADERBOARD_PAGE",
     "LEADERBOARD_PAGES",
     "MATCH_ROWS",
+    "Seated",
     "leaderboard",
     "player",
     "seated",
