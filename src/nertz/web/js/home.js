@@ -436,6 +436,16 @@ export async function showHome(app) {
 
   const openList = h("ul", { class: "open-tables" }, h("li", { text: "Looking…" }));
   const pastList = h("ul", { class: "past" }, h("li", { text: "Looking…" }));
+  // The bots to practise against: the plain choices (GET /api/rules), gentlest first.
+  const practiceBots = h(
+    "select",
+    {
+      id: "practice-bots",
+      "aria-label": "bots to practise against",
+      title: "Which bots: Relaxed for a first game, Sharp to be out-thought",
+    },
+    catalogue.bots.map((c) => h("option", { value: c.name, text: c.label })),
+  );
   app.replaceChildren(
     h(
       "div",
@@ -492,9 +502,11 @@ export async function showHome(app) {
           " ",
           h("button", {
             type: "button",
-            onclick: () => startPractice(),
+            onclick: () => startPractice(practiceBots.value),
             text: "Practice against a bot",
           }),
+          " ",
+          practiceBots,
           " (nothing counts)",
         ),
       ),
