@@ -86,11 +86,10 @@ bench: $(STAMP)
 	$(PY) bench/master.py
 	$(PY) bench/load.py --tables 300 --seconds 30
 
-# The master bot's tuning grid, its other tactics and how it wins (docs/strategy.md, section 6): a
+# The master bot's tuning grid and how it wins (docs/strategy.md, section 6): a
 # few minutes on two cores, on deals of their own; what it chose is in bots/levels.py.
 master-tune: $(STAMP)
 	$(PY) bench/master.py --tune
-	$(PY) bench/master.py --tactics
 	$(PY) bench/master.py --why
 
 # pounce.live's simulator beside ours (docs/performance.md): POUNCE=DIR, a checkout of

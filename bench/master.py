@@ -4,7 +4,7 @@
 card move and of a turn, their spread and floor, the overlook rate): only its choices
 differ. Its choices are expert's order of play with two changes, both chosen here:
 
-* **the work-pile search** (``nertz.bots.search``, ``Tactics.search``): the fewest run
+* **the work-pile search** (``nertz.bots.search``, ``Level.search``): the fewest run
   moves between its own work piles that give its Nertz card a place or bare a card the
   middle takes, where expert tries two fixed one-move patterns;
 * **patience**: the fruitless passes through its stock before it says stuck (R25).
@@ -20,11 +20,10 @@ is the mean's, ``1.96`` standard errors over deals (they are independent).
 
 **Tuning** (``--tune``, ``make master-tune``): a grid of patience and search depth,
 each played on ``--deals`` deals of the tuning seed (never the measured run's), the
-best printed first. The shipped choice (``MASTER_TACTICS``, ``MASTER_PATIENCE`` in
-``nertz.bots.levels``) is the grid's best. ``--tactics`` plays each other switch of
-``Tactics`` on top of the shipped master, on the tuning seed too; ``--why`` how each
-change wins (calls, rotations, Nertz cards left). Deterministic from
-the seeds: rerunning prints the same numbers.
+best printed first. The shipped choice (``MASTER_SEARCH``, ``MASTER_PATIENCE`` in
+``nertz.bots.levels``) is the grid's best. ``--why`` shows how each change wins
+(calls, rotations, Nertz cards left), on the tuning seed too. Deterministic from the
+seeds: rerunning prints the same numbers.
 
 **Other comparisons**: ``--player`` and ``--against`` name the levels (``--player
 expert`` against expert is the null comparison; ``--against demon``), ``--seats 4``
@@ -42,13 +41,16 @@ import multiprocessing
 import random
 import statistics
 import time
-from dataclasses import fields, replace
+from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
+from typing import TypeVar
 
 from nertz.bots import LEVELS, Bot, Decision, Level
-from nertz.bots.levels import Tactics
 from nertz.engine import Rules, deal
-from nertz.sim import play_hand
+from nertz.sim import HandResult, play_hand
+
+T = TypeVar("T")
 
 Z95 = 1.96
 PATIENCE = (1, 2, 3, 4, 6)
@@ -75,8 +77,8 @@ class Timed(Bot):
         return decision
 
 
-Trial = str | tuple[int, int, tuple[str, ...]]
-"""A level by name, or expert with ``(patience, search depth, tactics switched on)``."""
+Trial = str | tuple[int, int]
+"""A level by name, or expert with ``(patience, search depth)``."""
 
 
 def trial_level(trial: Trial) -> Level:
@@ -84,23 +86,20 @@ def trial_level(trial: Trial) -> Level:
     so that a run's levels are described by what the command line says."""
     if isinstance(trial, str):
         return LEVELS[trial]
-    patience, depth, flags = trial
-    tactics = Tactics(search=depth, **{flag: True for flag in flags})
-    return replace(LEVELS["expert"], name="trial", patience=patience, tactics=tactics)
+    patience, depth = trial
+    return replace(LEVELS["expert"], name="trial", patience=patience, search=depth)
 
 
-def play_deal(
+def paired_hands(
     trial: Trial, against: str, seats: int, seed: int, number: int, timed: bool
-) -> tuple[float, list[int]]:
-    """Deal ``number`` played ``seats`` times, the level ``trial`` names
-    (:func:`trial_level`) at each seat in turn against level ``against`` at the others:
-    its mean score minus the others' mean, and the CPU time of its decisions (ns) when
-    ``timed``."""
+) -> list[tuple[int, HandResult, list[int]]]:
+    """Deal ``number`` played ``seats`` times, the level ``trial`` names at each seat in
+    turn (``mine``) against level ``against`` at the others: each hand with ``mine``
+    and the CPU time of its decisions (ns) when ``timed``."""
     level = trial_level(trial)
     rules = Rules()
     dealt = deal(seats, rules, _seed("deal", seed, number))
-    gain = 0.0
-    spent: list[int] = []
+    out = []
     for mine in range(seats):
         bots: list[Bot] = []
         for s in range(seats):
@@ -111,12 +110,32 @@ def play_deal(
                 bots.append(Timed(s, level, "balanced", bot_seed))
             else:
                 bots.append(Bot(s, level, "balanced", bot_seed))
-        scores = play_hand(bots, rules, 0, fixed=dealt).scores
-        others = [scores[s] for s in range(seats) if s != mine]
-        gain += scores[mine] - sum(others) / len(others)
-        if timed:
-            spent += bots[mine].spent  # type: ignore[attr-defined]
+        hand = play_hand(bots, rules, 0, fixed=dealt)
+        mine_bot = bots[mine]
+        out.append((mine, hand, mine_bot.spent if isinstance(mine_bot, Timed) else []))
+    return out
+
+
+def play_deal(
+    trial: Trial, against: str, seats: int, seed: int, number: int, timed: bool
+) -> tuple[float, list[int]]:
+    """A deal's gain (``paired_hands``): ``trial``'s mean score minus the others' mean,
+    averaged over its hands, and its decisions' CPU times (ns) when ``timed``."""
+    gain = 0.0
+    spent: list[int] = []
+    for mine, hand, times in paired_hands(trial, against, seats, seed, number, timed):
+        others = [score for s, score in enumerate(hand.scores) if s != mine]
+        gain += hand.scores[mine] - sum(others) / len(others)
+        spent += times
     return gain / seats, spent
+
+
+def _each_deal(work: Callable[[int], T], deals: int, jobs: int) -> list[T]:
+    """``work`` on deals 0 to ``deals - 1``, in ``jobs`` processes."""
+    if jobs <= 1:
+        return [work(n) for n in range(deals)]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        return pool.map(work, range(deals), chunksize=25)
 
 
 def measure(
@@ -129,12 +148,7 @@ def measure(
     against: str = "expert",
 ) -> tuple[float, float, float, list[int]]:
     """Mean gain a deal, its 95% interval, and the decisions' CPU times."""
-    work = partial(play_deal, trial, against, seats, seed, timed=timed)
-    if jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            results = pool.map(work, range(deals), chunksize=25)
-    else:
-        results = [work(n) for n in range(deals)]
+    results = _each_deal(partial(play_deal, trial, against, seats, seed, timed=timed), deals, jobs)
     gains = [g for g, _ in results]
     spent = [ns for _, times in results for ns in times]
     mean = statistics.fmean(gains)
@@ -146,7 +160,7 @@ def tune(args: argparse.Namespace) -> None:
     """The grid on the tuning seed, best first."""
     rows = []
     for patience, depth in itertools.product(PATIENCE, SEARCH):
-        trial = (patience, depth, ())
+        trial = (patience, depth)
         mean, lo, hi, _ = measure(trial, args.seats, args.deals, args.tune_seed, args.jobs, False)
         rows.append((mean, lo, hi, patience, depth))
         print(f"patience={patience} search={depth}: gain {mean:+.3f} ({lo:+.3f} to {hi:+.3f})")
@@ -156,42 +170,12 @@ def tune(args: argparse.Namespace) -> None:
         print(f"  patience={patience} search={depth}: {mean:+.3f} ({lo:+.3f} to {hi:+.3f})")
 
 
-def tactics(args: argparse.Namespace) -> None:
-    """Each other tactic switched on over the shipped master, on the tuning seed."""
-    shipped = LEVELS["master"]
-    base = (shipped.patience, shipped.tactics.search)
-    flags = [f.name for f in fields(Tactics) if f.type in (bool, "bool")]
-    for flag in ["", *flags]:
-        trial = (*base, (flag,) if flag else ())
-        mean, lo, hi, _ = measure(trial, args.seats, args.deals, args.tune_seed, args.jobs, False)
-        print(f"master{' + ' + flag if flag else ''}: gain {mean:+.3f} ({lo:+.3f} to {hi:+.3f})")
-
-
-WHY = (
-    ("expert", (1, 0, ())),
-    ("patience 3", (3, 0, ())),
-    ("search 1", (1, 1, ())),
-    ("master", (3, 1, ())),
-)
-"""The trials ``--why`` compares: each change alone and both."""
-
-
 def why_deal(trial: Trial, seed: int, number: int) -> list[tuple[float, ...]]:
-    """Deal ``number`` at two seats, ``trial`` at each seat in turn against expert: per
-    hand, whether it called, whether expert did, the table's rotations (R25) and its
-    Nertz cards left minus expert's."""
-    level = trial_level(trial)
-    rules = Rules()
-    dealt = deal(2, rules, _seed("deal", seed, number))
+    """Deal ``number`` at two seats (``paired_hands``) against expert: per hand, whether
+    ``trial`` called, whether expert did, the table's rotations (R25) and its Nertz
+    cards left minus expert's."""
     rows = []
-    for mine in range(2):
-        bots = [
-            Bot(
-                s, level if s == mine else "expert", "balanced", _seed("bot", seed, number, mine, s)
-            )
-            for s in range(2)
-        ]
-        hand = play_hand(bots, rules, 0, fixed=dealt)
+    for mine, hand, _ in paired_hands(trial, "expert", 2, seed, number, False):
         other = 1 - mine
         rows.append(
             (
@@ -205,13 +189,18 @@ def why_deal(trial: Trial, seed: int, number: int) -> list[tuple[float, ...]]:
 
 
 def why(args: argparse.Namespace) -> None:
-    """How each change wins its points: calls, rotations, Nertz cards left (per hand)."""
-    for name, trial in WHY:
+    """How each of master's changes wins its points, alone and together: calls,
+    rotations and Nertz cards left, per hand, on the tuning seed."""
+    expert, master = LEVELS["expert"], LEVELS["master"]
+    trials: tuple[tuple[str, Trial], ...] = (
+        ("expert", "expert"),
+        (f"patience {master.patience}", (master.patience, expert.search)),
+        (f"search {master.search}", (expert.patience, master.search)),
+        ("master", "master"),
+    )
+    for name, trial in trials:
         work = partial(why_deal, trial, args.tune_seed)
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            hands = [
-                row for rows in pool.map(work, range(args.deals), chunksize=25) for row in rows
-            ]
+        hands = [row for rows in _each_deal(work, args.deals, args.jobs) for row in rows]
         calls, others, rotations, left = (statistics.fmean(c) for c in zip(*hands, strict=True))
         print(
             f"{name}: calls {calls:.3f} of hands, expert {others:.3f};"
@@ -230,9 +219,6 @@ def main() -> None:
     parser.add_argument("--against", default="expert", choices=list(LEVELS), help="(expert)")
     parser.add_argument("--tune", action="store_true", help="run the tuning grid instead")
     parser.add_argument(
-        "--tactics", action="store_true", help="each other tactic over master, tuning seed"
-    )
-    parser.add_argument(
         "--why", action="store_true", help="calls, rotations, cards left, tuning seed"
     )
     args = parser.parse_args()
@@ -241,9 +227,6 @@ def main() -> None:
         return
     if args.tune:
         tune(args)
-        return
-    if args.tactics:
-        tactics(args)
         return
     started = time.perf_counter()
     mean, lo, hi, spent = measure(

@@ -19,9 +19,10 @@ People differ in three ways that matter at a Nertz table, and a ``Level`` names 
 ``patience`` is how many fruitless passes through the stock the bot makes before it
 says it is stuck (R25).
 
-``tactics`` (``Tactics``) are the finer choices of what to do first: every level plays
-the defaults but ``master``, whose tactics were learned in the simulator
-(``nertz.bots.master``, docs/strategy.md) and whose speed and attention are expert's.
+``search`` is how many run moves deep a planner searches its work piles for a landing
+or a bared card (``nertz.bots.search``); 0, the fixed one-move patterns of ``plan``, for
+every level but ``master``, which has expert's speed and attention, more patience and
+the search, both chosen in the simulator (``bench/master.py``, docs/strategy.md).
 """
 
 from __future__ import annotations
@@ -30,15 +31,7 @@ import math
 import random
 from dataclasses import dataclass, fields
 
-__all__ = [
-    "DEFAULT_LEVEL",
-    "DEFAULT_TACTICS",
-    "LEVELS",
-    "MASTER_PATIENCE",
-    "MASTER_TACTICS",
-    "Level",
-    "Tactics",
-]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "MASTER_PATIENCE", "MASTER_SEARCH", "Level"]
 
 
 def _log(x: int, cache: dict[int, float] = {}) -> float:  # noqa: B006 - a deliberate memo
@@ -46,47 +39,6 @@ def _log(x: int, cache: dict[int, float] = {}) -> float:  # noqa: B006 - a delib
     if value is None:
         value = cache[x] = math.log(x)
     return value
-
-
-@dataclass(frozen=True, slots=True)
-class Tactics:
-    """The order and the limits of a bot's choices, beyond its ``plan`` depth: what a
-    level does first when it could do several things. The defaults are how every level
-    but ``master`` plays; each field names a departure from them."""
-
-    shuffles: int = 2
-    """Work-pile rearrangements allowed between two steps of progress (no idle loops)."""
-    waste_first: bool = False
-    """The waste card goes to the middle before the work piles' end cards: it uncovers
-    the waste card under it, a card the stock gives only once a pass."""
-    keep_landing: bool = False
-    """A work pile's end card stays out of the middle while it is the only landing the
-    Nertz card has (R17), unless the Nertz card itself goes to the middle."""
-    nertz_lands_first: bool = False
-    """The Nertz card onto a work pile before the work and waste cards to the middle:
-    the Nertz pile is worth the penalty as well as the point (R30)."""
-    longer_pile: bool = False
-    """Build on the longer of two piles that take a card (planners build on the shorter
-    one, to keep runs movable)."""
-    waste_to_space: bool = False
-    """The waste card may take an empty work space while the Nertz pile has cards (a
-    planner keeps the space for the Nertz card, R18)."""
-    expose_first: bool = False
-    """Moving a run off a card the middle takes (R17) comes before the Nertz card's
-    moves onto the work piles."""
-    search: int = 0
-    """Planners look one move deep for a rearrangement of the work piles that gives the
-    Nertz card a place or bares a card the middle takes; this many moves deep with a
-    search instead (``nertz.bots.search``), when more than zero (not with jokers)."""
-
-    def __reduce__(self) -> tuple[type[Tactics], tuple[object, ...]]:
-        # Compiled (mypyc), the default pickling sets fields one by one and a frozen
-        # class refuses: rebuild from the fields instead (bench processes need it).
-        return (Tactics, _values(self))
-
-
-DEFAULT_TACTICS = Tactics()
-"""Every level's tactics but ``master``'s."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +60,9 @@ class Level:
     """Planning depth 0-3."""
     patience: int
     """Fruitless stock passes before saying stuck (R25)."""
-    tactics: Tactics = DEFAULT_TACTICS
-    """What the level does first (``Tactics``)."""
+    search: int = 0
+    """Run moves deep the work-pile search looks (``nertz.bots.search``); 0: the fixed
+    one-move patterns of ``plan`` instead. Not with jokers (R41)."""
 
     def delay(self, rng: random.Random, mean_ms: int) -> int:
         """A log-normal delay with mean ``mean_ms`` (ms), at least ``floor_ms``."""
@@ -119,20 +72,15 @@ class Level:
         return max(self.floor_ms, int(math.exp(rng.gauss(mu, sigma))))
 
     def __reduce__(self) -> tuple[type[Level], tuple[object, ...]]:
-        # As ``Tactics.__reduce__``: a compiled frozen class pickles by its fields.
-        return (Level, _values(self))
+        # Compiled (mypyc), the default pickling sets fields one by one and a frozen
+        # class refuses: rebuild from the fields instead (bench processes need it).
+        return (Level, tuple(getattr(self, f.name) for f in fields(self)))
 
 
-def _values(instance: Tactics | Level) -> tuple[object, ...]:
-    """A dataclass instance's field values, in order, not recursing into fields."""
-    return tuple(getattr(instance, f.name) for f in fields(instance))
-
-
-MASTER_TACTICS = Tactics(search=1)
-"""``master``'s tactics: the work-pile search (``nertz.bots.search``) over every run
-move, one move deep; deeper searches found no more in the tuning grid. Chosen with its
-patience by ``bench/master.py --tune`` in the simulator, on deals of their own
-(docs/strategy.md, section 6)."""
+MASTER_SEARCH = 1
+"""``master``'s work-pile search depth: every run move, one deep; deeper searches found
+no more in the tuning grid. Chosen with its patience by ``bench/master.py --tune`` in
+the simulator, on deals of their own (docs/strategy.md, section 6)."""
 MASTER_PATIENCE = 3
 """``master``'s fruitless stock passes before it says stuck (expert: 1)."""
 
@@ -156,7 +104,7 @@ LEVELS: dict[str, Level] = {
             _EXPERT.overlook,
             _EXPERT.plan,
             MASTER_PATIENCE,
-            MASTER_TACTICS,
+            MASTER_SEARCH,
         ),
         Level("demon", 350, 200, 0.25, 120, 0.01, 3, 1),
     )

@@ -57,6 +57,8 @@ _TURN: Final = Move.parse("T")
 _CALL: Final = Move.parse("NERTZ")
 _STUCK: Final = Move.parse("STUCK")
 _TO_MIDDLE: Final = tuple(Move.to_foundation(src) for src in range(6))
+_MAX_SHUFFLES: Final = 2
+"""Work-pile rearrangements allowed between two steps of progress (no idle loops)."""
 _JOKER_KEYS: Final = frozenset(Card.joker(n).key for n in (1, 2))
 """The keys a joker leaves in ``Memory.pool`` (rank 0: no real card has them)."""
 _SUITS: Final = tuple(Card.parse(f"A{s}").suit for s in "CDHS")
@@ -205,7 +207,6 @@ class Bot:
             if move is not None:
                 yield move, lv.card_ms, ""
 
-        tactics = lv.tactics
         # Cards to the middle (R12-R14): the Nertz card first.
         if nt is not None and (nt.rank == 1 or nt.key in wants) and rng.random() >= miss:
             yield _TO_MIDDLE[NERTZ], lv.card_ms, ""
@@ -214,13 +215,6 @@ class Bot:
             move = self._announcement(NERTZ, 0)
             if move is not None:
                 yield move, lv.card_ms, ""
-        if tactics.expose_first:
-            yield from self._exposing(m)
-        if nt is not None and tactics.nertz_lands_first:
-            yield from self._nertz_landings(m, nt, joker_wt, busy)
-        waste_playable = wt is not None and (wt.rank == 1 or wt.key in wants)
-        if waste_playable and tactics.waste_first and rng.random() >= miss:
-            yield _TO_MIDDLE[WASTE], lv.card_ms, ""
         for i in range(PILES):
             pile = work[i]
             if pile:
@@ -228,11 +222,10 @@ class Bot:
                 if (
                     (end.rank == 1 or end.key in wants)
                     and (wide or len(pile) == 1 or end.rank <= 2)
-                    and not (tactics.keep_landing and self._only_landing(m, nt, i))
                     and rng.random() >= miss
                 ):
                     yield _TO_MIDDLE[i], lv.card_ms, ""
-        if waste_playable and not tactics.waste_first and rng.random() >= miss:
+        if wt is not None and (wt.rank == 1 or wt.key in wants) and rng.random() >= miss:
             yield _TO_MIDDLE[WASTE], lv.card_ms, ""
         if jokers:
             # A joker kept on the waste or a work pile is spent when it lets the bot
@@ -242,18 +235,35 @@ class Bot:
                 yield move, lv.card_ms, ""
 
         plan = lv.plan
+        version = m.version
         # The Nertz card onto the work piles (R17-R20).
-        if nt is not None and not tactics.nertz_lands_first:
-            yield from self._nertz_landings(m, nt, joker_wt, busy)
-        if not tactics.expose_first:
-            yield from self._exposing(m)
+        if nt is not None:
+            move = self._place(NERTZ, nt, False)
+            if move is not None:
+                yield move, lv.card_ms, ""
+            if plan >= 1 and self._shuffles < _MAX_SHUFFLES and all(work):
+                if self._free[0] != version:
+                    self._free = (version, self._rearranged(m, GOAL_LANDING))
+                move = self._free[1]
+                if move is not None:
+                    yield move, lv.card_ms, "shuffle"
+            if joker_wt is not None and rng.random() >= miss:
+                move = self._bridge(busy)
+                if move is not None:
+                    yield move, lv.card_ms, ""
+        if plan >= 3 and self._shuffles < _MAX_SHUFFLES:
+            if self._bare[0] != version:
+                self._bare = (version, self._rearranged(m, GOAL_EXPOSE))
+            move = self._bare[1]
+            if move is not None:
+                yield move, lv.card_ms, "shuffle"
 
         # The waste card onto the work piles: a racer only to make a landing for the
         # Nertz card; planners keep an empty space for the Nertz card (R18).
         if wt is not None:
             landing = nt is not None and wt.rank == nt.rank + 1 and wt.red != nt.red
             if wide or landing:
-                keep = plan >= 1 and nt is not None and not landing and not tactics.waste_to_space
+                keep = plan >= 1 and nt is not None and not landing
                 move = self._place(WASTE, wt, keep)
                 if move is not None:
                     yield move, lv.card_ms, ""
@@ -281,68 +291,6 @@ class Bot:
             yield _CALL, lv.turn_ms, ""
         if not m.stuck[self.seat]:
             yield _STUCK, lv.card_ms, ""  # R25
-
-    def _nertz_landings(
-        self, m: Memory, nt: Card, joker_wt: Card | None, busy: dict[int, int]
-    ) -> Iterator[tuple[Move | None, int, str]]:
-        """The Nertz card onto the work piles (R17-R20): onto an end card or under a
-        head, else a space freed by moving a whole pile, else the waste's joker laid
-        down as its landing (R41)."""
-        lv = self.level
-        move = self._place(NERTZ, nt, False)
-        if move is not None:
-            yield move, lv.card_ms, ""
-        if lv.plan >= 1 and self._shuffles < lv.tactics.shuffles and all(m.work):
-            version = m.version
-            if self._free[0] != version:
-                depth = lv.tactics.search
-                if depth and not self._jokers:
-                    found = rearrangement(m.work, nt, m.wants, depth, GOAL_LANDING)
-                else:
-                    found = self._free_space()
-                self._free = (version, found)
-            move = self._free[1]
-            if move is not None:
-                yield move, lv.card_ms, "shuffle"
-        if joker_wt is not None and self.rng.random() >= lv.overlook:
-            move = self._bridge(busy)
-            if move is not None:
-                yield move, lv.card_ms, ""
-
-    def _exposing(self, m: Memory) -> Iterator[tuple[Move | None, int, str]]:
-        """A planner's run moved off a card the middle takes (R17)."""
-        lv = self.level
-        if lv.plan >= 3 and self._shuffles < lv.tactics.shuffles:
-            version = m.version
-            if self._bare[0] != version:
-                depth = lv.tactics.search
-                if depth and not self._jokers:
-                    found = rearrangement(m.work, m.nertz_top, m.wants, depth, GOAL_EXPOSE)
-                else:
-                    found = self._expose()
-                self._bare = (version, found)
-            move = self._bare[1]
-            if move is not None:
-                yield move, lv.card_ms, "shuffle"
-
-    @staticmethod
-    def _only_landing(m: Memory, nt: Card | None, i: int) -> bool:
-        """Is work pile ``i``'s end card the only one the Nertz card ``nt`` lies on
-        (R17), with no space free and ``nt`` not wanted in the middle?"""
-        if nt is None or nt.rank == 1 or nt.key in m.wants:
-            return False
-        rank, red = nt.rank + 1, nt.red
-        fits = 0
-        for j in range(PILES):
-            pile = m.work[j]
-            if not pile:
-                return False  # a space takes it anyway (R18)
-            end = pile[-1]
-            if end.rank == rank and end.red != red:
-                if j != i:
-                    return False
-                fits += 1
-        return fits == 1
 
     # ------------------------------------------------------------------ helpers
 
@@ -378,7 +326,7 @@ class Bot:
                 continue  # do not bury a card the middle takes next but one (R13)
             if rng.random() < miss:
                 continue
-            if best < 0 or (plan >= 2 and self._better_pile(len(pile), len(work[best]))):
+            if best < 0 or (plan >= 2 and len(pile) < len(work[best])):
                 best = j  # planners build on the shorter pile: runs stay movable
         if best >= 0:
             return Move.to_pile(src, best)
@@ -403,11 +351,15 @@ class Bot:
             return None
         return Move.to_pile(src, space)
 
-    def _better_pile(self, length: int, best: int) -> bool:
-        """A planner builds on the shorter pile, ``longer_pile`` on the longer."""
-        if self.level.tactics.longer_pile:
-            return length > best
-        return length < best
+    def _rearranged(self, m: Memory, goal: int) -> Move | None:
+        """A run move between the work piles toward ``goal`` (R17, R18): a landing for
+        the Nertz card (``GOAL_LANDING``) or a card the middle takes bared
+        (``GOAL_EXPOSE``). By the level's search (``Level.search``) when it has one and
+        no joker is in play (R41), else by the fixed one-move patterns."""
+        depth = self.level.search
+        if depth and not self._jokers:
+            return rearrangement(m.work, m.nertz_top, m.wants, depth, goal)
+        return self._free_space() if goal == GOAL_LANDING else self._expose()
 
     def _free_space(self) -> Move | None:
         """A whole work pile that fits onto another's end card, moved to empty a space

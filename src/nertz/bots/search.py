@@ -3,7 +3,7 @@
 
 Every level but ``master`` looks one move deep, by two fixed patterns (``Bot``'s
 ``_free_space``: a whole pile onto another's end card; ``_expose``: the run off a wanted
-card onto another pile). ``master`` searches (``Tactics.search``): a breadth-first
+card onto another pile). ``master`` searches (``Level.search``): a breadth-first
 search over rearrangements of its four work piles, a few moves deep, that finds the
 same moves when they are enough and longer ones when they are not: a run into an empty
 space so that another can follow, two runs swapped about to free a space.
