@@ -9,8 +9,8 @@ the quick-match timer (``http/quick_api.run_quick``) meets the others in Redis:
    (``nertz:quick:seats``, account -> the seat or the refusal) are taken out with one
    ``HGETALL`` then ``HDEL`` and given to the local queue (``QuickMatch.seated``): the
    page reads its seat from the node it asks, as before.
-2. **Its entries are published** (``nertz:quick:entries``, account -> the entry, its
-   node and when it was published); those it no longer holds are taken out.
+2. **Its entries are published** (``nertz:quick:entries``, account -> the entry and
+   when it was published); those it no longer holds are taken out.
 3. **The games in play are learned** (``nertz:quick:playing``, account -> the rated
    table it plays at and the node that made it): the local queue refuses a second
    entry while one is played (``in_rated_match``), whichever node made it. The node
@@ -74,11 +74,10 @@ Seating = Callable[[Pairing, tuple[Waiting, ...]], Awaitable[None]]
 """Makes a pairing's table on this node and seats its people (``seat_pairing``)."""
 
 
-def _entry_body(w: Waiting, node: str, now: float) -> str:
+def _entry_body(w: Waiting, now: float) -> str:
     p, e = w.player, w.entry
     return json.dumps(
         {
-            "node": node,
             "at": now,
             "player": [p.account, p.name, p.device, p.address, p.new_account],
             "entry": [e.key, e.mu, e.mode, e.entered, e.low, e.high],
@@ -86,14 +85,15 @@ def _entry_body(w: Waiting, node: str, now: float) -> str:
     )
 
 
-def _waiting(raw: Any) -> tuple[Waiting, float] | None:
+def _waiting(raw: Any) -> Waiting | None:
+    """A published entry; its ``seen`` is when it was last published."""
     try:
         body = json.loads(raw)
         account, name, device, address, new = body["player"]
         key, mu, mode, entered, low, high = body["entry"]
         player = Player(str(account), str(name), str(device), str(address), bool(new))
         entry = Entry(str(key), float(mu), str(mode), float(entered), int(low), int(high))
-        return Waiting(player, entry, float(body["at"])), float(body["at"])
+        return Waiting(player, entry, float(body["at"]))
     except (ValueError, TypeError, KeyError):
         return None
 
@@ -184,7 +184,7 @@ class SharedQueue:
         if gone:
             await self.redis.hdel(ENTRIES, *gone)
         if waiting:
-            bodies = {a: _entry_body(w, self.node, now) for a, w in waiting.items()}
+            bodies = {a: _entry_body(w, now) for a, w in waiting.items()}
             await self.redis.hset(ENTRIES, mapping=bodies)  # type: ignore[arg-type]
         self._published = set(waiting)
 
@@ -234,10 +234,10 @@ class SharedQueue:
         for key, value in raw.items():
             account = _text(key)
             found = _waiting(value)
-            if found is None or now - found[1] > STALE_S:
+            if found is None or now - found.seen > STALE_S:
                 stale.append(account)
             elif account not in busy:
-                people[account] = found[0]
+                people[account] = found
         if stale:
             await self.redis.hdel(ENTRIES, *stale)
         for pairing in pair([w.entry for w in people.values()], now, self.quick.policy):

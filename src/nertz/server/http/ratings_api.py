@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from nertz.bots import parse_seat
-from nertz.rating import BOT_RATINGS, MODES, mode_of
+from nertz.rating import MODES, mode_of
 from nertz.server.door.requests import error_response
 from nertz.server.http.me import history_refusal
 from nertz.server.http.services import Services
@@ -117,11 +117,9 @@ def _places(entry: Entry) -> list[Seated]:
     """The rated table's places as they stand: whose account, or which bot level."""
     out = []
     for place in entry.table.places:
-        level = None
-        if place.bot is not None and not place.outside:
-            level = parse_seat(place.bot).level
-        if level is not None and level not in BOT_RATINGS:
-            level = None
+        # Every level has a fixed rating (tests/rating: BOT_RATINGS covers LEVELS); a
+        # rated table seats no outside bot (seats.outside_refusal).
+        level = None if place.bot is None or place.outside else parse_seat(place.bot).level
         if level is None and place.account is None:
             continue
         out.append(Seated(place.number, place.partner, place.name, place.account, level))

@@ -10,13 +10,20 @@ const END_ASKS = 20;
 /** Between two asks at the match's end (ms). */
 const END_GAP_MS = 1000;
 
-/** Per table code: ``{places, seating, busy, endAsks, rated}``; ``places`` maps a seat
- * to its rows (two at a partnership seat). Kept across renders, like replaylink.js. */
+/** Per table code: ``{places, seating, busy, endAsks, changed, timer}``; ``places`` maps a
+ * seat to its rows (two at a partnership seat). Kept across renders, like replaylink.js. */
 const known = new Map();
 
 function entryOf(tv) {
   if (!known.has(tv.code))
-    known.set(tv.code, { places: new Map(), seating: null, busy: false, endAsks: 0, rated: false });
+    known.set(tv.code, {
+      places: new Map(),
+      seating: null,
+      busy: false,
+      endAsks: 0,
+      changed: false, // the match is rated: its changes are in ``places``
+      timer: null,
+    });
   return known.get(tv.code);
 }
 
@@ -33,7 +40,7 @@ function ask(tv, entry) {
       const places = new Map();
       for (const p of body.places) places.set(p.seat, [...(places.get(p.seat) || []), p]);
       entry.places = places;
-      entry.rated = body.places.some((p) => "change" in p);
+      entry.changed = body.places.some((p) => "change" in p);
       tv.render();
     })
     .catch(() => {})
@@ -51,7 +58,7 @@ function refresh(tv) {
   if (seating !== entry.seating) {
     entry.seating = seating;
     ask(tv, entry);
-  } else if (t.stage === "over" && !entry.rated && entry.endAsks < END_ASKS && !entry.timer) {
+  } else if (t.stage === "over" && !entry.changed && entry.endAsks < END_ASKS && !entry.timer) {
     entry.endAsks += 1;
     entry.timer = setTimeout(() => {
       entry.timer = null;
