@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nertz.analysis.timeline import steps
 from nertz.engine import NERTZ, WASTE, Hand, HandText, Kind, Move, Rules
 from nertz.engine.replay import apply
 
@@ -56,9 +55,7 @@ def nertz_first(
     the Nertz cards ``seat`` really had left at the end, when the caller knows it (else
     the hand is replayed as played to find it)."""
     if left is None:
-        left = 0
-        for step in steps(rules, hand_text):
-            left = len(step.hand.seats[seat].nertz)
+        left = len(hand_text.replay(rules).seats[seat].nertz)
     hand = Hand(hand_text.deal, rules)
     refused = 0
     for entry in hand_text.inputs:
