@@ -37,6 +37,11 @@ and sits down with its host token a moment later (the racer has seen it by then)
 must be answered 201 every time (a new address can create tables throughout) and be
 the host of every table it made.
 
+The abusers speak HTTP and WebSocket with ``bench/raw_http.py`` and ``bench/raw_ws.py``:
+on other machines in real life, here they share the server's two cores, so their
+clients do the least each request needs (with httpx and websockets' client they took
+0.8-1 of a core, most of it taken from the server they attack).
+
 Honest errors are ``error`` messages, plays not answered within 2 s and lost
 connections. ``rss_growth_mb`` is the server's peak RSS during the abuse less its RSS
 before it. ```conns_left`` counts the abusive connections the server still holds at the end
@@ -88,6 +93,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import raw_http
+import raw_ws
 from load import (
     Stats,
     client_gc,
@@ -100,7 +107,6 @@ from load import (
 )
 from prometheus_client.parser import text_string_to_metric_families
 from serving import serving
-from websockets.asyncio.client import connect
 
 from nertz.server.cli import tune_process
 
@@ -207,14 +213,13 @@ class Abuse:
 
 
 async def creator(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
-    transport = httpx.AsyncHTTPTransport(local_address=abuser(1))
-    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+    async with raw_http.Client(http, abuser(1)) as c:
         for _ in range(2000):
             if stop.is_set():
                 return
             try:
                 answer = await c.post("/api/tables", json={"seats": 4})
-            except httpx.HTTPError as error:
+            except raw_http.HTTPError as error:
                 abuse.answers[f"create {type(error).__name__}"] += 1
             else:
                 abuse.answers[f"create {answer.status_code}"] += 1
@@ -245,26 +250,18 @@ def never_reader(port: int, address: str, code: str) -> socket.socket:
 
 async def resyncer(url: str, address: str, code: str, abuse: Abuse, stop: asyncio.Event) -> None:
     try:
-        async with connect(
-            url, local_addr=(address, 0), ping_interval=None, compression=None, max_queue=None
-        ) as ws:
-            await ws.send(json.dumps({"type": "hello", "table": code}))
-
-            async def drain() -> None:
-                with contextlib.suppress(Exception):  # closed: the sender sees it
-                    async for _ in ws:
-                        pass
-
-            reader = asyncio.create_task(drain())
-            while not stop.is_set() and not reader.done():
-                await ws.send('{"type": "resync"}')
-                abuse.resyncs_sent += 1
-                await asyncio.sleep(1 / 19)
-            if reader.done():
-                abuse.answers["resync closed by the server"] += 1
-            reader.cancel()
-    except Exception as error:  # closed by the server: what should happen
-        abuse.answers[f"resync closed {type(error).__name__}"] += 1
+        ws = await raw_ws.connect(url, lambda _: None, address)  # read and dropped
+    except (raw_ws.Closed, OSError, TimeoutError) as error:
+        abuse.answers[f"resync refused {type(error).__name__}"] += 1
+        return
+    ws.send(json.dumps({"type": "hello", "table": code}))
+    while not stop.is_set() and not ws.closed.done():
+        ws.send('{"type": "resync"}')
+        abuse.resyncs_sent += 1
+        await asyncio.sleep(1 / 19)
+    if ws.closed.done():  # closed by the server: what should happen
+        abuse.answers["resync closed by the server"] += 1
+    ws.close()
 
 
 async def big_bodies(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
@@ -273,22 +270,20 @@ async def big_bodies(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
         for _ in range(64):
             yield chunk
 
-    transport = httpx.AsyncHTTPTransport(local_address=abuser(4))
-    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+    async with raw_http.Client(http, abuser(4)) as c:
         while not stop.is_set():
             try:
                 json_type = {"Content-Type": "application/json"}  # else refused unread
                 answer = await c.post("/api/sheets", content=body(), headers=json_type)
                 abuse.answers[f"body {answer.status_code}"] += 1
-            except httpx.HTTPError as error:
+            except raw_http.HTTPError as error:
                 abuse.answers[f"body {type(error).__name__}"] += 1
                 await asyncio.sleep(0.1)
 
 
 async def squatters(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
     async def one(i: int) -> None:
-        transport = httpx.AsyncHTTPTransport(local_address=abuser(6, i))
-        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+        async with raw_http.Client(http, abuser(6, i)) as c:
             while not stop.is_set():
                 listed = (await c.get("/api/tables")).json()["tables"]
                 for table in listed:
@@ -305,9 +300,8 @@ async def squatters(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
 async def held_tables(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> None:
     """Issue 24: one address makes one-seat tables whose place is held for a day, deals
     and leaves, again and again; refused, it tries again a second later."""
-    transport = httpx.AsyncHTTPTransport(local_address=abuser(7))
     body = {"seats": 1, "reconnect_s": 86_400, "bot_takeover_s": 0, "countdown_ms": 0}
-    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+    async with raw_http.Client(http, abuser(7)) as c:
         while not stop.is_set():
             try:
                 made = await c.post("/api/tables", json=body)
@@ -318,14 +312,17 @@ async def held_tables(http: str, url: str, abuse: Abuse, stop: asyncio.Event) ->
                 code = made.json()["code"]
                 join = {"name": "Held", "host_token": made.json()["host_token"]}
                 token = (await c.post(f"/api/tables/{code}/join", json=join)).json()["token"]
-                async with connect(
-                    url, local_addr=(abuser(7), 0), ping_interval=None, compression=None
-                ) as ws:
-                    await ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
-                    await ws.send('{"type": "ready"}')
-                    async for text in ws:
-                        if '"k":"dealt"' in str(text):
-                            break  # dealt: now leave, the place held for a day
+                dealt = asyncio.get_running_loop().create_future()
+
+                def read(text: bytes, dealt: asyncio.Future[None] = dealt) -> None:
+                    if b'"k":"dealt"' in text and not dealt.done():
+                        dealt.set_result(None)
+
+                ws = await raw_ws.connect(url, read, abuser(7))
+                ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
+                ws.send('{"type": "ready"}')
+                await asyncio.wait([dealt, ws.closed], return_when=asyncio.FIRST_COMPLETED)
+                ws.close()  # dealt: now leave, the place held for a day
             except Exception as error:
                 abuse.answers[f"held {type(error).__name__}"] += 1
                 await asyncio.sleep(1)
@@ -340,8 +337,7 @@ async def held_by_fourteen(
 
     async def one(i: int) -> None:
         address = abuser(8, i)
-        transport = httpx.AsyncHTTPTransport(local_address=address)
-        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+        async with raw_http.Client(http, address) as c:
             while not stop.is_set():
                 try:
                     made = await c.post("/api/tables", json={"seats": 8, "bots": bots})
@@ -349,11 +345,9 @@ async def held_by_fourteen(
                     if made.status_code != 201:
                         await asyncio.sleep(1)
                         continue
-                    ws = await connect(
-                        url, local_addr=(address, 0), ping_interval=None, compression=None
-                    )
+                    ws = await raw_ws.connect(url, lambda _: None, address)
                     held.append(ws)
-                    await ws.send(json.dumps({"type": "hello", "table": made.json()["code"]}))
+                    ws.send(json.dumps({"type": "hello", "table": made.json()["code"]}))
                 except Exception as error:
                     abuse.answers[f"held14 {type(error).__name__}"] += 1
                     await asyncio.sleep(1)
@@ -364,9 +358,8 @@ async def held_by_fourteen(
 async def host_racer(http: str, abuse: Abuse, stop: asyncio.Event) -> None:
     """Issue 24: poll the public tables as fast as answered and join seat 0 (else any
     free seat) of every new one, hoping to be first and so its host."""
-    transport = httpx.AsyncHTTPTransport(local_address=abuser(9))
     seen: set[str] = set()
-    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+    async with raw_http.Client(http, abuser(9)) as c:
         while not stop.is_set():
             try:
                 listed = (await c.get("/api/tables")).json()["tables"]
@@ -391,33 +384,25 @@ async def event_spam(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> 
     counts the changes the server stored (their events came back) and refused."""
 
     async def spam(address: str, code: str, token: str, messages: list[str]) -> None:
-        async with connect(
-            url, local_addr=(address, 0), ping_interval=None, compression=None, max_queue=None
-        ) as ws:
-            await ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
-            await ws.send('{"type": "ready"}')
+        def read(text: bytes) -> None:
+            for kind in (b'"k":"pace"', b'"k":"paused"', b'"k":"options"'):
+                if kind in text:
+                    abuse.answers["spam stored"] += 1
+            if b'"type":"error"' in text:
+                abuse.answers[f"spam error {json.loads(text)['code']}"] += 1
 
-            async def drain() -> None:
-                with contextlib.suppress(Exception):
-                    async for text in ws:
-                        message = str(text)
-                        for kind in ('"k":"pace"', '"k":"paused"', '"k":"options"'):
-                            if kind in message:
-                                abuse.answers["spam stored"] += 1
-                        if '"type":"error"' in message:
-                            abuse.answers[f"spam error {json.loads(message)['code']}"] += 1
-
-            reader = asyncio.create_task(drain())
-            n = 0
-            while not stop.is_set() and not reader.done():
-                await ws.send(messages[n % len(messages)])
-                abuse.answers["spam sent"] += 1
-                n += 1
-                await asyncio.sleep(0.002)
-            reader.cancel()
+        ws = await raw_ws.connect(url, read, address)
+        ws.send(json.dumps({"type": "hello", "table": code, "token": token}))
+        ws.send('{"type": "ready"}')
+        n = 0
+        while not stop.is_set() and not ws.closed.done():
+            ws.send(messages[n % len(messages)])
+            abuse.answers["spam sent"] += 1
+            n += 1
+            await asyncio.sleep(0.002)
+        ws.close()
 
     async def one(address: str) -> None:
-        transport = httpx.AsyncHTTPTransport(local_address=address)
         tasks: list[tuple[str, str, str, list[str]]] = []
         flips = [
             '{"type": "pace", "pace": 30}',
@@ -429,7 +414,7 @@ async def event_spam(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> 
             json.dumps({"type": "host", "do": "options", "options": {"caller_bonus": str(b)}})
             for b in (10, 11)
         ]
-        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+        async with raw_http.Client(http, address) as c:
             for _ in range(8):
                 made = await c.post("/api/practice", json={"name": "Spam", "count": 1})
                 abuse.answers[f"spam practice {made.status_code}"] += 1
@@ -449,7 +434,7 @@ async def event_spam(http: str, url: str, abuse: Abuse, stop: asyncio.Event) -> 
     await asyncio.gather(*(one(abuser(10, i)) for i in range(2)))
 
 
-async def long_sheet(c: httpx.AsyncClient) -> str | None:
+async def long_sheet(c: raw_http.Client) -> str | None:
     """A score sheet of eight players and 150 hands (each read scored 20-27 ms before
     answers were kept), made by the reader's own address; its id."""
     names = [f"Player {i}" for i in range(8)]
@@ -465,8 +450,7 @@ async def readers(
     server the most, as fast as they are answered."""
 
     async def one(address: str) -> None:
-        transport = httpx.AsyncHTTPTransport(local_address=address)
-        async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+        async with raw_http.Client(http, address) as c:
             sheet = await long_sheet(c)
             listed = (await c.get("/api/matches")).json().get("matches", [])
             paths = ["/api/tables", "/metrics", "/sw.js", "/static/js/main.js"]
@@ -482,7 +466,7 @@ async def readers(
                     i += 1
                     try:
                         answer = await c.get(path)
-                    except httpx.HTTPError as error:
+                    except raw_http.HTTPError as error:
                         abuse.answers[f"read {type(error).__name__}"] += 1
                         await asyncio.sleep(0.1)
                     else:
@@ -498,11 +482,10 @@ async def foreign_site(port: int, codes: list[str], abuse: Abuse, stop: asyncio.
     changes with its ``Origin``, ``text/plain`` JSON with none, and WebSockets to a
     name of its own rebound to the server."""
     http = f"http://127.0.0.1:{port}"
-    transport = httpx.AsyncHTTPTransport(local_address=abuser(32))
     evil = {"Origin": "http://evil.example", "Content-Type": "application/json"}
     plain = {"Content-Type": "text/plain"}
     join = f"/api/tables/{codes[0]}/join"
-    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as c:
+    async with raw_http.Client(http, abuser(32)) as c:
 
         async def worker(i: int) -> None:
             while not stop.is_set():
@@ -510,16 +493,18 @@ async def foreign_site(port: int, codes: list[str], abuse: Abuse, stop: asyncio.
                 if i % 5 == 4:  # a WebSocket under the rebound name
                     host = f"rebind.example:{port}"
                     try:
-                        async with connect(
+                        ws = await raw_ws.connect(
                             f"ws://{host}/ws",  # the Host it says; the socket is the server's
-                            host="127.0.0.1",
-                            port=port,
-                            local_addr=(abuser(32), 0),
-                            origin=f"http://{host}",  # type: ignore[arg-type]
-                        ):
-                            abuse.answers["foreign ws open"] += 1
-                    except Exception as error:
+                            lambda _: None,
+                            abuser(32),
+                            headers={"Origin": f"http://{host}"},
+                            to=("127.0.0.1", port),
+                        )
+                    except (raw_ws.Closed, OSError, TimeoutError) as error:
                         abuse.answers[f"foreign ws {type(error).__name__}"] += 1
+                    else:
+                        abuse.answers["foreign ws open"] += 1
+                        ws.close()
                     continue
                 path, headers = [
                     ("/api/tables", evil),
@@ -530,7 +515,7 @@ async def foreign_site(port: int, codes: list[str], abuse: Abuse, stop: asyncio.
                 body = b'{"name": "Visitor", "seats": 2}'
                 try:
                     answer = await c.post(path, content=body, headers=headers)
-                except httpx.HTTPError as error:
+                except raw_http.HTTPError as error:
                     abuse.answers[f"foreign {type(error).__name__}"] += 1
                 else:
                     abuse.answers[f"foreign {answer.status_code}"] += 1
@@ -610,7 +595,8 @@ async def abuse_all(
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     for ws in watching:  # spectators that never read: no closing handshake to wait for
-        ws.transport.abort()
+        if ws.transport is not None:
+            ws.transport.abort()
     for sock in abuse.sockets:
         sock.close()
     results.put((dict(abuse.answers), abuse.resyncs_sent))

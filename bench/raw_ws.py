@@ -28,12 +28,19 @@ class Closed(Exception):
 class RawWebSocket(asyncio.Protocol):
     """One client connection; ``on_text`` gets each text message's bytes."""
 
-    def __init__(self, host: str, path: str, on_text: Callable[[bytes], None]) -> None:
+    def __init__(
+        self,
+        host: str,
+        path: str,
+        on_text: Callable[[bytes], None],
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         self.request = (
             f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
             "Connection: Upgrade\r\n"
             f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n"
+            f"Sec-WebSocket-Version: 13\r\n{extra}\r\n"
         ).encode()
         self.on_text = on_text
         self.mask = os.urandom(4)  # one per connection: the server only unmasks
@@ -127,15 +134,24 @@ class RawWebSocket(asyncio.Protocol):
 
 
 async def connect(
-    url: str, on_text: Callable[[bytes], None], address: str = "127.0.0.1", timeout: float = 30
+    url: str,
+    on_text: Callable[[bytes], None],
+    address: str = "127.0.0.1",
+    timeout: float = 30,
+    headers: dict[str, str] | None = None,
+    to: tuple[str, int] | None = None,
 ) -> RawWebSocket:
-    """Open ``url`` (``ws://host:port/path``) from ``address``; raises ``Closed`` (or
-    ``TimeoutError``) when it cannot."""
+    """Open ``url`` (``ws://host:port/path``) from ``address``, with ``headers`` besides
+    the handshake's own, on a connection to ``to`` (host, port) if given, else to the
+    URL's (a rebound name: the URL's ``Host``, another machine's socket); raises
+    ``Closed`` (or ``TimeoutError``) when it cannot."""
     rest = url.removeprefix("ws://")
     hostport, _, path = rest.partition("/")
     host, _, port = hostport.partition(":")
+    if to is not None:
+        host, port = to[0], str(to[1])
     loop = asyncio.get_running_loop()
-    ws = RawWebSocket(hostport, "/" + path, on_text)
+    ws = RawWebSocket(hostport, "/" + path, on_text, headers)
     async with asyncio.timeout(timeout):
         await loop.create_connection(lambda: ws, host, int(port or 80), local_addr=(address, 0))
         await ws.opened

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -9,8 +10,12 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.requests import Request
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
+
+from nertz.server.door.requests import RequestError, decode_body
+from nertz.server.http.tables_api import JoinTable
 
 from ..live_server import eventually
 from .conftest import Live
@@ -150,6 +155,24 @@ def test_the_lobby_answers_bad_requests_with_a_code_and_a_sentence(live: Live) -
     assert join(live, public["code"], "Cy").json()["seat"] == 1
     assert join(live, public["code"], "Di").json()["error"] == "table_full"
     assert join(live, "NOPE12", "Di").status_code == 404
+
+
+def test_a_client_gone_before_its_body_came_is_a_refusal_not_a_server_error() -> None:
+    """Half a join's body, then the client left: an ordinary refusal with a code (its
+    answer goes nowhere), not an exception in the server's log."""
+    messages = [
+        {"type": "http.request", "body": b'{"name": "A', "more_body": True},
+        {"type": "http.disconnect"},
+    ]
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/tables/ABCD/join", "headers": []}
+    with pytest.raises(RequestError) as refused:
+        asyncio.run(decode_body(Request(scope, receive), JoinTable, "join"))
+    assert refused.value.code == "body_incomplete" and refused.value.status == 400
+    assert "join" in refused.value.reason
 
 
 def test_websocket_limits_origin_size_and_rate(live: Live) -> None:

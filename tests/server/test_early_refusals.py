@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +19,7 @@ import pytest
 from nertz.server.cli import HTTPS
 from nertz.server.door.edge import refused_by
 from nertz.server.door.limits import Limits, Quotas, Refusal, RefusalMemory
+from nertz.server.door.pace import RefusalPace
 from nertz.server.http.app import Config
 
 from ..live_server import free_port, running
@@ -217,3 +220,53 @@ def test_a_proxy_refused_under_its_own_address_still_passes_its_clients(
                 again = proxy.post("/api/sheets", json={"names": ["Ann", "Bo"]})
                 assert again.status_code == 429
             honest_hand(live)
+
+
+def test_refusals_are_answered_a_burst_at_once_then_at_a_pace_each_address_alone() -> None:
+    now = [0.0]
+    pace = RefusalPace(2.0, 3, 2.0, lambda: now[0], cap=2)
+    assert [pace.turn("a") for _ in range(3)] == [0.0, 0.0, 0.0]  # the burst
+    assert [pace.turn("a") for _ in range(4)] == [0.5, 1.0, 1.5, 2.0]  # then 2 a second
+    assert pace.turn("a") is None  # 2.5 s away: no turn, the connection is closed
+    assert pace.turn("b") == 0.0  # another address has its own
+    now[0] = 1.0
+    assert pace.turn("a") == 1.5  # the turns already given still stand
+    now[0] = 10.0  # all of a's turns past: asking now and then is answered at once
+    assert [pace.turn("a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert pace.turn("c") == 0.0  # over the cap: b, whose turns are past, is forgotten
+    assert set(pace.due) == {"a", "c"}
+
+
+def test_an_address_asking_on_and_on_while_refused_is_answered_at_its_pace(door: Live) -> None:
+    """Issue 24, point 2: refused and asking again at once on four connections, an
+    address is answered no faster than its pace (a burst of 10, then 2 a second:
+    ``Limits.refusals_per_s``), where before every ask was answered at once (thousands in
+    a few seconds, each costing the server); someone else meanwhile plays."""
+    body = {"names": ["Ann", "Bo"]}
+    with http_from("127.0.0.14", door) as abuser:
+        assert [abuser.post("/api/sheets", json=body).status_code for _ in range(4)][-1] == 429
+    answers: list[int] = []
+    stop = threading.Event()
+
+    def hammer() -> None:
+        with http_from("127.0.0.14", door) as c:
+            while not stop.is_set():
+                answer = c.post("/api/sheets", json=body)
+                answers.append(answer.status_code)
+                assert answer.json()["error"] == "too_many_sheets"
+
+    threads = [threading.Thread(target=hammer) for _ in range(4)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    honest_hand(door)  # someone else plays a hand meanwhile
+    with http_from("127.0.0.15", door) as honest:
+        assert honest.post("/api/sheets", json=body).status_code == 201
+    stop.set()
+    for thread in threads:
+        thread.join(30)
+    seconds = time.monotonic() - started
+    assert set(answers) == {429}
+    limits = Limits()
+    # The burst, the pace over the time taken, and the four asked last, still in flight.
+    assert len(answers) <= limits.refusal_burst + limits.refusals_per_s * seconds + 4

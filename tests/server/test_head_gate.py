@@ -7,12 +7,13 @@ leaves the gate out of the connection's way."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
 from nertz.server.door.edge import Door, HeadGate
 from nertz.server.door.limits import Refusal, RefusalMemory
+from nertz.server.door.pace import RefusalPace
 
 CLIENT = ("127.0.0.5", 40000)
 
@@ -24,7 +25,14 @@ class Socket(asyncio.Transport):
         super().__init__()
         self.sent = bytearray()
         self.closed = False
+        self.reading = True
         self.protocol: asyncio.BaseProtocol | None = None
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
 
     def write(self, data: Any) -> None:
         self.sent += data
@@ -65,11 +73,11 @@ def gate(door: Door | None) -> tuple[HeadGate, Parser, Socket]:
     return made, made.inner, socket
 
 
-def refusing() -> Door:
+def refusing(pace: RefusalPace | None = None) -> Door:
     memory = RefusalMemory(lambda: 0.0)
     reason = "at most 3 new score sheets an hour from one address; try again in 60 s"
     memory.remember(CLIENT[0], Refusal("too_many_sheets", reason, 60))
-    return Door(memory)
+    return Door(memory, pace=pace)
 
 
 def cuts(data: bytes) -> Iterator[list[bytes]]:
@@ -148,5 +156,64 @@ def test_a_websocket_upgrade_leaves_the_gate_out_of_the_way() -> None:
         assert parser.transport.write == socket.write
         parser.transport.write(b"\x81\x02hi")
         assert socket.sent == b"\x81\x02hi"
+
+    asyncio.run(run())
+
+
+def answers_in(socket: Socket) -> list[bytes]:
+    return bytes(socket.sent).split(b"HTTP/1.1 ")[1:]
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for ``condition``, as long as a busy machine needs (at most 30 s)."""
+    async with asyncio.timeout(30):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+def test_a_refusal_past_its_address_burst_waits_its_turn_with_the_connection_unread() -> None:
+    """Issue 24, point 2: a client asking again at once while refused is answered at
+    the address's pace (``pace.RefusalPace``), not as fast as it asks; till its turn
+    nothing more of the connection is read, and then what came after goes on in order."""
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        made, parser, socket = gate(refusing(RefusalPace(5.0, 1, 10.0, loop.time)))
+        made.data_received(SHEET + SHEET)
+        assert len(answers_in(socket)) == 1  # the burst: answered at once
+        assert made.parked is not None and not socket.reading
+        made.data_received(LISTING)  # read before the pause took: kept, in order
+        assert parser.got == b""
+        await until(lambda: made.parked is None)
+        assert len(answers_in(socket)) == 2 and socket.reading and not socket.closed
+        assert parser.got == LISTING  # what came after the refusal, passed on once answered
+        for answer in answers_in(socket):
+            assert answer.startswith(b"429 Too Many Requests\r\n")
+        assert made.timer is None  # the listing waits for its answer
+
+    asyncio.run(run())
+
+
+def test_a_refusal_whose_turn_is_too_far_away_closes_the_connection_unanswered() -> None:
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        made, parser, socket = gate(refusing(RefusalPace(1.0, 1, 0.5, loop.time)))
+        made.data_received(SHEET + SHEET + LISTING)
+        assert len(answers_in(socket)) == 1 and socket.closed
+        assert parser.got == b"" and made.parked is None
+
+    asyncio.run(run())
+
+
+def test_a_connection_lost_while_its_refusal_waits_is_forgotten() -> None:
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        made, _, socket = gate(refusing(RefusalPace(0.5, 1, 10.0, loop.time)))
+        made.data_received(SHEET + SHEET)
+        assert made.parked is not None
+        made.connection_lost(None)
+        assert made.parked is None and made.backlog == b""
+        await asyncio.sleep(0)
+        assert len(answers_in(socket)) == 1
 
     asyncio.run(run())

@@ -9,6 +9,10 @@
   client in ``X-Forwarded-For``, and a request sent on a connection while another on
   it waits for its answer) is asked by ``EarlyRefusals``, the app's first ASGI
   middleware.
+* The ``Door`` answers each address's refusals at a pace (``pace.RefusalPace``): a
+  burst at once, then a few a second, the rest waiting their turn unread; so a client
+  that asks again and again while refused costs the server its address's pace, not
+  its own speed.
 * ``BodyLimit`` (ASGI middleware) counts a request body's bytes as they arrive and
   answers ``413`` once they pass ``Limits.body_bytes`` — at once when
   ``Content-Length`` says so — so a big body is never buffered; a body that trickles
@@ -59,6 +63,7 @@ from uvicorn.config import HTTP_PROTOCOLS
 from uvicorn.importer import import_from_string
 
 from nertz.server.door.limits import Refusal, RefusalMemory
+from nertz.server.door.pace import RefusalPace
 
 __all__ = [
     "BodyLimit",
@@ -228,16 +233,24 @@ class Door:
         refused: Callable[[str], None] = lambda code: None,
         rate: Callable[[str, str], Refusal | None] = lambda address, kind: None,
         ipv6_prefix: int = 64,
+        pace: RefusalPace | None = None,
     ) -> None:
         self.memory, self.refused, self.rate = memory, refused, rate
         """``rate(address, kind)``: the request rate of ``kind`` (``request_kind``)
         spends one for ``address``, or refuses it (``limits.Quotas.request``)."""
         self.ipv6_prefix = ipv6_prefix
+        self.pace = pace
+        """When each address's refusals are answered (None: all at once)."""
         self._bodies: dict[tuple[str, str, int], bytes] = {}
 
     def key(self, client: str) -> str:
         """``client``'s address as quotas count it (``address_key``)."""
         return address_key(client, self.ipv6_prefix)
+
+    def turn(self, address: str) -> float | None:
+        """The seconds a refusal to ``address`` waits before it is answered (``pace``),
+        its turn taken; None: too long, close the connection with no answer."""
+        return 0.0 if self.pace is None else self.pace.turn(address)
 
     def admit(
         self, address: str, method: str, path: str, headers: list[tuple[bytes, bytes]]
@@ -313,6 +326,14 @@ class EarlyRefusals:
             )
             if found is not None:
                 status, headers, body = found
+                wait = self.door.turn(client_address(scope))
+                # Its turn (``Door.turn``); one too far away waits the longest there is
+                # and is answered closing the connection (ASGI cannot drop a request).
+                if wait is None:
+                    wait = self.door.pace.max_wait_s if self.door.pace is not None else 0.0
+                    headers = [*headers, (b"connection", b"close")]
+                if wait > 0:
+                    await asyncio.sleep(wait)
                 await send({"type": "http.response.start", "status": status, "headers": headers})
                 await send({"type": "http.response.body", "body": body})
                 return
@@ -547,7 +568,11 @@ class HeadGate(asyncio.Protocol):
       with no other request of the connection waiting for its answer, is held until
       it is whole; if the door refuses it, the refusal is written here and the request
       never reaches uvicorn (its small body is skipped, a big or chunked one never
-      read: the connection closes after the refusal); else it goes on as it came."""
+      read: the connection closes after the refusal); else it goes on as it came.
+    * The pace: a refusal is written when its address's turn comes (``Door.turn``,
+      ``pace.RefusalPace``); till then the connection is not read (``pause_reading``)
+      and its head timer stopped, and what had come after the refused head is read on
+      once it is answered. A turn too far away closes the connection unanswered."""
 
     inner_class: ClassVar[Callable[..., asyncio.Protocol]]
     head_timeout_s: ClassVar[float] = 10.0
@@ -582,6 +607,10 @@ class HeadGate(asyncio.Protocol):
         """The last body's end is not known here: no head is looked for till an answer."""
         self.done = False
         """Upgraded (WebSocket) or lost: nothing more to watch."""
+        self.parked: asyncio.TimerHandle | None = None
+        """A refusal waiting its turn (``Door.turn``): reading is paused till it is
+        answered; what came after its head waits in ``backlog``."""
+        self.backlog = b""
 
     # asyncio.Protocol, each passed on to uvicorn's protocol.
 
@@ -596,6 +625,9 @@ class HeadGate(asyncio.Protocol):
         self.arm()
 
     def data_received(self, data: bytes) -> None:
+        if self.parked is not None:  # read before the pause took: kept for later
+            self.backlog += data
+            return
         if self.done or self.opaque:
             self.inner.data_received(data)
             return
@@ -641,6 +673,9 @@ class HeadGate(asyncio.Protocol):
                 if self.refused(head, out):
                     if self.done:
                         return
+                    if self.parked is not None:
+                        self.backlog = data[at:]
+                        return
                     out.clear()
                     continue
                 out.append(head)
@@ -657,6 +692,9 @@ class HeadGate(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.done = True
         self.disarm()
+        if self.parked is not None:
+            self.parked.cancel()
+            self.parked, self.backlog = None, b""
         self.inner.connection_lost(exc)
 
     def pause_writing(self) -> None:
@@ -724,6 +762,26 @@ class HeadGate(asyncio.Protocol):
         self.pass_on(out)
         if self.done or self.transport is None:
             return True
+        wait = self.door.turn(self.address)
+        if wait is None:  # asking far faster than it is answered: no answer at all
+            self.done = True
+            self.disarm()
+            self.transport.close()
+            return True
+        if wait > 0:  # its turn comes later: nothing more is read till then
+            self.disarm()
+            self.transport.pause_reading()
+            self.parked = self.loop.call_later(wait, self.answer, request, found)
+            return True
+        self.answer(request, found)
+        return True
+
+    def answer(self, request: _Head, found: tuple[int, list[tuple[bytes, bytes]], bytes]) -> None:
+        """Write the door's refusal of ``request`` (``found``); then, if it was parked,
+        read on."""
+        parked, self.parked = self.parked, None
+        if self.done or self.transport is None or self.client is None:
+            return
         status, headers, body = found
         close = not request.keep_alive or (b"connection", b"close") in headers
         if close and (b"connection", b"close") not in headers:
@@ -746,10 +804,14 @@ class HeadGate(asyncio.Protocol):
             self.done = True
             self.disarm()
             self.transport.close()
-            return True
+            return
         self.body, self.dropping = request.body or 0, True  # small: skipped, never read
         self.arm()
-        return True
+        if parked is not None:
+            backlog, self.backlog = self.backlog, b""
+            self.transport.resume_reading()
+            if backlog:
+                self.data_received(backlog)
 
     def wrote(self, data: bytes | bytearray | memoryview) -> None:
         """uvicorn's protocol wrote ``data``: an answer's status line starts an answer

@@ -64,10 +64,22 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """HTTP requests from one address a second, every route but the client's files (a
     burst of ten seconds' worth): a page asks a few; a script asking on and on is
     refused (``too_many_requests``) before any route runs."""
-    files_per_s: float = 100.0
+    files_per_s: float = 30.0
     """The client's files and pages (``/static/...``, ``/sw.js``, ``/t/{code}`` ...)
-    from one address a second (a burst of ten seconds' worth): a first visit asks for
-    about forty, and a household may load at once."""
+    from one address a second (a burst of ten seconds' worth, 300): a first visit asks
+    for about forty and its service worker for the other fifty, and a household may
+    load at once. At 100 (a burst of 1,000) six addresses asking for ``/sw.js`` on
+    and on took honest players' ack p99 from 6.6 to 37 ms (docs/performance.md)."""
+    refusals_per_s: Annotated[float, msgspec.Meta(gt=0)] = 2.0
+    """Refusals answered to one address a second, after a burst of ``refusal_burst``
+    (``pace.RefusalPace``): a client that asks again at once while refused waits its
+    turn, its connection not read meanwhile, so asking faster costs the server nothing
+    more."""
+    refusal_burst: Annotated[int, msgspec.Meta(ge=1)] = 10
+    """Refusals answered to one address at once before ``refusals_per_s`` paces them."""
+    refusal_wait_s: float = 10.0
+    """The longest a refusal waits for its turn; a request whose turn is further away
+    has its connection closed with no answer."""
     costly_per_minute: int = 30
     """Reads that cost the server milliseconds (a finished match, a score sheet and its
     CSV, the invite dialog and its QR code) from one address a minute (a burst of as

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 import msgspec
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 __all__ = ["RequestError", "decode_body", "error_response"]
@@ -35,9 +35,17 @@ def error_response(code: str, reason: str, status: int = 400) -> JSONResponse:
 
 
 async def decode_body(request: Request, kind: type[T], what: str) -> T:
-    """The body as a ``kind``; ``bad_json`` or ``bad_field`` naming what was wrong."""
+    """The body as a ``kind``; ``bad_json`` or ``bad_field`` naming what was wrong, and
+    ``body_incomplete`` when the client went away before all of it came (an ordinary
+    refusal, not a server error in the log: the answer goes nowhere)."""
     try:
-        return msgspec.json.decode(await request.body(), type=kind)
+        body = await request.body()
+    except ClientDisconnect:
+        raise RequestError(
+            "body_incomplete", f"the {what} request's body did not all come: the client left"
+        ) from None
+    try:
+        return msgspec.json.decode(body, type=kind)
     except msgspec.ValidationError as error:
         raise RequestError("bad_field", f"bad {what}: {error}") from None
     except msgspec.DecodeError as error:

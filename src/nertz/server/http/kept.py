@@ -6,7 +6,9 @@ took time from every table (issue 24).
 * ``FinishedMatches``: ``GET /api/matches/{id}``, kept once made, up to
   ``FINISHED_BYTES``: a finished match never changes;
 * ``Kept``: answers kept once made, the most recently asked, up to a number of bytes
-  (``FinishedMatches``'s, and a match's notation, ``notation_api.py``).
+  (``FinishedMatches``'s, and a match's notation, ``notation_api.py``);
+* ``Makers``: where such answers are made, off the event loop: one making of each at a
+  time, and a few at once in all.
 
 (The score sheets' answers are kept in ``web.py``, keyed by what is stored; the watch
 secret and the QR code by ``invites.py``.)
@@ -24,7 +26,7 @@ import msgspec
 
 from nertz.server.lobby.history import finished_match
 
-__all__ = ["FINISHED_BYTES", "LISTING_S", "FinishedMatches", "Kept", "Listing"]
+__all__ = ["FINISHED_BYTES", "LISTING_S", "MAKERS", "FinishedMatches", "Kept", "Listing", "Makers"]
 
 LISTING_S = 1.0
 """``GET /api/tables`` is made again at most this often (a table created or ended
@@ -33,8 +35,42 @@ FINISHED_BYTES = 32 * 1024 * 1024
 """The finished matches' answers kept (``FinishedMatches``), in bytes."""
 
 
+MAKERS = 2
+"""Answers made at once, server-wide (``Makers``)."""
+
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+T = TypeVar("T")
+
+
+class Makers:
+    """Where answers that cost milliseconds of Python are made: on a worker thread, one
+    making of each answer at a time (who asks for it meanwhile waits for that one, not
+    a making of their own) and at most ``at_once`` in all. Each making holds the GIL
+    most of its time, and every thread that wants it takes turns with the event loop:
+    before this, six addresses asking for their new score sheets at 8 requests in
+    flight made 48 at once, and honest plays waited 124 ms (docs/performance.md)."""
+
+    def __init__(self, at_once: int = MAKERS) -> None:
+        self.slots = asyncio.Semaphore(at_once)
+        self.making: dict[Hashable, asyncio.Future[Any]] = {}
+
+    async def make(self, key: Hashable, work: Callable[[], T]) -> T:
+        """``work()``'s answer, made on a worker thread once for everyone asking for
+        ``key`` while it is made. A caller that goes away leaves the making to the rest."""
+        found = self.making.get(key)
+        if found is None:
+            found = self.making[key] = asyncio.ensure_future(self._made(key, work))
+        answer: T = await asyncio.shield(found)
+        return answer
+
+    async def _made(self, key: Hashable, work: Callable[[], T]) -> T:
+        try:
+            async with self.slots:
+                return await asyncio.to_thread(work)
+        finally:
+            del self.making[key]
 
 
 class Kept(Generic[K, V]):
@@ -70,8 +106,9 @@ class FinishedMatches:
     encode. The answer is encoded off the event loop; the most recently asked are kept,
     up to ``FINISHED_BYTES``."""
 
-    def __init__(self, cap: int = FINISHED_BYTES) -> None:
+    def __init__(self, makers: Makers, cap: int = FINISHED_BYTES) -> None:
         self.answers: Kept[str, bytes] = Kept(cap, len)
+        self.makers = makers
 
     async def get(self, engine: Any, match_id: str) -> bytes | None:
         body = self.answers.get(match_id)
@@ -82,7 +119,7 @@ class FinishedMatches:
             found = finished_match(engine, match_id)
             return None if found is None else msgspec.json.encode(found)
 
-        body = await asyncio.to_thread(made)
+        body = await self.makers.make(("finished", match_id), made)
         if body is not None:
             self.answers.keep(match_id, body)
         return body

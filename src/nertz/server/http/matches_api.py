@@ -24,7 +24,7 @@ def matches_routes(services: Services) -> list[BaseRoute]:
         rows = await asyncio.to_thread(services.store.history)
         return JSONResponse({"matches": rows})
 
-    finished = FinishedMatches()
+    finished = FinishedMatches(services.makers)
 
     async def match(request: Request) -> Response:
         body = await finished.get(services.store.engine, request.path_params["match"])

@@ -19,7 +19,9 @@ from nertz.server.cluster.live import LiveCounts
 from nertz.server.cluster.node import ClusterNode
 from nertz.server.door.edge import Door
 from nertz.server.door.limits import Limits, Quotas
+from nertz.server.door.pace import RefusalPace
 from nertz.server.door.site import Site
+from nertz.server.http.kept import Makers
 from nertz.server.http.metrics import Figures, Metrics
 from nertz.server.http.sheets import SheetStore
 from nertz.server.lobby.accounts import Accounts
@@ -63,8 +65,20 @@ class Services:
         """The open play sockets (``/ws``), for the metrics' backlogs."""
         self.metrics: Final = Metrics(self.figures)
         self.door: Final = Door(  # also the HTTP protocol's (``cli.uvicorn_config``)
-            self.quotas.memory, self.metrics.refused_early, self.quotas.request, limits.ipv6_prefix
+            self.quotas.memory,
+            self.metrics.refused_early,
+            self.quotas.request,
+            limits.ipv6_prefix,
+            RefusalPace(
+                limits.refusals_per_s,
+                limits.refusal_burst,
+                limits.refusal_wait_s,
+                self.quotas.clock,
+            ),
         )
+        self.makers: Final = Makers()
+        """Where answers that cost milliseconds are made (``kept.Makers``): one making of
+        each at a time, and a few at once in all."""
         self.ceremonies: Final = Ceremonies(RelyingParty.of(site.urls), limits.max_ceremonies)
         """The passkey ceremonies under way (``passkeys.py``), in this process's memory."""
         self.quick: Final = QuickMatch(

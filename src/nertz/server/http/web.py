@@ -191,7 +191,8 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
                 out["id"], out["link"] = sheet_id, f"/sheet/{sheet_id}"
                 return msgspec.json.encode(out)
 
-            body = made[key] = await asyncio.to_thread(make)
+            # Made once for all who ask meanwhile, a few answers at once in all.
+            body = made[key] = await services.makers.make(("sheet", *key), make)
             while len(made) > KEPT_SHEETS:
                 made.popitem(last=False)
         made.move_to_end(key)

@@ -1,0 +1,75 @@
+"""Costly answers made off the event loop (``kept.Makers``, issue 24, point 2): many
+asking at once for one new answer get it from one making, and however many answers are
+asked for at once only a few are made at a time, so worker threads holding the GIL do
+not take the event loop's turns from every table."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from nertz.server.http.kept import Makers
+
+
+def test_everyone_asking_for_an_answer_while_it_is_made_gets_that_one_making() -> None:
+    made: list[str] = []
+    release = threading.Event()
+
+    def score_sheet() -> bytes:
+        release.wait(30)
+        made.append("sheet")
+        return b"scored"
+
+    async def run() -> None:
+        makers = Makers()
+        asking = [asyncio.create_task(makers.make("sheet 1", score_sheet)) for _ in range(8)]
+        await asyncio.sleep(0)
+        asking[0].cancel()  # one asker goes away: the others still get the answer
+        release.set()
+        answers = await asyncio.gather(*asking[1:])
+        assert answers == [b"scored"] * 7
+        assert made == ["sheet"]
+        assert makers.making == {}  # made: asked again, it is made again (or kept)
+
+    asyncio.run(run())
+
+
+def test_only_a_few_answers_are_made_at_once() -> None:
+    running, most = 0, 0
+    lock = threading.Lock()
+
+    def make() -> int:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        threading.Event().wait(0.01)
+        with lock:
+            running -= 1
+        return 1
+
+    async def run() -> None:
+        makers = Makers(at_once=2)
+        answers = await asyncio.gather(*(makers.make(n, make) for n in range(12)))
+        assert answers == [1] * 12
+
+    asyncio.run(run())
+    assert most == 2
+
+
+def test_a_making_that_fails_fails_for_everyone_waiting_and_is_not_kept() -> None:
+    def broken() -> bytes:
+        raise ValueError("no such sheet")
+
+    async def run() -> None:
+        makers = Makers()
+        asking = [makers.make("gone", broken) for _ in range(3)]
+        for outcome in await asyncio.gather(*asking, return_exceptions=True):
+            assert isinstance(outcome, ValueError)
+        assert makers.making == {}
+        with pytest.raises(ValueError, match="no such sheet"):
+            await makers.make("gone", broken)
+
+    asyncio.run(run())
