@@ -4,19 +4,32 @@ private tables is slow and told nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import threading
 from pathlib import Path
 
 import httpx
 import pytest
 from sqlalchemy import create_engine
 
+from nertz.engine import preset
 from nertz.server.door.limits import Limits
 from nertz.server.http.app import Config
+from nertz.server.lobby import lobby as lobby_module
 from nertz.server.lobby.hashing import hash_secret
-from nertz.server.lobby.invites import CODE_ALPHABET, grouped, invite_form, watch_key
+from nertz.server.lobby.invites import (
+    CODE_ALPHABET,
+    Invite,
+    grouped,
+    invite_form,
+    invite_of,
+    watch_key,
+)
+from nertz.server.lobby.lobby import Lobby
 from nertz.server.store.store import Store
+from nertz.server.table.settings import Settings
 
 from ..live_server import free_port, running
 from .conftest import Live
@@ -206,3 +219,31 @@ def test_only_hashes_are_stored_and_an_old_database_gains_the_watch_column(
 @pytest.mark.parametrize("text", ["KQ7M-X2PD-4R", "kq7mx2pd4r", " KQ7M X2PD 4R "])
 def test_an_invite_reads_the_same_however_it_is_typed(text: str) -> None:
     assert invite_form(text) == "KQ7MX2PD4R"
+
+
+def test_a_private_table_slow_watch_secret_is_made_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The watch secret's rounds (milliseconds of CPU) are made on a worker thread when a
+    table is made (``Lobby.invited``): on the event loop, 16 practice tables made at once
+    stopped every table's plays for 200 ms (issue 24, docs/performance.md)."""
+    made_on: list[str] = []
+
+    def recorded(key: str) -> Invite:
+        made_on.append(threading.current_thread().name)
+        return invite_of(key)
+
+    monkeypatch.setattr(lobby_module, "invite_of", recorded)
+
+    async def run() -> None:
+        lobby = Lobby(None)
+        private = Settings(seats=2, public=False)
+        invite = await lobby.invited(private)
+        assert invite is not None and await lobby.invited(Settings(seats=2)) is None
+        entry, key = lobby.create(preset("standard"), private, invite=invite)
+        assert key == invite.key and entry.key_ok(key)
+        assert entry.watch_ok(watch_key(key)) and not entry.watch_ok(watch_key(key + "X"))
+        assert entry.key_hash == hash_secret(key)  # only hashes are kept
+
+    asyncio.run(run())
+    assert made_on and threading.main_thread().name not in made_on

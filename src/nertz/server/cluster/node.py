@@ -57,6 +57,7 @@ from nertz.server.cluster.leases import (
 from nertz.server.cluster.live import NODES as LIVE_NODES
 from nertz.server.cluster.live import LiveCounts, beat, live_key
 from nertz.server.cluster.recovery import Directory, Recovery, stored_directory
+from nertz.server.lobby.invites import Invite
 from nertz.server.lobby.lobby import SERIES_KEPT_S, Entry, Lobby, new_table_id
 from nertz.server.store.store import Store, StoredTable
 from nertz.server.table.settings import Settings
@@ -167,9 +168,11 @@ class ClusterNode:
 
     # ------------------------------------------------------------------ tables
 
-    async def create(self, rules: Rules, settings: Settings) -> tuple[Entry, str | None]:
+    async def create(
+        self, rules: Rules, settings: Settings, invite: Invite | None = None
+    ) -> tuple[Entry, str | None]:
         """A new table owned here (``Lobby.create``'s errors are raised before the
-        table takes a lease or a code)."""
+        table takes a lease or a code), with ``invite`` if private (``Lobby.invited``)."""
         self.lobby.check_create(rules, settings)
         table_id = new_table_id()
         lease = await self._acquire(table_id)
@@ -186,7 +189,9 @@ class ClusterNode:
                 break
         self._hold(lease, code)  # before its first record reaches the store's guard
         try:
-            entry, key = self.lobby.create(rules, settings, table_id=table_id, code=code)
+            entry, key = self.lobby.create(
+                rules, settings, table_id=table_id, code=code, invite=invite
+            )
         except Exception:
             self._let_go(table_id)
             await self.leases.release(lease)

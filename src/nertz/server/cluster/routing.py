@@ -108,10 +108,11 @@ async def new_table(
 ) -> tuple[Entry, str | None]:
     """A new table: ``Lobby.create``, or on a cluster node one it owns (its lease and
     fencing row first)."""
+    invite = await lobby.invited(settings)  # its slow secret off the event loop
     if node is None:
-        return lobby.create(rules, settings)
+        return lobby.create(rules, settings, invite=invite)
     try:
-        return await node.create(rules, settings)
+        return await node.create(rules, settings, invite)
     except UNREACHABLE as error:
         log.warning("node %s could not make a table: %r", node.id, error)
         raise Unavailable("make a table") from error

@@ -132,10 +132,17 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
     def sheets() -> SheetStore:
         return services.sheets
 
-    def answer(sheet_id: str, sheet: Sheet, status: int = 200) -> JSONResponse:
+    def scored(sheet_id: str, sheet: Sheet) -> bytes:
         out = compute(sheet)
         out["id"], out["link"] = sheet_id, f"/sheet/{sheet_id}"
-        return JSONResponse(out, status_code=status)
+        return msgspec.json.encode(out)
+
+    async def answer(sheet_id: str, sheet: Sheet, status: int = 200) -> Response:
+        # Scored on a worker thread, as the sheet was checked: a long sheet is
+        # milliseconds of Python, which on the event loop would hold up every table
+        # for all of them (on a thread the loop takes its turns between).
+        body = await asyncio.to_thread(scored, sheet_id, sheet)
+        return Response(body, status_code=status, media_type="application/json")
 
     def guarded(
         handler: Callable[[Request], Any],
@@ -168,9 +175,9 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
             services.metrics.refused(refusal.code)
             return refusal.response()
         data = await decode_body(request, SheetIn, "sheet")
-        sheet = check_sheet(data)
+        sheet = await asyncio.to_thread(check_sheet, data)
         sheet_id = await asyncio.to_thread(sheets().create, sheet)
-        return answer(sheet_id, sheet, 201)
+        return await answer(sheet_id, sheet, 201)
 
     made: collections.OrderedDict[tuple[str, str, bool], bytes] = collections.OrderedDict()
 
@@ -207,10 +214,10 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
     async def put_sheet(request: Request) -> Response:
         sheet_id = request.path_params["id"]
         data = await decode_body(request, SheetIn, "sheet")
-        sheet = check_sheet(data)
+        sheet = await asyncio.to_thread(check_sheet, data)
         async with lock:
             await asyncio.to_thread(sheets().save, sheet_id, sheet)
-        return answer(sheet_id, sheet)
+        return await answer(sheet_id, sheet)
 
     async def change_hands(request: Request, number: int | None) -> Response:
         sheet_id = request.path_params["id"]
@@ -224,9 +231,10 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
                 hands[number - 1] = hand
             else:
                 raise SheetError("no_such_hand", f"this sheet has no hand {number}", 404)
-            sheet = check_sheet(SheetIn(old.names, old.body()["options"], hands))
+            changed = SheetIn(old.names, old.body()["options"], hands)
+            sheet = await asyncio.to_thread(check_sheet, changed)
             await asyncio.to_thread(sheets().save, sheet_id, sheet)
-        return answer(sheet_id, sheet, 201 if number is None else 200)
+        return await answer(sheet_id, sheet, 201 if number is None else 200)
 
     @guarded
     async def add_hand(request: Request) -> Response:

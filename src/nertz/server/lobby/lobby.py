@@ -34,7 +34,13 @@ from nertz.server.lobby.actor import Clock, TableActor, restored_actor
 from nertz.server.lobby.archive import Archived, finished_table
 from nertz.server.lobby.devices import Devices
 from nertz.server.lobby.hashing import hash_secret
-from nertz.server.lobby.invites import CODE_ALPHABET, invite_form, new_invite, watch_key
+from nertz.server.lobby.invites import (
+    CODE_ALPHABET,
+    Invite,
+    invite_form,
+    invite_of,
+    new_invite,
+)
 from nertz.server.lobby.outside import OutsideBots
 from nertz.server.lobby.ratings import install as install_ratings
 from nertz.server.store.store import Store, StoredTable, TableCreated
@@ -412,16 +418,34 @@ class Lobby:
         """Tables here not yet over."""
         return sum(1 for e in self.tables.values() if e.table.stage.value != "over")
 
+    async def invited(self, settings: Settings) -> Invite | None:
+        """A new private table's invite, its slow watch secret made on a worker thread
+        (``invites.invite_of``); None for a public table. Given to ``create``."""
+        if settings.public:
+            return None
+        return await asyncio.to_thread(invite_of, self._new_invite())
+
     def create(
-        self, rules: Rules, settings: Settings, table_id: str | None = None, code: str | None = None
+        self,
+        rules: Rules,
+        settings: Settings,
+        table_id: str | None = None,
+        code: str | None = None,
+        invite: Invite | None = None,
     ) -> tuple[Entry, str | None]:
         """A new table; returns it and the private key (None for a public table). A
-        cluster node passes the id and code it reserved (``cluster/node.py``)."""
+        cluster node passes the id and code it reserved (``cluster/node.py``). A private
+        table's ``invite`` comes from ``invited`` (made here, on the event loop, if not
+        given: at startup and in tests)."""
         self.check_create(rules, settings)
         code = code or self.new_code()
-        key = None if settings.public else self._new_invite()
-        key_hash = hash_secret(key) if key else None
-        watch_hash = hash_secret(watch_key(key)) if key else None
+        if settings.public:
+            invite = None
+        elif invite is None:
+            invite = invite_of(self._new_invite())
+        key = None if invite is None else invite.key
+        key_hash = None if invite is None else invite.key_hash
+        watch_hash = None if invite is None else invite.watch_hash
         table_id = table_id or new_table_id()
         table = Table(code, rules, settings)
         self._deal_as(table)
