@@ -392,7 +392,9 @@ class Lobby:
     def check_create(self, rules: Rules, settings: Settings) -> None:
         """Refuse a table this server cannot make (``LobbyError``): over the cap, a rated
         table not playing the rated preset, or bots on no seat or of no kind."""
-        if self.live_count() >= self.max_tables:
+        # Tables in memory bound those not over: only near the cap are they counted
+        # (every table looked at, for each table made: most of a creation's time).
+        if len(self.tables) >= self.max_tables and self.live_count() >= self.max_tables:
             raise LobbyError(
                 "too_many_tables",
                 f"this server runs at most {self.max_tables} tables; try again later",
