@@ -33,10 +33,6 @@ class Answer:
         self.headers = headers
         self.content = content
 
-    @property
-    def text(self) -> str:
-        return self.content.decode()
-
     def json(self) -> Any:
         return jsonlib.loads(self.content)
 
@@ -118,8 +114,8 @@ class Client:
             connection.close()
         self.idle.clear()
 
-    async def get(self, path: str, headers: dict[str, str] | None = None) -> Answer:
-        return await self.request("GET", path, headers=headers)
+    async def get(self, path: str) -> Answer:
+        return await self.request("GET", path)
 
     async def post(
         self,

@@ -245,15 +245,14 @@ def test_an_address_asking_on_and_on_while_refused_is_answered_at_its_pace(door:
     body = {"names": ["Ann", "Bo"]}
     with http_from("127.0.0.14", door) as abuser:
         assert [abuser.post("/api/sheets", json=body).status_code for _ in range(4)][-1] == 429
-    answers: list[int] = []
+    answers: list[tuple[int, str]] = []  # checked here: a thread's assert fails nothing
     stop = threading.Event()
 
     def hammer() -> None:
         with http_from("127.0.0.14", door) as c:
             while not stop.is_set():
                 answer = c.post("/api/sheets", json=body)
-                answers.append(answer.status_code)
-                assert answer.json()["error"] == "too_many_sheets"
+                answers.append((answer.status_code, answer.json().get("error", "")))
 
     threads = [threading.Thread(target=hammer) for _ in range(4)]
     started = time.monotonic()
@@ -266,7 +265,7 @@ def test_an_address_asking_on_and_on_while_refused_is_answered_at_its_pace(door:
     for thread in threads:
         thread.join(30)
     seconds = time.monotonic() - started
-    assert set(answers) == {429}
+    assert answers and set(answers) == {(429, "too_many_sheets")}
     limits = Limits()
     # The burst, the pace over the time taken, and the four asked last, still in flight.
     assert len(answers) <= limits.refusal_burst + limits.refusals_per_s * seconds + 4

@@ -252,6 +252,11 @@ class Door:
         its turn taken; None: too long, close the connection with no answer."""
         return 0.0 if self.pace is None else self.pace.turn(address)
 
+    @property
+    def longest_wait_s(self) -> float:
+        """The longest a refusal waits for its turn (0: no pace)."""
+        return 0.0 if self.pace is None else self.pace.max_wait_s
+
     def admit(
         self, address: str, method: str, path: str, headers: list[tuple[bytes, bytes]]
     ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
@@ -330,7 +335,7 @@ class EarlyRefusals:
                 # Its turn (``Door.turn``); one too far away waits the longest there is
                 # and is answered closing the connection (ASGI cannot drop a request).
                 if wait is None:
-                    wait = self.door.pace.max_wait_s if self.door.pace is not None else 0.0
+                    wait = self.door.longest_wait_s
                     headers = [*headers, (b"connection", b"close")]
                 if wait > 0:
                     await asyncio.sleep(wait)
