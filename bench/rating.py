@@ -30,6 +30,9 @@ one hand) in the simulator's virtual time (``nertz.sim.table.play_hand``).
    expected score. Elo is Board Game Arena's pairwise method: a table of ``n`` is
    ``n(n-1)/2`` duels, each player changing by ``K / (n-1)`` times the sum of (result -
    expected) over its duels (win 1, tie 1/2, loss 0).
+   **The ceiling** (``bench/rating_ceiling.py``): the same matches forecast by two who
+   know more than a rating can, knowing every strength from the start and the ideal
+   learner; how far below Elo any rating could go.
 4. **Established within five four-seat matches**: 200 new people in 5 rounds of
    four-seat tables among themselves; the share established after them.
 5. **Quick match**: arrivals (Poisson) at 1, 10 and 100 a minute of people drawn from
@@ -46,13 +49,15 @@ from __future__ import annotations
 
 import argparse
 import functools
-import itertools
 import math
 import multiprocessing
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+
+from plackett_luce import order_log_probability
+from rating_ceiling import ceiling
 
 from nertz.bots import LEVELS, Bot, Level
 from nertz.engine import Match, SeatScore
@@ -216,32 +221,6 @@ def league(
                 played[i] += 1
     tasks = [(tuple(levels[i] for i in ids), seed_of(seed, t)) for t, ids in enumerate(tables)]
     return [Game(ids, found) for ids, found in zip(tables, play_all(tasks))]
-
-
-def logsumexp(values: Sequence[float]) -> float:
-    top = max(values)
-    return top + math.log(sum(math.exp(v - top) for v in values))
-
-
-def order_log_probability(strengths: Sequence[float], order: Sequence[int]) -> float:
-    """Plackett-Luce log-probability of ``order`` (each seat's place; equal places tie)
-    with weights ``exp(strengths)``: the first place goes to ``i`` with probability
-    ``w_i / sum(w)``, the next among the rest, and so on; a tie's players take their
-    places in any order (the sum over their orders)."""
-    left = list(range(len(strengths)))
-    total = 0.0
-    for place in sorted(set(order)):
-        group = [i for i in left if order[i] == place]
-        ways = []
-        for perm in itertools.permutations(group):
-            rest, q = list(left), 0.0
-            for i in perm:
-                q += strengths[i] - logsumexp([strengths[j] for j in rest])
-                rest.remove(i)
-            ways.append(q)
-        total += logsumexp(ways)
-        left = [i for i in left if order[i] != place]
-    return total
 
 
 def skill_fold(games: Sequence[Game], count: int) -> tuple[list[Rating], list[list[float]]]:
@@ -468,6 +447,15 @@ def main() -> None:
     print(
         f"log-loss per match: OpenSkill {sum(skill_losses) / len(games):.4f}, Elo(K={best_k})"
         f" {sum(elo_losses) / len(games):.4f}; gain={g:.3f} [{g_ci[0]:.3f}, {g_ci[1]:.3f}]"
+    )
+    # What any rating could reach on these matches (bench/rating_ceiling.py).
+    elo_mean = sum(elo_losses) / len(games)
+    floor = ceiling(games, drawn, draw_person, seed_of("ceiling", args.seed))
+    print(
+        f"ceiling: knowing every strength {floor.knowing:.4f} (gain"
+        f" {1 - floor.knowing / elo_mean:.3f}); the ideal learner {floor.predictive:.4f}"
+        f" (gain {1 - floor.predictive / elo_mean:.3f}), at its posterior means"
+        f" {floor.plug_in:.4f} (gain {1 - floor.plug_in / elo_mean:.3f})"
     )
 
     # Established within five four-seat matches: newcomers joining the measured field,
