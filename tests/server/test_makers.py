@@ -59,6 +59,32 @@ def test_only_a_few_answers_are_made_at_once() -> None:
     assert most == 2
 
 
+def test_sheets_checked_and_scored_take_the_same_few_slots_as_kept_answers() -> None:
+    # Seven addresses posting long sheets while others read kept answers: at no moment
+    # more than two threads of costly Python (each would take turns with the loop).
+    running, most = 0, 0
+    lock = threading.Lock()
+
+    def costly() -> int:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        threading.Event().wait(0.01)
+        with lock:
+            running -= 1
+        return 1
+
+    async def run() -> None:
+        makers = Makers(at_once=2)
+        new_sheets = [makers.run(costly) for _ in range(7)]
+        kept = [makers.make(("sheet", n), costly) for n in range(7)]
+        assert await asyncio.gather(*new_sheets, *kept) == [1] * 14
+
+    asyncio.run(run())
+    assert most == 2
+
+
 def test_a_making_that_fails_fails_for_everyone_waiting_and_is_not_kept() -> None:
     def broken() -> bytes:
         raise ValueError("no such sheet")

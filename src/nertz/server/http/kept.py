@@ -8,7 +8,7 @@ took time from every table (issue 24).
 * ``Kept``: answers kept once made, the most recently asked, up to a number of bytes
   (``FinishedMatches``'s, and a match's notation, ``notation_api.py``);
 * ``Makers``: where such answers are made, off the event loop: one making of each at a
-  time, and a few at once in all.
+  time, and a few at once in all (a new score sheet's checking and scoring too).
 
 (The score sheets' answers are kept in ``web.py``, keyed by what is stored; the watch
 secret and the QR code by ``invites.py``.)
@@ -64,6 +64,14 @@ class Makers:
             found = self.making[key] = asyncio.ensure_future(self._made(key, work))
         answer: T = await asyncio.shield(found)
         return answer
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` on a worker thread in one of the same few slots, for costly Python
+        nobody shares: a new or changed score sheet checked and scored. Seven addresses
+        posting their long sheets at once were seven threads taking turns with the
+        event loop (docs/performance.md)."""
+        async with self.slots:
+            return await asyncio.to_thread(work)
 
     async def _made(self, key: Hashable, work: Callable[[], T]) -> T:
         try:

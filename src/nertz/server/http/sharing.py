@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -118,8 +119,11 @@ def sharing_routes(services: Services) -> list[BaseRoute]:
         entry, key = keyed(request, lobby)
         base = services.site.base  # never the request's Host: it could be anyone's
         shared = await asyncio.to_thread(links, entry, key)
+        link = base + shared["link"]
         return Response(
-            await asyncio.to_thread(qr_svg, base + shared["link"]),
+            # Drawn once for all who ask at once (the cache keeps it after), in one of
+            # the makers' few slots: pure Python, it holds the GIL while it draws.
+            await services.makers.make(("qr", link), partial(qr_svg, link)),
             media_type="image/svg+xml",
             headers={"Cache-Control": "private, max-age=3600"},
         )

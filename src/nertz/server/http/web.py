@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import collections
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -140,8 +141,9 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
     async def answer(sheet_id: str, sheet: Sheet, status: int = 200) -> Response:
         # Scored on a worker thread, as the sheet was checked: a long sheet is
         # milliseconds of Python, which on the event loop would hold up every table
-        # for all of them (on a thread the loop takes its turns between).
-        body = await asyncio.to_thread(scored, sheet_id, sheet)
+        # for all of them (on a thread the loop takes its turns between), and in one
+        # of the makers' few slots, so many sheets at once are not many such threads.
+        body = await services.makers.run(partial(scored, sheet_id, sheet))
         return Response(body, status_code=status, media_type="application/json")
 
     def guarded(
@@ -175,7 +177,7 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
             services.metrics.refused(refusal.code)
             return refusal.response()
         data = await decode_body(request, SheetIn, "sheet")
-        sheet = await asyncio.to_thread(check_sheet, data)
+        sheet = await services.makers.run(partial(check_sheet, data))
         sheet_id = await asyncio.to_thread(sheets().create, sheet)
         return await answer(sheet_id, sheet, 201)
 
@@ -214,7 +216,7 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
     async def put_sheet(request: Request) -> Response:
         sheet_id = request.path_params["id"]
         data = await decode_body(request, SheetIn, "sheet")
-        sheet = await asyncio.to_thread(check_sheet, data)
+        sheet = await services.makers.run(partial(check_sheet, data))
         async with lock:
             await asyncio.to_thread(sheets().save, sheet_id, sheet)
         return await answer(sheet_id, sheet)
@@ -232,7 +234,7 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
             else:
                 raise SheetError("no_such_hand", f"this sheet has no hand {number}", 404)
             changed = SheetIn(old.names, old.body()["options"], hands)
-            sheet = await asyncio.to_thread(check_sheet, changed)
+            sheet = await services.makers.run(partial(check_sheet, changed))
             await asyncio.to_thread(sheets().save, sheet_id, sheet)
         return await answer(sheet_id, sheet, 201 if number is None else 200)
 
