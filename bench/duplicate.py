@@ -18,13 +18,18 @@ The bot at seat 0 is A, at seat 1 B; each hand has its own bots' seeds.
 
 Both come with 95% intervals from a bootstrap over deals (``--boot`` resamples).
 Last line: ``duplicate hands=N variance_cut=X hands_ratio=X``, ``N`` the hands each
-comparison played (``2 × deals``). ``--deals 2000`` (the default) is the measured run;
+comparison played (``2 × deals``). ``--deals 10000`` (the default) is the measured run;
 ``--deals 100`` a quick look. Figures: docs/strategy.md.
+
+``--consistency`` measures instead how ``variance_cut`` depends on how steady the two
+equal experts are: the same deals played by experts whose delays' spread and overlook
+rate (``nertz.bots.Level``) are lowered, down to bots that never overlook a play.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import random
 import statistics
@@ -32,7 +37,7 @@ import time
 from collections.abc import Sequence
 from functools import partial
 
-from nertz.bots import Bot, parse_seat
+from nertz.bots import LEVELS, Bot, Level, parse_seat
 from nertz.engine import Rules, deal, rotated
 from nertz.sim import play_hand
 
@@ -43,7 +48,16 @@ def _seed(*parts: object) -> int:
     return random.Random(":".join(map(str, parts))).getrandbits(48)
 
 
-def play_deal(levels: tuple[str, str], seed: int, number: int) -> tuple[int, int, int, int]:
+Pair = tuple[tuple[Level, str], tuple[Level, str]]
+"""A's and B's level and style."""
+
+
+def pair_of(levels: tuple[str, str]) -> Pair:
+    a, b = (parse_seat(level) for level in levels)
+    return (LEVELS[a.level], a.style), (LEVELS[b.level], b.style)
+
+
+def play_deal(pair: Pair, seed: int, number: int) -> tuple[int, int, int, int]:
     """Deal ``number`` played twice at two seats (R42): ``(a1, b1, a2, b2)``, the scores
     of A (seat 0) and B (seat 1) on the deal as dealt and moved on one seat."""
     rules = Rules(duplicate=True)
@@ -51,13 +65,8 @@ def play_deal(levels: tuple[str, str], seed: int, number: int) -> tuple[int, int
     out: list[int] = []
     for shift in range(2):
         bots = [
-            Bot(
-                seat,
-                parse_seat(level).level,
-                parse_seat(level).style,
-                _seed("bot", seed, number, shift, seat),
-            )
-            for seat, level in enumerate(levels)
+            Bot(seat, level, style, _seed("bot", seed, number, shift, seat))
+            for seat, (level, style) in enumerate(pair)
         ]
         result = play_hand(bots, rules, 0, fixed=rotated(dealt, shift))
         out += result.scores
@@ -65,8 +74,8 @@ def play_deal(levels: tuple[str, str], seed: int, number: int) -> tuple[int, int
     return a1, b1, a2, b2
 
 
-def simulate(levels: tuple[str, str], deals: int, seed: int, jobs: int) -> list[tuple[int, ...]]:
-    play = partial(play_deal, levels, seed)
+def simulate(pair: Pair, deals: int, seed: int, jobs: int) -> list[tuple[int, ...]]:
+    play = partial(play_deal, pair, seed)
     if jobs <= 1:
         return [play(n) for n in range(deals)]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
@@ -117,16 +126,45 @@ def interval(
     return values[int(0.025 * boots)], values[min(boots - 1, int(0.975 * boots))]
 
 
+STEADIER = ((0.30, 0.04), (0.15, 0.04), (0.30, 0.02), (0.30, 0.0), (0.15, 0.0), (0.05, 0.0))
+"""``(spread, overlook)`` of the experts ``--consistency`` measures; the first is
+``expert`` as it is."""
+
+
+def consistency(args: argparse.Namespace) -> None:
+    """``variance_cut`` of two equal experts over the same deals, for each of
+    ``STEADIER``: how much of a hand's luck is the cards' depends on how steady the
+    players are."""
+    expert = parse_seat("expert")
+    for spread, overlook in STEADIER:
+        level = dataclasses.replace(LEVELS[expert.level], spread=spread, overlook=overlook)
+        sample = simulate(((level, expert.style),) * 2, args.deals, args.seed, args.jobs)
+        low, high = interval(sample, variance_cut, args.boot, args.seed)
+        print(
+            f"experts with spread {spread:.2f}, overlook {overlook:.0%}: variance cut"
+            f" {variance_cut(sample):.1%} (95% {low:.1%} to {high:.1%})",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=2000, help="deals per comparison (2000)")
+    parser.add_argument("--deals", type=int, default=10000, help="deals per comparison (10000)")
     parser.add_argument("--seed", type=int, default=27, help="the run's seed (27)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (1: the machine is shared)")
     parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples (1000)")
+    parser.add_argument(
+        "--consistency",
+        action="store_true",
+        help="variance_cut of equal experts made steadier: less spread, no overlooking",
+    )
     args = parser.parse_args()
+    if args.consistency:
+        consistency(args)
+        return
     start = time.perf_counter()
-    equal = simulate(("expert", "expert"), args.deals, args.seed, args.jobs)
-    mixed = simulate(("expert", "skilled"), args.deals, args.seed + 1, args.jobs)
+    equal = simulate(pair_of(("expert", "expert")), args.deals, args.seed, args.jobs)
+    mixed = simulate(pair_of(("expert", "skilled")), args.deals, args.seed + 1, args.jobs)
     wall = time.perf_counter() - start
     hands = 2 * args.deals
     normal, rotation = _diffs(equal)
