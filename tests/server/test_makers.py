@@ -36,19 +36,25 @@ def test_everyone_asking_for_an_answer_while_it_is_made_gets_that_one_making() -
     asyncio.run(run())
 
 
-def test_only_a_few_answers_are_made_at_once() -> None:
-    running, most = 0, 0
-    lock = threading.Lock()
+class Costly:
+    """Work that takes 10 ms on a worker thread and counts how many ran at once."""
 
-    def make() -> int:
-        nonlocal running, most
-        with lock:
-            running += 1
-            most = max(most, running)
+    def __init__(self) -> None:
+        self.running = self.most = 0
+        self.lock = threading.Lock()
+
+    def __call__(self) -> int:
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
         threading.Event().wait(0.01)
-        with lock:
-            running -= 1
+        with self.lock:
+            self.running -= 1
         return 1
+
+
+def test_only_a_few_answers_are_made_at_once() -> None:
+    make = Costly()
 
     async def run() -> None:
         makers = Makers(at_once=2)
@@ -56,24 +62,13 @@ def test_only_a_few_answers_are_made_at_once() -> None:
         assert answers == [1] * 12
 
     asyncio.run(run())
-    assert most == 2
+    assert make.most == 2
 
 
 def test_sheets_checked_and_scored_take_the_same_few_slots_as_kept_answers() -> None:
     # Seven addresses posting long sheets while others read kept answers: at no moment
     # more than two threads of costly Python (each would take turns with the loop).
-    running, most = 0, 0
-    lock = threading.Lock()
-
-    def costly() -> int:
-        nonlocal running, most
-        with lock:
-            running += 1
-            most = max(most, running)
-        threading.Event().wait(0.01)
-        with lock:
-            running -= 1
-        return 1
+    costly = Costly()
 
     async def run() -> None:
         makers = Makers(at_once=2)
@@ -82,7 +77,7 @@ def test_sheets_checked_and_scored_take_the_same_few_slots_as_kept_answers() -> 
         assert await asyncio.gather(*new_sheets, *kept) == [1] * 14
 
     asyncio.run(run())
-    assert most == 2
+    assert costly.most == 2
 
 
 def test_a_making_that_fails_fails_for_everyone_waiting_and_is_not_kept() -> None:
