@@ -7,10 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
-from nertz.server.http.kept import Makers
+from nertz.server.door.limits import Limits
+from nertz.server.http import web
+from nertz.server.http.app import Config, create_app
+from nertz.server.http.kept import MAKERS, Makers
+from nertz.server.http.sheets import Sheet, SheetIn
 
 
 def test_everyone_asking_for_an_answer_while_it_is_made_gets_that_one_making() -> None:
@@ -94,3 +101,35 @@ def test_a_making_that_fails_fails_for_everyone_waiting_and_is_not_kept() -> Non
             await makers.make("gone", broken)
 
     asyncio.run(run())
+
+
+def test_long_sheets_posted_at_once_are_checked_a_few_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seven addresses' worth of long sheets posted at once (bench/abuse.py's opening):
+    each is still checked, scored and stored, but no more than ``MAKERS`` checks run at
+    once, each a thread of Python taking turns with every table's event loop."""
+    checking = Costly()
+    check = web.check_sheet
+
+    def counted(data: SheetIn) -> Sheet:
+        checking()
+        return check(data)
+
+    monkeypatch.setattr(web, "check_sheet", counted)
+    names = [f"Player {i}" for i in range(8)]
+    hands = [{"middle": [5] * 8, "nertz_left": [4] * 8} for _ in range(30)]
+    config = Config(db=str(tmp_path / "m.db"), limits=Limits(sheets_per_hour=100))
+    with (
+        TestClient(create_app(config), base_url="http://127.0.0.1") as client,
+        ThreadPoolExecutor(7) as posters,
+    ):
+        posted = list(
+            posters.map(
+                lambda _: client.post("/api/sheets", json={"names": names, "hands": hands}),
+                range(7),
+            )
+        )
+    assert [p.status_code for p in posted] == [201] * 7
+    assert all(len(p.json()["scored"]) == 30 for p in posted)
+    assert checking.most <= MAKERS  # unbounded, three or more ran at once here

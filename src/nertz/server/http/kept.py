@@ -75,8 +75,7 @@ class Makers:
 
     async def _made(self, key: Hashable, work: Callable[[], T]) -> T:
         try:
-            async with self.slots:
-                return await asyncio.to_thread(work)
+            return await self.run(work)
         finally:
             del self.making[key]
 
