@@ -758,6 +758,20 @@ def tail_by_time(stats: Stats, window_s: float = 5.0) -> list[float]:
     return [round(percentile(windows[w], 99), 1) for w in sorted(windows)]
 
 
+def over_by_time(stats: Stats, ms: float, first_s: float = 2.0) -> tuple[int, int]:
+    """How many acknowledgements took over ``ms``: in the first ``first_s`` of the
+    measured time (the abuse's opening volley), and after."""
+    if not stats.acked_at:
+        return 0, 0
+    start = stats.acked_at[0]
+    over = [
+        at - start < first_s
+        for at, took in zip(stats.acked_at, stats.acks, strict=True)
+        if took > ms
+    ]
+    return sum(over), len(over) - sum(over)
+
+
 def lag_by_time(stats: Stats, window_s: float = 5.0) -> list[tuple[float, float]]:
     """The store's longest wait from queueing to commit, and its longest transaction,
     over the 10 s before each ``GET /`` (acknowledgements wait for the commit), the most
@@ -854,6 +868,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     refusals = {}
     early = {}  # of the refusals, those answered at the door (edge.EarlyRefusals)
     closes = {}
+    waited = 0  # HTTP requests that waited in the door's line (door/line.py)
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.name == "nertz_refusals_total":
@@ -862,10 +877,13 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
                 early[sample.labels["code"]] = int(sample.value)
             elif sample.name == "nertz_closes_total":
                 closes[sample.labels["reason"]] = int(sample.value)
+            elif sample.name == "nertz_door_waits_total":
+                waited = int(sample.value)
     print(f"abusers' answers: {dict(sorted(answers.items()))}")
     print(f"server refusals: {refusals}")
     print(f"of which answered at the door: {early}")
     print(f"server closes: {closes}")
+    print(f"requests that waited at the door for the event loop: {waited}")
     print(f"abusive connections left: {left}")
     print(f"newcomers (a new address each, creating while abused): {dict(newcomers)}")
     rate = resyncs_sent / 100 / args.seconds
@@ -886,6 +904,13 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
             f"{percentile(late, 99):.2f} ms max {max(late, default=0):.1f} ms; clients' "
             f"own loop late p99 {percentile(lag, 99):.2f} ms max {max(lag, default=0):.1f} ms"
         )
+    twice = 2 * percentile(baseline.acks, 99)
+    early, later = over_by_time(honest_stats, twice)
+    print(
+        f"with abuse, plays over twice the baseline p99 ({twice:.1f} ms): {early} in the "
+        f"first 2 s, {later} after, of {len(honest_stats.acks)} (the p99 is under twice "
+        f"the baseline while they are under 1%)"
+    )
     for sample in (baseline.error_samples + honest_stats.error_samples)[:5]:
         print("error:", sample)
     print(

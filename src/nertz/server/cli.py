@@ -253,6 +253,7 @@ def uvicorn_config(
             lambda: metrics.closed("silent"),
             http,
             services.door,
+            services.line,
         ),
         ws=ws_protocol,
         ws_max_size=max_size,

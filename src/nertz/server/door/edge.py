@@ -13,6 +13,9 @@
   burst at once, then a few a second, the rest waiting their turn unread; so a client
   that asks again and again while refused costs the server its address's pace, not
   its own speed.
+* While the event loop is behind, a connection beginning a new request waits unread
+  in the door's line (``line.DoorLine``), one address after another, so a volley of
+  requests cannot make every table's rounds long at once.
 * ``BodyLimit`` (ASGI middleware) counts a request body's bytes as they arrive and
   answers ``413`` once they pass ``Limits.body_bytes`` — at once when
   ``Content-Length`` says so — so a big body is never buffered; a body that trickles
@@ -63,6 +66,7 @@ from uvicorn.config import HTTP_PROTOCOLS
 from uvicorn.importer import import_from_string
 
 from nertz.server.door.limits import Refusal, RefusalMemory
+from nertz.server.door.line import DoorLine
 from nertz.server.door.pace import RefusalPace
 
 __all__ = [
@@ -577,11 +581,15 @@ class HeadGate(asyncio.Protocol):
     * The pace: a refusal is written when its address's turn comes (``Door.turn``,
       ``pace.RefusalPace``); till then the connection is not read (``pause_reading``)
       and its head timer stopped, and what had come after the refused head is read on
-      once it is answered. A turn too far away closes the connection unanswered."""
+      once it is answered. A turn too far away closes the connection unanswered.
+    * The line: bytes that begin a new request while the event loop is behind (or
+      others wait) are kept, the connection is not read and its head timer stopped
+      until the ``line`` (``line.DoorLine``) gives it its turn."""
 
     inner_class: ClassVar[Callable[..., asyncio.Protocol]]
     head_timeout_s: ClassVar[float] = 10.0
     door: ClassVar[Door | None] = None
+    line: ClassVar[DoorLine | None] = None
 
     @staticmethod
     def silent() -> None:
@@ -616,6 +624,9 @@ class HeadGate(asyncio.Protocol):
         """A refusal waiting its turn (``Door.turn``): reading is paused till it is
         answered; what came after its head waits in ``backlog``."""
         self.backlog = b""
+        self.in_line = False
+        """Waiting in the door's line (``line.DoorLine``): reading is paused till its
+        turn, and what came waits in ``backlog``."""
 
     # asyncio.Protocol, each passed on to uvicorn's protocol.
 
@@ -630,6 +641,49 @@ class HeadGate(asyncio.Protocol):
         self.arm()
 
     def data_received(self, data: bytes) -> None:
+        if self.in_line:  # read before the pause took: kept for its turn
+            self.backlog += data
+            if self.transport is not None:
+                self.transport.pause_reading()  # again, if uvicorn's flow control resumed it
+            return
+        if self.line is not None and self.starts_request() and self.line.waits(self.loop):
+            assert self.transport is not None
+            self.in_line, self.backlog = True, data
+            self.disarm()  # its wait is the server's, not the client's slowness
+            self.transport.pause_reading()
+            self.line.wait(self.address or self.peer(), self.its_turn)
+            return
+        self.read(data)
+
+    def starts_request(self) -> bool:
+        """Whether bytes coming now begin a new request: nothing of one is being read
+        and no answer is awaited (a request's body, a WebSocket's frames and requests
+        sent while one waits for its answer never wait in line)."""
+        return not (
+            self.done
+            or self.opaque
+            or self.head
+            or self.body
+            or self.waiting
+            or self.parked is not None
+            or self.transport is None
+        )
+
+    def peer(self) -> str:
+        return self.client[0] if self.client is not None else "unknown"
+
+    def its_turn(self) -> None:
+        """Its turn in the door's line: what came is read, and reading goes on."""
+        self.in_line = False
+        if self.done or self.transport is None:
+            return
+        backlog, self.backlog = self.backlog, b""
+        self.arm()
+        self.transport.resume_reading()
+        self.read(backlog)
+
+    def read(self, data: bytes) -> None:
+        """Bytes read, past the line: the door looks at each request head."""
         if self.parked is not None:  # read before the pause took: kept for later
             self.backlog += data
             return
@@ -697,6 +751,8 @@ class HeadGate(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.done = True
         self.disarm()
+        if self.in_line:  # its turn in line passes (``its_turn``)
+            self.backlog = b""
         if self.parked is not None:
             self.parked.cancel()
             self.parked, self.backlog = None, b""
@@ -858,13 +914,18 @@ class HeadGate(asyncio.Protocol):
 
 
 def guarded_protocol(
-    timeout_s: float, silent: Callable[[], None], http: str = "h11", door: Door | None = None
+    timeout_s: float,
+    silent: Callable[[], None],
+    http: str = "h11",
+    door: Door | None = None,
+    line: DoorLine | None = None,
 ) -> type[asyncio.Protocol]:
     """The HTTP protocol class to give uvicorn (``uvicorn.Config(http=...)``): uvicorn's
     own (``http``: ``h11`` or ``httptools``) behind a ``HeadGate`` that closes a
     connection whose request head is not whole ``timeout_s`` after it opened or was
-    last answered (``silent()`` is told), and answers a request the ``door`` refuses at
-    its head."""
+    last answered (``silent()`` is told), answers a request the ``door`` refuses at
+    its head, and keeps a new request waiting unread in ``line`` while the event loop
+    is behind."""
     if http not in ("h11", "httptools"):
         raise ValueError(f"unknown HTTP protocol {http!r}: h11 or httptools")
     attributes = {
@@ -872,6 +933,7 @@ def guarded_protocol(
         "head_timeout_s": timeout_s,
         "silent": staticmethod(silent),
         "door": door,
+        "line": line,
     }
     name = "GuardedH11" if http == "h11" else "GuardedHttpTools"
     return type(name, (HeadGate,), attributes)

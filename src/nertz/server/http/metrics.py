@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from nertz.server.door.line import DoorLine
 from nertz.server.table.commands import Stage
 
 if TYPE_CHECKING:
@@ -123,10 +124,29 @@ class _Gauges(Collector):
         )
 
 
+class _Line(Collector):
+    """The door's line (``door/line.py``), read when scraped."""
+
+    def __init__(self, line: DoorLine) -> None:
+        self.line = line
+
+    def collect(self) -> Iterator[Metric]:
+        yield GaugeMetricFamily(
+            "nertz_door_line",
+            "HTTP connections waiting unread at the door for the event loop to catch up.",
+            value=self.line.waiting,
+        )
+        yield CounterMetricFamily(
+            "nertz_door_waits",
+            "HTTP requests that waited at the door for the event loop to catch up.",
+            value=self.line.waited,
+        )
+
+
 class Metrics:
     """One server's registry: the counters, and the gauges ``figures()`` reads."""
 
-    def __init__(self, figures: Callable[[], Figures | None]) -> None:
+    def __init__(self, figures: Callable[[], Figures | None], line: DoorLine | None = None) -> None:
         self.registry = CollectorRegistry()
         self._refusals = Counter(
             "nertz_refusals",
@@ -149,6 +169,8 @@ class Metrics:
             registry=self.registry,
         )
         self.registry.register(_Gauges(figures))
+        if line is not None:
+            self.registry.register(_Line(line))
 
     def refused(self, code: str) -> None:
         self._refusals.labels(code).inc()

@@ -19,6 +19,7 @@ from nertz.server.cluster.live import LiveCounts
 from nertz.server.cluster.node import ClusterNode
 from nertz.server.door.edge import Door
 from nertz.server.door.limits import Limits, Quotas
+from nertz.server.door.line import DoorLine
 from nertz.server.door.pace import RefusalPace
 from nertz.server.door.site import Site
 from nertz.server.http.kept import Makers
@@ -63,7 +64,10 @@ class Services:
         self.site: Final = site
         self.connections: Final[set[Connection]] = set()
         """The open play sockets (``/ws``), for the metrics' backlogs."""
-        self.metrics: Final = Metrics(self.figures)
+        self.line: Final = DoorLine()
+        """New HTTP requests waiting unread while the event loop is behind (also the
+        HTTP protocol's, ``cli.uvicorn_config``)."""
+        self.metrics: Final = Metrics(self.figures, self.line)
         self.door: Final = Door(  # also the HTTP protocol's (``cli.uvicorn_config``)
             self.quotas.memory,
             self.metrics.refused_early,

@@ -70,6 +70,7 @@ def lifespan(
             pruner.cancel()
             daily_pruner.cancel()
             quick.cancel()
+            services.line.stop()
             await lobby.stop()
             store.flush()
             if cluster is not None:
