@@ -56,7 +56,7 @@ async def behind(line: DoorLine) -> asyncio.Event:
 
     line.waits(loop)  # the timer runs from the first request on
     loop.call_soon(hold)
-    await until(lambda: line.behind)
+    await until(lambda: line.waits(loop))  # a request beginning now would wait
     return done
 
 
@@ -174,7 +174,7 @@ def test_the_timer_stops_once_requests_stop_and_starts_with_the_next() -> None:
         made, parser, _ = gated(line)
         made.data_received(LISTING)
         assert parser.got == LISTING and line.ticking
-        # IDLE_TICKS ticks (a second) with nobody in line: the timer stops.
+        # Nobody in line and no request begun for IDLE_S (a second): the timer stops.
         await until(lambda: not line.ticking)
         other, parser_other, _ = gated(line, ("127.0.0.8", 40002))
         other.data_received(LISTING)

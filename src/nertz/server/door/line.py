@@ -17,8 +17,8 @@ turn, so an address with many connections waiting does not hold up one with a si
 request. The line always moves, and each connection is in it at most once, so it is
 never longer than the connections open.
 
-The timer runs only while requests come: it stops after ``IDLE_TICKS`` ticks with
-nobody in line and starts again with the next request.
+The timer runs only while requests come: it stops once nobody is in line and no
+request has begun for ``IDLE_S``, and starts again with the next request.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ WHILE_BEHIND = 1
 CAUGHT_UP = 2
 """Connections let in a tick once the loop has caught up. More let a volley of
 costly requests make the next rounds long again (docs/performance.md)."""
-IDLE_TICKS = 500
-"""Ticks (a second) with nobody in line after which the timer stops."""
+IDLE_S = 1.0
+"""With nobody in line and no request begun this long, the timer stops."""
 
 
 class DoorLine:
@@ -57,14 +57,16 @@ class DoorLine:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._due = 0.0
-        self._idle = 0
+        self._asked = 0.0
+        """When a request last began (``waits``), on the loop's clock."""
 
     def waits(self, loop: asyncio.AbstractEventLoop) -> bool:
         """Whether a request beginning now must wait its turn (the loop is behind, or
         others wait before it). Starts the timer if it is not running."""
+        self._asked = loop.time()
         if self._timer is None:
-            self._loop, self._idle = loop, 0
-            self._schedule(loop.time())
+            self._loop = loop
+            self._schedule(self._asked)
             return bool(self.waiting)
         return self.behind or bool(self.waiting)
 
@@ -94,11 +96,7 @@ class DoorLine:
             else:
                 del self.by_address[address]
             go_on()
-        if self.waiting or self.behind:
-            self._idle = 0
-        else:
-            self._idle += 1
-        if self._idle >= IDLE_TICKS:
+        if not self.waiting and now - self._asked > IDLE_S:
             self._timer, self.behind = None, False
             return
         self._schedule(now)
