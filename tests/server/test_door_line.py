@@ -190,3 +190,28 @@ def test_the_servers_http_protocol_waits_in_its_services_line() -> None:
     protocol = uvicorn_config(app, Config(db=":memory:")).http
     assert isinstance(protocol, type) and issubclass(protocol, HeadGate)
     assert protocol.line is services_of(app).line
+
+
+def test_a_turn_that_goes_wrong_does_not_stop_the_line() -> None:
+    """A bug in one connection's turn is logged by asyncio; the line moves on."""
+
+    async def run() -> None:
+        line = DoorLine()
+        loop = asyncio.get_running_loop()
+        errors: list[object] = []
+        loop.set_exception_handler(lambda _, context: errors.append(context.get("exception")))
+        holding = await behind(line)
+
+        def broken() -> None:
+            raise RuntimeError("a bug in a turn")
+
+        order: list[str] = []
+        line.wait("10.0.0.1", broken)
+        line.wait("10.0.0.2", lambda: order.append("after"))
+        holding.set()
+        await until(lambda: order == ["after"])
+        assert len(errors) == 1 and isinstance(errors[0], RuntimeError)
+        assert line.ticking and line.waiting == 0
+        line.stop()
+
+    asyncio.run(run())

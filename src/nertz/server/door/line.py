@@ -85,21 +85,25 @@ class DoorLine:
         assert self._loop is not None
         now = self._loop.time()
         self.behind = now - self._due > BEHIND_S
-        for _ in range(WHILE_BEHIND if self.behind else CAUGHT_UP):
-            if not self.by_address:
-                break
-            address, line = next(iter(self.by_address.items()))
-            go_on = line.popleft()
-            self.waiting -= 1
-            if line:
-                self.by_address.move_to_end(address)  # its next turn after the others'
+        try:
+            for _ in range(WHILE_BEHIND if self.behind else CAUGHT_UP):
+                if not self.by_address:
+                    break
+                address, line = next(iter(self.by_address.items()))
+                go_on = line.popleft()
+                self.waiting -= 1
+                if line:
+                    self.by_address.move_to_end(address)  # its next turn after the others'
+                else:
+                    del self.by_address[address]
+                go_on()
+        finally:
+            # A connection's turn that went wrong (a bug, which asyncio logs) must not
+            # stop the line: every later request would wait for good.
+            if not self.waiting and now - self._asked > IDLE_S:
+                self._timer, self.behind = None, False
             else:
-                del self.by_address[address]
-            go_on()
-        if not self.waiting and now - self._asked > IDLE_S:
-            self._timer, self.behind = None, False
-            return
-        self._schedule(now)
+                self._schedule(now)
 
     def _schedule(self, now: float) -> None:
         assert self._loop is not None
