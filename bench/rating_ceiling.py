@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
 
-from plackett_luce import order_log_probability
+from plackett_luce import logsumexp, order_log_probability
 
 GRID = 60
 """Points of the ideal learner's grid of strengths."""
@@ -108,10 +108,8 @@ class Ceiling:
 
 
 def _normalised(log_weights: Sequence[float]) -> list[float]:
-    top = max(log_weights)
-    w = [math.exp(v - top) for v in log_weights]
-    total = sum(w)
-    return [x / total for x in w]
+    total = logsumexp(log_weights)
+    return [math.exp(v - total) for v in log_weights]
 
 
 def ceiling(
@@ -141,8 +139,7 @@ def ceiling(
         plug_in -= order_log_probability(means, g.places)
         samples = [rng.choices(grid, weights=c, k=DRAWS) for c in chances]
         draws = [order_log_probability(joint, g.places) for joint in zip(*samples)]
-        top = max(draws)
-        predictive -= top + math.log(sum(math.exp(d - top) for d in draws) / DRAWS)
+        predictive -= logsumexp(draws) - math.log(DRAWS)  # the mean of the draws' P
         # Learn: each player's likelihood over the grid, every opponent at their truth.
         for seat, i in enumerate(g.ids):
             table = [true[j] for j in g.ids]

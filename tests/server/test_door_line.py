@@ -7,7 +7,9 @@ late by callbacks that hold it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -43,21 +45,25 @@ def gated(
     return made, made.inner, socket
 
 
-async def behind(line: DoorLine) -> asyncio.Event:
-    """Hold the loop 10 ms at a time until the line sees it behind; the loop is held
-    on and on until the returned event is set."""
-    done = asyncio.Event()
+@contextlib.asynccontextmanager
+async def held(line: DoorLine) -> AsyncIterator[None]:
+    """The loop held 10 ms a round, from before the block (once the line sees it
+    behind) to the block's end."""
+    done = False
     loop = asyncio.get_running_loop()
 
     def hold() -> None:
         time.sleep(0.01)  # a long round: the door's timer comes late
-        if not done.is_set():
+        if not done:
             loop.call_soon(hold)
 
     line.waits(loop)  # the timer runs from the first request on
     loop.call_soon(hold)
-    await until(lambda: line.waits(loop))  # a request beginning now would wait
-    return done
+    try:
+        await until(lambda: line.waits(loop))  # a request beginning now would wait
+        yield
+    finally:
+        done = True
 
 
 def test_on_an_idle_loop_a_request_is_read_at_once() -> None:
@@ -76,13 +82,12 @@ def test_while_the_loop_is_behind_a_new_request_waits_unread_then_is_read() -> N
     async def run() -> None:
         line = DoorLine()
         made, parser, socket = gated(line)
-        holding = await behind(line)
-        made.data_received(TABLE[:20])
-        made.data_received(TABLE[20:])  # read before the pause took: kept, in order
-        assert parser.got == b"" and not socket.reading and made.in_line
-        assert made.timer is None  # waiting in line is the server's wait, not the client's
-        assert line.waiting == 1 and line.waited == 1
-        holding.set()
+        async with held(line):
+            made.data_received(TABLE[:20])
+            made.data_received(TABLE[20:])  # read before the pause took: kept, in order
+            assert parser.got == b"" and not socket.reading and made.in_line
+            assert made.timer is None  # waiting in line is the server's wait, not the client's
+            assert line.waiting == 1 and line.waited == 1
         await until(lambda: bool(parser.got))
         assert parser.got == TABLE and socket.reading and not made.in_line
         assert line.waiting == 0
@@ -99,14 +104,13 @@ def test_a_request_body_and_a_websocket_never_wait_in_line() -> None:
         line = DoorLine()
         made, parser, _ = gated(line)
         made.data_received(TABLE[:-5])  # the head and part of the body, before
-        holding = await behind(line)
-        made.data_received(TABLE[-5:])
-        assert parser.got == TABLE
-        made.upgraded()
-        made.data_received(b"\x81\x02hi")
-        assert parser.got == TABLE + b"\x81\x02hi"
-        assert line.waited == 0
-        holding.set()
+        async with held(line):
+            made.data_received(TABLE[-5:])
+            assert parser.got == TABLE
+            made.upgraded()
+            made.data_received(b"\x81\x02hi")
+            assert parser.got == TABLE + b"\x81\x02hi"
+            assert line.waited == 0
         line.stop()
 
     asyncio.run(run())
@@ -119,14 +123,13 @@ def test_the_line_lets_one_address_after_another_in() -> None:
     async def run() -> None:
         line = DoorLine()
         loop = asyncio.get_running_loop()
-        holding = await behind(line)
         order: list[str] = []
-        for name in ("a1", "a2", "a3", "a4"):
-            line.wait("10.0.0.1", lambda name=name: order.append(name))
-        line.wait("10.0.0.2", lambda: order.append("b1"))
-        line.wait("10.0.0.3", lambda: order.append("c1"))
+        async with held(line):
+            for name in ("a1", "a2", "a3", "a4"):
+                line.wait("10.0.0.1", lambda name=name: order.append(name))
+            line.wait("10.0.0.2", lambda: order.append("b1"))
+            line.wait("10.0.0.3", lambda: order.append("c1"))
         assert line.waits(loop)  # anyone in line: a new request waits behind them
-        holding.set()
         await until(lambda: len(order) == 6)
         assert order == ["a1", "b1", "c1", "a2", "a3", "a4"]
         line.stop()
@@ -137,14 +140,13 @@ def test_the_line_lets_one_address_after_another_in() -> None:
 def test_the_line_moves_while_the_loop_stays_behind() -> None:
     async def run() -> None:
         line = DoorLine()
-        holding = await behind(line)
-        gates = [gated(line, (f"127.0.0.{i}", 40000)) for i in range(1, 6)]
-        for made, _, _ in gates:
-            made.data_received(LISTING)
-        assert line.waiting == 5
-        await until(lambda: all(parser.got == LISTING for _, parser, _ in gates))
-        assert line.behind  # still behind all along: each tick let one in
-        holding.set()
+        async with held(line):
+            gates = [gated(line, (f"127.0.0.{i}", 40000)) for i in range(1, 6)]
+            for made, _, _ in gates:
+                made.data_received(LISTING)
+            assert line.waiting == 5
+            await until(lambda: all(parser.got == LISTING for _, parser, _ in gates))
+            assert line.behind  # still behind all along: each tick let one in
         line.stop()
 
     asyncio.run(run())
@@ -153,14 +155,13 @@ def test_the_line_moves_while_the_loop_stays_behind() -> None:
 def test_a_connection_closed_in_line_lets_its_turn_pass() -> None:
     async def run() -> None:
         line = DoorLine()
-        holding = await behind(line)
         made, parser, _ = gated(line)
         after, parser_after, _ = gated(line, ("127.0.0.9", 40001))
-        made.data_received(LISTING)
-        after.data_received(LISTING)
-        made.connection_lost(None)
-        assert made.backlog == b""
-        holding.set()
+        async with held(line):
+            made.data_received(LISTING)
+            after.data_received(LISTING)
+            made.connection_lost(None)
+            assert made.backlog == b""
         await until(lambda: parser_after.got == LISTING)
         assert parser.got == b"" and line.waiting == 0
         line.stop()
@@ -200,15 +201,14 @@ def test_a_turn_that_goes_wrong_does_not_stop_the_line() -> None:
         loop = asyncio.get_running_loop()
         errors: list[object] = []
         loop.set_exception_handler(lambda _, context: errors.append(context.get("exception")))
-        holding = await behind(line)
 
         def broken() -> None:
             raise RuntimeError("a bug in a turn")
 
         order: list[str] = []
-        line.wait("10.0.0.1", broken)
-        line.wait("10.0.0.2", lambda: order.append("after"))
-        holding.set()
+        async with held(line):
+            line.wait("10.0.0.1", broken)
+            line.wait("10.0.0.2", lambda: order.append("after"))
         await until(lambda: order == ["after"])
         assert len(errors) == 1 and isinstance(errors[0], RuntimeError)
         assert line.ticking and line.waiting == 0

@@ -194,11 +194,7 @@ def web_routes(services: Services, *, test_hooks: bool = False) -> list[BaseRout
 
             def make() -> bytes:
                 sheet = parse_sheet(stored)
-                if as_csv:
-                    return to_csv(sheet).encode()
-                out = compute(sheet)
-                out["id"], out["link"] = sheet_id, f"/sheet/{sheet_id}"
-                return msgspec.json.encode(out)
+                return to_csv(sheet).encode() if as_csv else scored(sheet_id, sheet)
 
             # Made once for all who ask meanwhile, a few answers at once in all.
             body = made[key] = await services.makers.make(("sheet", *key), make)
